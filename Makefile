@@ -1,0 +1,36 @@
+# Two commands for a fresh machine with Python 3.11+ and make: `make build`, `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: build test check lint format bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+build: $(STAMP)
+	$(BIN)/pnp build
+
+test: $(STAMP)
+	$(BIN)/ruff check generator tests benchmarks
+	$(BIN)/ruff format --check generator tests benchmarks
+	$(BIN)/python -m pytest
+
+check: $(STAMP)
+	$(BIN)/pnp check
+
+lint: $(STAMP)
+	$(BIN)/ruff check generator tests benchmarks
+
+format: $(STAMP)
+	$(BIN)/ruff format generator tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_cards.py
+
+clean:
+	rm -rf output $(VENV)

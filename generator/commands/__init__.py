@@ -1,0 +1,51 @@
+"""One module per CLI command, plus the options and game loading they share."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.errors import ErrorList, SpecError, SpecFailure
+from generator.loader import DEFAULT_COMPONENTS, Game, SpecFailureFor, load_game, select_games
+
+EXIT_FAILED_CHECK = 1
+EXIT_SPEC_ERROR = 2
+
+games_argument = click.argument("games", nargs=-1)
+components_option = click.option(
+    "--components",
+    "components_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_COMPONENTS,
+    show_default=True,
+    help="Folder of game folders.",
+)
+
+
+def report_spec_errors(errors: list[SpecError]) -> None:
+    """Print every spec error and exit with status 2."""
+    for error in errors:
+        click.echo(str(error), err=True)
+    noun = "error" if len(errors) == 1 else "errors"
+    click.echo(f"{len(errors)} {noun} in the specs; nothing was built.", err=True)
+    sys.exit(EXIT_SPEC_ERROR)
+
+
+def load_games(components_dir: Path, names: tuple[str, ...]) -> list[Game]:
+    """Load the named games (all by default); on any spec error, report them all and exit 2."""
+    try:
+        roots = select_games(components_dir, names)
+    except SpecFailureFor as exc:
+        report_spec_errors([exc.error])
+    errors = ErrorList()
+    games = [g for root in roots if (g := load_game(root, errors)) is not None]
+    if errors:
+        report_spec_errors(errors.errors)
+    return games
+
+
+def fail_on(exc: SpecFailure) -> None:
+    """Report a ``SpecFailure`` raised after loading (templates, SVG) and exit 2."""
+    report_spec_errors(exc.errors)

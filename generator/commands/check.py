@@ -1,0 +1,64 @@
+"""``pnp check``: compare what the specs generate with the rulebook counts, game by game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.commands import (
+    EXIT_FAILED_CHECK,
+    components_option,
+    fail_on,
+    games_argument,
+    load_games,
+)
+from generator.errors import SpecFailure, display_path
+from generator.loader import Game
+from generator.pipeline import plan_pack
+from generator.rules import MISMATCH, NOT_YET, CountRow, check_counts, mismatches
+
+
+def print_table(game: Game, rows: list[CountRow]) -> None:
+    """The check table for one game: component, expected, generated, status."""
+    click.echo(f"\n{game.spec.title} ({game.name})")
+    width = max([len(r.key) for r in rows] + [9])
+    click.echo(f"  {'component':<{width}}  {'expected':>8}  {'generated':>9}  status")
+    for r in rows:
+        expected = "–" if r.expected is None else str(r.expected)
+        made = "–" if r.generated is None else str(r.generated)
+        status = click.style(r.status, fg="red", bold=True) if r.status == MISMATCH else r.status
+        click.echo(f"  {r.key:<{width}}  {expected:>8}  {made:>9}  {status}")
+
+
+def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
+    """One error line per mismatch, pointing at the ``expect:`` entry."""
+    for r in mismatches(rows):
+        click.echo(
+            f"{display_path(game.doc.path)}:{r.line}: {r.key}: the rulebook count is "
+            f"{r.expected} but the specs generate {r.generated}",
+            err=True,
+        )
+
+
+@click.command("check")
+@games_argument
+@components_option
+@click.option("--strict", is_flag=True, help="Also fail on counts not yet specified.")
+def command(games: tuple[str, ...], components_dir: Path, strict: bool) -> None:
+    """Check component counts against the rulebook (every game by default)."""
+    failed = False
+    for game in load_games(components_dir, games):
+        try:
+            plan_pack(game, game.spec.paper)
+        except SpecFailure as exc:
+            fail_on(exc)
+        rows = check_counts(game)
+        print_table(game, rows)
+        explain_mismatches(game, rows)
+        pending = [r for r in rows if r.status == NOT_YET]
+        if pending:
+            click.echo(f"  {len(pending)} rulebook count(s) not yet specified by any component.")
+        failed |= bool(mismatches(rows)) or (strict and bool(pending))
+    sys.exit(EXIT_FAILED_CHECK if failed else 0)

@@ -1,0 +1,38 @@
+"""``pnp schema``: a JSON Schema of the spec format, for editors to validate and complete."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic.json_schema import models_json_schema
+
+from generator.spec import COMPONENT_KINDS, GameSpec
+
+
+def spec_schema() -> dict[str, Any]:
+    """One schema accepting ``game.yaml`` or any component file."""
+    models = [GameSpec, *COMPONENT_KINDS.values()]
+    _, schema = models_json_schema([(m, "validation") for m in models], title="pnp-generator spec")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["anyOf"] = [{"$ref": f"#/$defs/{m.__name__}"} for m in models]
+    return schema
+
+
+@click.command("schema")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file instead of standard output.",
+)
+def command(out: Path | None) -> None:
+    """Write the JSON Schema of game.yaml and component specs."""
+    text = json.dumps(spec_schema(), indent=2) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out}")

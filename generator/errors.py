@@ -1,0 +1,55 @@
+"""Spec errors that point at a file and line, collected so one run reports every mistake."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should see it: relative to the working directory where possible."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+@dataclass(frozen=True)
+class SpecError:
+    """One mistake in a spec or template: ``file:LINE: message``."""
+
+    path: Path
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = display_path(self.path)
+        return f"{where}:{self.line}: {self.message}" if self.line else f"{where}: {self.message}"
+
+
+@dataclass
+class ErrorList:
+    """Accumulates spec errors across files so the user sees them all in one run."""
+
+    errors: list[SpecError] = field(default_factory=list)
+
+    def add(self, path: Path, line: int | None, message: str) -> None:
+        self.errors.append(SpecError(path, line, message))
+
+    def extend(self, other: ErrorList) -> None:
+        self.errors.extend(other.errors)
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def __iter__(self):
+        return iter(self.errors)
+
+
+class SpecFailure(Exception):
+    """Raised when specs cannot be used; carries every error found (CLI exit status 2)."""
+
+    def __init__(self, errors: list[SpecError]):
+        self.errors = errors
+        super().__init__("\n".join(str(e) for e in errors))

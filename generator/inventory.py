@@ -1,0 +1,159 @@
+"""The inventory page that opens every pack: contents with counts and pages, a 50 mm
+calibration square and the printing instructions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph, Table, TableStyle
+
+from generator.fonts import BOLD, REGULAR, register_fonts
+from generator.sizes import sheet_geometry
+from generator.strings import text
+
+if TYPE_CHECKING:
+    from generator.pipeline import ComponentPlan, Pack
+
+SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
+SQUARE = 50.0  # mm: the calibration square
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    register_fonts()
+    return {
+        "title": ParagraphStyle("title", fontName=BOLD, fontSize=22, leading=26),
+        "sub": ParagraphStyle("sub", fontName=REGULAR, fontSize=11, leading=14),
+        "note": ParagraphStyle("note", fontName=REGULAR, fontSize=9.5, leading=12.5),
+        "cell": ParagraphStyle("cell", fontName=REGULAR, fontSize=9, leading=11),
+        "small": ParagraphStyle(
+            "small", fontName=REGULAR, fontSize=7.5, leading=9, textColor=colors.HexColor("#555555")
+        ),
+        "head": ParagraphStyle("head", fontName=BOLD, fontSize=9, leading=11),
+    }
+
+
+def _pages_text(plan: ComponentPlan) -> str:
+    if not plan.sheets:
+        return "–"
+    if plan.first_page == plan.last_page:
+        return str(plan.first_page)
+    return f"{plan.first_page}–{plan.last_page}"
+
+
+def _table(pack: Pack, width: float) -> Table:
+    """The contents table: one row per component, its kinds and counts beneath its name."""
+    st = _styles()
+    rows = [
+        [
+            Paragraph(text(k), st["head"])
+            for k in ("inventory_component", "inventory_count", "inventory_size", "inventory_pages")
+        ]
+    ]
+    for plan in pack.components:
+        spec = plan.component.spec
+        kinds = " · ".join(f"{escape(d.name)} {d.count}" for d in plan.designs)
+        name = f"{escape(spec.title)}<br/><font size='7.5' color='#555555'>{kinds}</font>"
+        size = f"{spec.size.w:g} × {spec.size.h:g} mm"
+        rows.append(
+            [
+                Paragraph(name, st["cell"]),
+                Paragraph(str(plan.count), st["cell"]),
+                Paragraph(size, st["cell"]),
+                Paragraph(_pages_text(plan), st["cell"]),
+            ]
+        )
+    widths = [width - 75 * mm, 18 * mm, 32 * mm, 25 * mm]
+    table = Table(rows, colWidths=widths, repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.HexColor("#999999")),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("TOPPADDING", (0, 0), (-1, -1), 3),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    return table
+
+
+def _header_height() -> float:
+    return SQUARE * mm + 22 * mm
+
+
+def _chunks(pack: Pack) -> list[Table]:
+    """The contents table split into the pieces that fit each inventory page."""
+    pw, ph = pack.paper[0] * mm, pack.paper[1] * mm
+    width = pw - 2 * SIDE * mm
+    bottom = (sheet_geometry().margin + sheet_geometry().footer) * mm
+    chunks: list[Table] = []
+    table: Table | None = _table(pack, width)
+    first = True
+    while table is not None:
+        avail = ph - SIDE * mm - bottom - (_header_height() if first else 0)
+        parts = table.split(width, avail)
+        if not parts:
+            parts = [table]
+        chunks.append(parts[0])
+        table = parts[1] if len(parts) > 1 else None
+        first = False
+    return chunks
+
+
+def page_count(pack: Pack) -> int:
+    """How many inventory pages the pack opens with."""
+    return len(_chunks(pack))
+
+
+def draw(pack: Pack, canvas: Canvas) -> None:
+    """Draw the inventory page(s) and bookmark them."""
+    canvas.bookmarkPage("inventory")
+    canvas.addOutlineEntry(text("bookmark_inventory"), "inventory", level=0)
+    pw, ph = pack.paper[0] * mm, pack.paper[1] * mm
+    width = pw - 2 * SIDE * mm
+    for index, chunk in enumerate(_chunks(pack)):
+        top = ph - SIDE * mm
+        if index == 0:
+            _header(pack, canvas, width, top)
+            top -= _header_height()
+        _, height = chunk.wrapOn(canvas, width, top)
+        chunk.drawOn(canvas, SIDE * mm, top - height)
+        canvas.showPage()
+
+
+def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
+    """Title, instructions and the calibration square."""
+    st = _styles()
+    game = pack.game.spec
+    square_left = SIDE * mm + width - SQUARE * mm
+    canvas.setLineWidth(0.5)
+    canvas.setStrokeGray(0)
+    canvas.rect(square_left, top - SQUARE * mm, SQUARE * mm, SQUARE * mm)
+    canvas.setFont(REGULAR, 9)
+    canvas.drawCentredString(
+        square_left + SQUARE * mm / 2, top - SQUARE * mm / 2 - 3, text("inventory_square_label")
+    )
+    text_width = width - SQUARE * mm - 8 * mm
+    parts = [
+        Paragraph(escape(text("inventory_title", title=game.title)), st["title"]),
+        Paragraph(escape(text("inventory_subtitle", players=game.players)), st["sub"]),
+    ]
+    if game.designer:
+        parts.append(
+            Paragraph(escape(text("inventory_designer", designer=game.designer)), st["sub"])
+        )
+    for key in ("inventory_print_scale", "inventory_duplex", "inventory_square"):
+        parts.append(Paragraph(escape(text(key)), st["note"]))
+    y = top
+    for i, para in enumerate(parts):
+        _, h = para.wrapOn(canvas, text_width, top)
+        y -= h + (6 if i in (1, len(parts) - 4) else 3)
+        para.drawOn(canvas, SIDE * mm, y)
+    canvas.setFont(BOLD, 12)
+    canvas.drawString(SIDE * mm, top - SQUARE * mm - 12 * mm, text("inventory_heading"))

@@ -1,0 +1,233 @@
+"""Find game folders and load their specs into validated models, collecting every error.
+
+A game folder holds ``game.yaml`` and one YAML file per component. Pydantic validation errors
+are turned into ``file:LINE: message`` using the line map from ``yamlsource``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import typing
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from generator.errors import ErrorList, SpecError
+from generator.spec import COMPONENT_KINDS, ComponentSpec, GameSpec
+from generator.yamlsource import YamlDoc, load_yaml
+
+SHARED_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+DEFAULT_COMPONENTS = Path("components")
+
+
+@dataclass
+class Component:
+    """A validated component spec and the YAML document it came from."""
+
+    id: str
+    spec: ComponentSpec
+    doc: YamlDoc
+
+    @property
+    def path(self) -> Path:
+        return self.doc.path
+
+
+@dataclass
+class Game:
+    """A validated game: its folder, ``game.yaml`` and components in file-name order."""
+
+    name: str
+    root: Path
+    spec: GameSpec
+    doc: YamlDoc
+    components: list[Component] = field(default_factory=list)
+
+    def template_dirs(self) -> list[Path]:
+        """Where templates are looked up: the game's own first, then the shared ones."""
+        return [self.root / "templates", SHARED_TEMPLATES]
+
+
+def slugify(text: str) -> str:
+    """A component id from a file name: ASCII, lower case, dashes for anything else."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "component"
+
+
+def find_games(components_dir: Path) -> list[Path]:
+    """Game folders under ``components_dir``: every sub-folder holding YAML files."""
+    if not components_dir.is_dir():
+        return []
+    return sorted(
+        p
+        for p in components_dir.iterdir()
+        if p.is_dir() and not p.name.startswith((".", "_")) and any(p.glob("*.yaml"))
+    )
+
+
+def select_games(components_dir: Path, names: tuple[str, ...]) -> list[Path]:
+    """The folders of the named games (all when none are named); unknown names are errors."""
+    found = {p.name: p for p in find_games(components_dir)}
+    if not found and not names:
+        raise SpecFailureFor(components_dir, "no game folders found (each needs a game.yaml)")
+    missing = [n for n in names if n not in found]
+    if missing:
+        known = ", ".join(found) or "none"
+        raise SpecFailureFor(
+            components_dir, f"no game named {', '.join(missing)}; games here: {known}"
+        )
+    return [found[n] for n in names] if names else list(found.values())
+
+
+class SpecFailureFor(Exception):
+    """A problem with the components folder itself, before any spec is read."""
+
+    def __init__(self, path: Path, message: str):
+        self.error = SpecError(path, None, message)
+        super().__init__(str(self.error))
+
+
+def load_game(root: Path, errors: ErrorList) -> Game | None:
+    """Load one game folder; add every mistake to ``errors`` and return None if any."""
+    before = len(errors.errors)
+    game_file = root / "game.yaml"
+    if not game_file.is_file():
+        errors.add(root, None, "no game.yaml; every game folder needs one (title, players, expect)")
+        return None
+    doc = _parse(game_file, errors)
+    spec = _validate(GameSpec, doc, errors) if doc else None
+    components = [
+        c
+        for p in sorted(root.glob("*.yaml"))
+        if p.name != "game.yaml"
+        for c in [_load_component(p, errors)]
+        if c
+    ]
+    _check_unique_ids(components, errors)
+    if spec is None or len(errors.errors) > before:
+        return None
+    game = Game(root.name, root, spec, doc, components)
+    for component in components:
+        _check_templates(game, component, errors)
+    return None if len(errors.errors) > before else game
+
+
+def _parse(path: Path, errors: ErrorList) -> YamlDoc | None:
+    try:
+        return load_yaml(path)
+    except SpecError as exc:
+        errors.errors.append(exc)
+        return None
+
+
+def _load_component(path: Path, errors: ErrorList) -> Component | None:
+    doc = _parse(path, errors)
+    if doc is None:
+        return None
+    if not isinstance(doc.data, dict):
+        errors.add(path, doc.line_of(()), "a component spec is a mapping with a 'kind' key")
+        return None
+    kinds = ", ".join(COMPONENT_KINDS)
+    kind = doc.data.get("kind")
+    if kind is None:
+        errors.add(path, 1, f"missing 'kind'; say what this component is: {kinds}")
+        return None
+    if kind not in COMPONENT_KINDS:
+        errors.add(path, doc.line_of(("kind",)), f"unknown kind '{kind}'; allowed: {kinds}")
+        return None
+    spec = _validate(COMPONENT_KINDS[kind], doc, errors)
+    if spec is None:
+        return None
+    return Component(spec.id or slugify(path.stem), spec, doc)
+
+
+def _check_unique_ids(components: list[Component], errors: ErrorList) -> None:
+    seen: dict[str, Component] = {}
+    for component in components:
+        first = seen.setdefault(component.id, component)
+        if first is not component:
+            errors.add(
+                component.path,
+                component.doc.line_of(("id",)),
+                f"component id '{component.id}' is already used by {first.path.name}; "
+                "give one of them another 'id'",
+            )
+
+
+def _check_templates(game: Game, component: Component, errors: ErrorList) -> None:
+    for key in ("face", "back"):
+        name = getattr(component.spec, key, None)
+        if name and not any((d / name).is_file() for d in game.template_dirs()):
+            errors.add(
+                component.path,
+                component.doc.line_of((key,)),
+                f"template '{name}' not found in {game.root.name}/templates/ or the shared "
+                "templates/; check the file name",
+            )
+
+
+def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
+    data = doc.data if doc.data is not None else {}
+    if not isinstance(data, dict):
+        errors.add(doc.path, doc.line_of(()), "expected a mapping of keys to values")
+        return None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            errors.add(doc.path, doc.line_of(err["loc"]), explain(model, err))
+        return None
+
+
+def explain(model: type[BaseModel], err: Any) -> str:
+    """A pydantic error in the user's terms: which key, what is wrong, what is allowed."""
+    loc = tuple(err["loc"])
+    key = ".".join(str(p) for p in loc) or "document"
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(model, loc[:-1])
+        hint = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+        did_you_mean = f"; did you mean '{hint[0]}'?" if hint else ""
+        return f"unknown key '{loc[-1]}'{did_you_mean} Allowed keys: {', '.join(allowed)}"
+    if kind == "missing":
+        return f"missing required key '{loc[-1]}'"
+    message = err["msg"].removeprefix("Value error, ")
+    if kind.startswith(("value_error", "assertion_error")):
+        return f"{key}: {message}"
+    return f"{key}: {message[0].lower()}{message[1:]}, got {err['input']!r}"
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The field names of the model found at ``loc`` inside ``model``."""
+    current: Any = model
+    for part in loc:
+        current = _inner(current, part)
+        if current is None:
+            return []
+    return list(current.model_fields) if _is_model(current) else []
+
+
+def _inner(annotation: Any, part: Any) -> Any:
+    if _is_model(annotation):
+        field_info = annotation.model_fields.get(part)
+        return _unwrap(field_info.annotation) if field_info else None
+    if isinstance(part, int):
+        args = typing.get_args(annotation)
+        return _unwrap(args[0]) if args else None
+    return None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Strip Optional/Annotated down to a model or list type."""
+    for arg in (annotation, *typing.get_args(annotation)):
+        if _is_model(arg) or typing.get_origin(arg) is list:
+            return arg
+    return annotation
+
+
+def _is_model(obj: Any) -> bool:
+    return isinstance(obj, type) and issubclass(obj, BaseModel)

@@ -1,0 +1,48 @@
+"""``manifest.json``: one item per printed piece and side, with its trim box on its page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from generator.pipeline import Pack
+
+
+def items(pack: Pack) -> list[dict[str, Any]]:
+    """Every placement of the pack, in page order."""
+    out: list[dict[str, Any]] = []
+    for plan in pack.components:
+        for offset, sheet in enumerate(plan.sheets):
+            for p in sheet.placements:
+                out.append(
+                    {
+                        "component": p.piece.component,
+                        "kind": p.piece.kind,
+                        "name": p.piece.name,
+                        "copy": p.piece.copy,
+                        "page": plan.first_page + offset,
+                        "side": p.side,
+                        "x_mm": round(p.x, 3),
+                        "y_mm": round(p.y, 3),
+                        "w_mm": round(p.w, 3),
+                        "h_mm": round(p.h, 3),
+                        "rotation": p.rotation,
+                        "bleed_mm": p.piece.bleed,
+                    }
+                )
+    return out
+
+
+def write(pack: Pack, path: Path) -> None:
+    """Write the manifest of ``pack`` to ``path``."""
+    data = {
+        "game": pack.game.name,
+        "title": pack.game.spec.title,
+        "paper": pack.paper_name,
+        "paper_mm": list(pack.paper),
+        "pages": pack.page_count,
+        "items": items(pack),
+    }
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

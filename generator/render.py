@@ -1,0 +1,107 @@
+"""Jinja2 templates to SVG text, in a sandbox with autoescaping and strict undefined variables.
+
+Templates receive the card's fields and its geometry; every word they print comes from those
+fields. Errors name the template and line, and the spec entry being drawn.
+"""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
+
+from generator.errors import SpecError, display_path
+from generator.fonts import text_width
+from generator.loader import Game
+from generator.pieces import CardDesign
+
+
+def wrap(text: Any, width: float, size: float, weight: str = "normal") -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` at font ``size`` (same units)."""
+    lines: list[str] = []
+    for paragraph in str(text).split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if line and text_width(candidate, size, weight) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+def card_box(w: float, h: float, bleed: float) -> dict[str, Any]:
+    """Geometry a card template draws in: trim at (0,0)-(w,h), art out to -bleed."""
+    full_w, full_h = w + 2 * bleed, h + 2 * bleed
+    attrs = (
+        f'width="{full_w:g}mm" height="{full_h:g}mm" '
+        f'viewBox="{-bleed:g} {-bleed:g} {full_w:g} {full_h:g}"'
+    )
+    return {
+        "w": w,
+        "h": h,
+        "bleed": bleed,
+        "full_w": full_w,
+        "full_h": full_h,
+        "svg_attrs": Markup(attrs),
+    }
+
+
+class TemplateRenderer:
+    """Renders a game's templates; one sandboxed environment per game."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.env = SandboxedEnvironment(
+            loader=jinja2.FileSystemLoader([str(d) for d in game.template_dirs()]),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.globals["wrap"] = wrap
+
+    def render_card(self, design: CardDesign, side: str) -> str:
+        """The SVG text of one side ('face' or 'back') of a card design."""
+        spec = design.component.spec
+        template = spec.face if side == "face" else spec.back
+        context = {
+            "card": design.fields(),
+            "deck": {"id": design.component.id, "title": spec.title, "size": spec.size.name},
+            "game": {"title": self.game.spec.title, "players": self.game.spec.players},
+            "box": card_box(spec.size.w, spec.size.h, spec.bleed),
+            "side": side,
+        }
+        where = f"card '{design.name}' of {display_path(design.component.path)}:{design.line}"
+        return self.render(template, context, where)
+
+    def render(self, name: str, context: dict[str, Any], where: str) -> str:
+        """Render template ``name``; any template error becomes a ``SpecError``."""
+        try:
+            return self.env.get_template(name).render(context)
+        except jinja2.TemplateSyntaxError as exc:
+            path = Path(exc.filename) if exc.filename else Path(name)
+            raise SpecError(path, exc.lineno, f"template syntax error: {exc.message}") from None
+        except jinja2.TemplateNotFound as exc:
+            raise SpecError(Path(name), None, f"template not found: {exc.name}") from None
+        except jinja2.TemplateError as exc:
+            path, line = _template_position(exc, name, self.game)
+            message = exc.message or type(exc).__name__
+            raise SpecError(path, line, f"{message} (while drawing {where})") from None
+
+
+def _template_position(exc: Exception, name: str, game: Game) -> tuple[Path, int | None]:
+    """The template file and line where a render error happened, from Jinja's traceback."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename and not frame.filename.endswith(".py"):
+            return Path(frame.filename), frame.lineno
+    for directory in game.template_dirs():
+        if (directory / name).is_file():
+            return directory / name, None
+    return Path(name), None

@@ -1,0 +1,64 @@
+"""Distinct SVG art, parsed safely once and converted once to reportlab drawings.
+
+Art is keyed by the hash of its SVG text, so identical faces and backs are stored once and the
+PDF draws them by reference. Parsing never resolves entities or reaches the network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+from reportlab.graphics.shapes import Drawing
+from svglib.svglib import SvgRenderer
+
+from generator.errors import SpecError
+from generator.fonts import register_fonts
+
+_PARSER = etree.XMLParser(
+    resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True, huge_tree=False
+)
+
+
+@dataclass
+class Art:
+    """One distinct piece of art: its parsed SVG and where it came from."""
+
+    key: str
+    root: etree._Element
+    source: Path
+
+
+class ArtStore:
+    """Collects distinct SVG art and hands out reportlab drawings for it."""
+
+    def __init__(self, base: Path):
+        self.base = base
+        self.art: dict[str, Art] = {}
+        self._drawings: dict[str, Drawing] = {}
+
+    def add(self, svg: str, source: Path, where: str) -> str:
+        """Store ``svg`` (unless already stored) and return its key; bad XML is a SpecError."""
+        key = hashlib.sha1(svg.encode()).hexdigest()[:16]
+        if key not in self.art:
+            try:
+                root = etree.fromstring(svg.encode(), _PARSER)
+            except etree.XMLSyntaxError as exc:
+                raise SpecError(
+                    source, exc.lineno, f"the rendered SVG is not well-formed: {exc.msg} ({where})"
+                ) from None
+            if etree.QName(root).localname != "svg":
+                raise SpecError(source, None, f"the template must produce an <svg> ({where})")
+            self.art[key] = Art(key, root, source)
+        return key
+
+    def drawing(self, key: str) -> Drawing:
+        """The reportlab drawing of art ``key``, converted on first use."""
+        if key not in self._drawings:
+            register_fonts()
+            art = self.art[key]
+            renderer = SvgRenderer(str(art.source), external_reference_root=str(self.base))
+            self._drawings[key] = renderer.render(art.root)
+        return self._drawings[key]

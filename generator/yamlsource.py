@@ -1,0 +1,127 @@
+"""YAML loading that remembers where every key and item stands, so errors can name the line.
+
+PyYAML's composer gives nodes with positions; we build plain Python data from them and keep a
+map from each data path (``("cards", 2, "count")``) to its 1-based line. Duplicate keys, tabs
+and other syntax mistakes become ``SpecError``s; size and alias-expansion limits keep a hostile
+file from eating memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import SpecError
+
+MAX_FILE_BYTES = 1_000_000
+MAX_NODES = 200_000
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass
+class YamlDoc:
+    """A parsed YAML file: its data and the line of every path inside it."""
+
+    path: Path
+    data: Any
+    lines: dict[Path_, int]
+
+    def line_of(self, loc: Path_) -> int:
+        """The line of the deepest known prefix of ``loc`` (a pydantic error location)."""
+        loc = tuple(loc)
+        while loc:
+            if loc in self.lines:
+                return self.lines[loc]
+            loc = loc[:-1]
+        return self.lines.get((), 1)
+
+
+class _Builder:
+    """Turns a composed node tree into Python data, recording lines and refusing duplicates."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.lines: dict[Path_, int] = {}
+        self.loader = yaml.SafeLoader("")
+        self.nodes = 0
+
+    def build(self, node: yaml.Node, loc: Path_) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise SpecError(
+                self.path,
+                node.start_mark.line + 1,
+                f"the document expands to more than {MAX_NODES:,} values (aliases?); "
+                "split it or remove repeated aliases",
+            )
+        self.lines.setdefault(loc, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, loc)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
+        return self.loader.construct_object(node)
+
+    def _mapping(self, node: yaml.MappingNode, loc: Path_) -> dict[Any, Any]:
+        self.loader.flatten_mapping(node)
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.loader.construct_object(key_node)
+            if isinstance(key, (list, dict)):
+                raise SpecError(self.path, key_node.start_mark.line + 1, "keys must be plain text")
+            if key in out:
+                raise SpecError(
+                    self.path,
+                    key_node.start_mark.line + 1,
+                    f"duplicate key '{key}' (first given on line {self.lines[(*loc, key)]}); "
+                    "keep one of them",
+                )
+            self.lines[(*loc, key)] = key_node.start_mark.line + 1
+            out[key] = self.build(value_node, (*loc, key))
+        return out
+
+
+def load_yaml(path: Path) -> YamlDoc:
+    """Read and parse one YAML file; raises ``SpecError`` with the line of any mistake."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise SpecError(
+                path, None, f"file is {size:,} bytes; specs are limited to {MAX_FILE_BYTES:,}"
+            )
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(path, None, f"not UTF-8 text ({exc.reason}); save it as UTF-8") from None
+    except OSError as exc:
+        raise SpecError(path, None, f"cannot read file: {exc.strerror}") from None
+    return parse_yaml(path, text)
+
+
+def parse_yaml(path: Path, text: str) -> YamlDoc:
+    """Parse YAML text that came from ``path``."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        problem = exc.problem or "invalid YAML"
+        hint = ""
+        if "\t" in text and "tab" in problem.lower() or "found character '\\t'" in problem:
+            hint = "; indent with spaces, not tabs"
+        raise SpecError(path, line, f"YAML syntax error: {problem}{hint}") from None
+    except yaml.YAMLError as exc:
+        raise SpecError(path, None, f"YAML error: {exc}") from None
+    if node is None:
+        return YamlDoc(path, None, {(): 1})
+    builder = _Builder(path)
+    try:
+        data = builder.build(node, ())
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        raise SpecError(
+            path, mark.line + 1 if mark else None, f"YAML error: {exc.problem}"
+        ) from None
+    return YamlDoc(path, data, builder.lines)
