@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
 from generator.commands import build, check, listing, schema
+
+EXIT_INTERNAL = 4
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,5 +25,16 @@ cli.add_command(schema.command)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    cli()
+    """Console-script entry point: an unexpected failure is one line, not a traceback
+    (``PNP_DEBUG=1`` shows the traceback for a bug report)."""
+    try:
+        cli()
+    except Exception as exc:
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        click.echo(
+            f"internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in pnp-generator; run again with PNP_DEBUG=1 and report the output.",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)

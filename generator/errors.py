@@ -15,13 +15,21 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-@dataclass(frozen=True)
-class SpecError:
-    """One mistake in a spec or template: ``file:LINE: message``."""
+class SpecError(Exception):
+    """One mistake in a spec or template: ``file:LINE: message``. Raised where one mistake
+    stops the work at hand, collected in an ``ErrorList`` where work can go on."""
 
-    path: Path
-    line: int | None
-    message: str
+    def __init__(self, path: Path, line: int | None, message: str):
+        self.path = path
+        self.line = line
+        self.message = message
+        super().__init__(path, line, message)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SpecError) and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash(self.args)
 
     def __str__(self) -> str:
         where = display_path(self.path)

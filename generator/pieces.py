@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from generator.loader import Component, Game
@@ -33,6 +34,17 @@ class CardDesign:
     @property
     def line(self) -> int:
         return self.component.doc.line_of(("cards", self.index))
+
+    def locate(self, value: Any) -> tuple[Path, int]:
+        """The spec line of the field holding ``value`` (the card's own, then the deck's)."""
+        doc = self.component.doc
+        for key, own in self.card.fields().items():
+            if own == value:
+                return doc.path, doc.line_of(("cards", self.index, key))
+        for key, shared in self.component.spec.fields.items():
+            if shared == value:
+                return doc.path, doc.line_of(("fields", key))
+        return doc.path, self.line
 
     def fields(self) -> dict[str, Any]:
         """Template fields: the deck's ``fields``, then the card's own, then its name."""

@@ -7,6 +7,7 @@ fields. Errors name the template and line, and the spec entry being drawn.
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from markupsafe import Markup
 from generator.errors import SpecError, display_path
 from generator.fonts import text_width
 from generator.loader import Game
+from generator.paths import relative_problem
 from generator.pieces import CardDesign
 
 
@@ -53,6 +55,29 @@ def card_box(w: float, h: float, bleed: float) -> dict[str, Any]:
     }
 
 
+class AssetError(ValueError):
+    """An asset named in a spec is missing or lies outside the game folder."""
+
+    def __init__(self, name: str, message: str):
+        self.name = name
+        super().__init__(message)
+
+
+def resolve_asset(root: Path, name: str) -> str:
+    """``name`` as a path relative to the game folder, if it exists and stays inside it."""
+    name = str(name)
+    problem = relative_problem(name)
+    if problem:
+        raise AssetError(name, f"asset '{name}' {problem}")
+    real_root = root.resolve()
+    target = (root / name).resolve()
+    if not target.is_relative_to(real_root):
+        raise AssetError(name, f"asset '{name}' leads outside the game folder (a symlink?)")
+    if not target.is_file():
+        raise AssetError(name, f"asset '{name}' not found in {display_path(root)}/")
+    return target.relative_to(real_root).as_posix()
+
+
 class TemplateRenderer:
     """Renders a game's templates; one sandboxed environment per game."""
 
@@ -66,6 +91,7 @@ class TemplateRenderer:
             lstrip_blocks=True,
         )
         self.env.globals["wrap"] = wrap
+        self.env.globals["asset"] = lambda name: resolve_asset(game.root, name)
 
     def render_card(self, design: CardDesign, side: str) -> str:
         """The SVG text of one side ('face' or 'back') of a card design."""
@@ -79,12 +105,24 @@ class TemplateRenderer:
             "side": side,
         }
         where = f"card '{design.name}' of {display_path(design.component.path)}:{design.line}"
-        return self.render(template, context, where)
+        return self.render(template, context, where, design.locate)
 
-    def render(self, name: str, context: dict[str, Any], where: str) -> str:
-        """Render template ``name``; any template error becomes a ``SpecError``."""
+    def render(
+        self,
+        name: str,
+        context: dict[str, Any],
+        where: str,
+        locate: Callable[[Any], tuple[Path, int]],
+    ) -> str:
+        """Render template ``name``; any template error becomes a ``SpecError``.
+
+        Template mistakes point at the template's line; a bad asset points at the spec line
+        that named it (``locate`` finds it from the value)."""
         try:
             return self.env.get_template(name).render(context)
+        except AssetError as exc:
+            path, line = locate(exc.name)
+            raise SpecError(path, line, f"{exc} (drawn by template {name})") from None
         except jinja2.TemplateSyntaxError as exc:
             path = Path(exc.filename) if exc.filename else Path(name)
             raise SpecError(path, exc.lineno, f"template syntax error: {exc.message}") from None

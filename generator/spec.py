@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from generator.paths import relative_problem
 from generator.sizes import card_sizes, paper_sizes
 
 MAX_COPIES = 1000
@@ -41,11 +42,9 @@ ExpectKey = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*(/[a-z
 
 def _relative_name(value: str) -> str:
     """A template or asset name must stay inside the folders it is looked up in."""
-    parts = value.replace("\\", "/").split("/")
-    if value.startswith("/") or ":" in parts[0] or ".." in parts or not value.strip():
-        raise ValueError(
-            f"'{value}' must be a file name relative to the templates folder, without '..'"
-        )
+    problem = relative_problem(value)
+    if problem:
+        raise ValueError(f"template name '{value}' {problem}")
     return value
 
 

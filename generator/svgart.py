@@ -59,6 +59,10 @@ class ArtStore:
         if key not in self._drawings:
             register_fonts()
             art = self.art[key]
-            renderer = SvgRenderer(str(art.source), external_reference_root=str(self.base))
+            # Relative references (asset() paths) resolve from the game folder and may not
+            # leave it.
+            renderer = SvgRenderer(
+                str(self.base / "art.svg"), external_reference_root=str(self.base)
+            )
             self._drawings[key] = renderer.render(art.root)
         return self._drawings[key]

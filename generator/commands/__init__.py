@@ -9,9 +9,11 @@ import click
 
 from generator.errors import ErrorList, SpecError, SpecFailure
 from generator.loader import DEFAULT_COMPONENTS, Game, SpecFailureFor, load_game, select_games
+from generator.pipeline import Pack, plan_pack
 
 EXIT_FAILED_CHECK = 1
 EXIT_SPEC_ERROR = 2
+EXIT_CANNOT_WRITE = 3
 
 games_argument = click.argument("games", nargs=-1)
 components_option = click.option(
@@ -46,6 +48,16 @@ def load_games(components_dir: Path, names: tuple[str, ...]) -> list[Game]:
     return games
 
 
-def fail_on(exc: SpecFailure) -> None:
-    """Report a ``SpecFailure`` raised after loading (templates, SVG) and exit 2."""
-    report_spec_errors(exc.errors)
+def plan_games(games: list[Game], paper: str | None) -> list[Pack]:
+    """Render and impose every game; report the template and art errors of all games at once
+    (exit 2) before anything is written."""
+    packs: list[Pack] = []
+    errors: list[SpecError] = []
+    for game in games:
+        try:
+            packs.append(plan_pack(game, paper or game.spec.paper))
+        except SpecFailure as exc:
+            errors.extend(exc.errors)
+    if errors:
+        report_spec_errors(errors)
+    return packs

@@ -10,13 +10,12 @@ import click
 from generator.commands import (
     EXIT_FAILED_CHECK,
     components_option,
-    fail_on,
     games_argument,
     load_games,
+    plan_games,
 )
-from generator.errors import SpecFailure, display_path
+from generator.errors import display_path
 from generator.loader import Game
-from generator.pipeline import plan_pack
 from generator.rules import MISMATCH, NOT_YET, CountRow, check_counts, mismatches
 
 
@@ -47,13 +46,13 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
 @components_option
 @click.option("--strict", is_flag=True, help="Also fail on counts not yet specified.")
 def command(games: tuple[str, ...], components_dir: Path, strict: bool) -> None:
-    """Check component counts against the rulebook (every game by default)."""
+    """Check component counts against the rulebook (every game by default).
+
+    Templates are rendered too, so a template mistake is found here, not at build time."""
+    loaded = load_games(components_dir, games)
+    plan_games(loaded, None)
     failed = False
-    for game in load_games(components_dir, games):
-        try:
-            plan_pack(game, game.spec.paper)
-        except SpecFailure as exc:
-            fail_on(exc)
+    for game in loaded:
         rows = check_counts(game)
         print_table(game, rows)
         explain_mismatches(game, rows)
