@@ -22,16 +22,28 @@ def temp_path(target: Path) -> Path:
 @contextlib.contextmanager
 def replacing(target: Path) -> Iterator[Path]:
     """Yield a temporary path to write; on success it replaces ``target`` atomically."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temp_path(target)
-    try:
+    with replacing_all([target]) as (tmp,):
         yield tmp
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
+
+
+@contextlib.contextmanager
+def replacing_all(targets: list[Path]) -> Iterator[tuple[Path, ...]]:
+    """Temporary paths for several files written together: only when every one is written
+    and flushed to disk are they renamed over their targets, in the order given."""
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    temps = tuple(temp_path(t) for t in targets)
+    try:
+        yield temps
+        for tmp in temps:
+            with open(tmp, "rb+") as handle:
+                os.fsync(handle.fileno())
+        for tmp, target in zip(temps, targets, strict=True):
+            os.replace(tmp, target)
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+        for tmp in temps:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
 
 
 def sweep_stale(folder: Path) -> None:

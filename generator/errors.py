@@ -10,9 +10,10 @@ from pathlib import Path
 def display_path(path: Path) -> str:
     """A path as the user should see it: relative to the working directory where possible."""
     try:
-        return os.path.relpath(path)
+        relative = os.path.relpath(path)
     except ValueError:
         return str(path)
+    return str(path) if relative.startswith("..") else relative
 
 
 class SpecError(Exception):

@@ -40,6 +40,7 @@ class Sheet:
     of: int
     placements: list[Placement] = field(default_factory=list)
     marks: list[Line] = field(default_factory=list)
+    label: bool = True
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class Grid:
     bleed: float
     x0: float
     y0: float
+    footer: bool
 
     @property
     def capacity(self) -> int:
@@ -75,17 +77,32 @@ class Grid:
         return x, y
 
 
-def printable_box(paper: tuple[float, float], geo: SheetGeometry) -> tuple[float, ...]:
-    """(left, bottom, right, top) of the area pieces and marks may use."""
+def printable_box(
+    paper: tuple[float, float], geo: SheetGeometry, footer: bool = True
+) -> tuple[float, ...]:
+    """(left, bottom, right, top) of the area pieces and marks may use; ``footer`` keeps a
+    band above the bottom margin for the page label."""
     pw, ph = paper
-    return geo.margin, geo.margin + geo.footer, pw - geo.margin, ph - geo.margin
+    bottom = geo.margin + (geo.footer if footer else 0.0)
+    return geo.margin, bottom, pw - geo.margin, ph - geo.margin
 
 
 def fit_grid(
     paper: tuple[float, float], w: float, h: float, bleed: float, geo: SheetGeometry
 ) -> Grid | None:
-    """The grid holding the most cards of trim ``w`` x ``h``: upright or turned 90°."""
-    left, bottom, right, top = printable_box(paper, geo)
+    """The grid holding the most cards of trim ``w`` x ``h``: upright or turned 90°, with a
+    page label in the footer unless leaving the footer out fits more cards."""
+    with_label = _fit(paper, w, h, bleed, geo, footer=True)
+    without = _fit(paper, w, h, bleed, geo, footer=False)
+    if without and (not with_label or without.capacity > with_label.capacity):
+        return without
+    return with_label
+
+
+def _fit(
+    paper: tuple[float, float], w: float, h: float, bleed: float, geo: SheetGeometry, footer: bool
+) -> Grid | None:
+    left, bottom, right, top = printable_box(paper, geo, footer)
     room = geo.mark_gap + geo.mark_min_length
     best: Grid | None = None
     for rotated, (tw, th) in ((False, (w, h)), (True, (h, w))):
@@ -96,7 +113,7 @@ def fit_grid(
         block_w, block_h = cols * (tw + 2 * bleed), rows * (th + 2 * bleed)
         x0 = left + (right - left - block_w) / 2
         y0 = bottom + (top - bottom - block_h) / 2
-        grid = Grid(cols, rows, rotated, tw, th, bleed, x0, y0)
+        grid = Grid(cols, rows, rotated, tw, th, bleed, x0, y0, footer)
         if best is None or grid.capacity > best.capacity:
             best = grid
     return best
@@ -119,7 +136,7 @@ def impose_cards(
     chunks = [pieces[i : i + grid.capacity] for i in range(0, len(pieces), grid.capacity)]
     sheets: list[Sheet] = []
     for number, chunk in enumerate(chunks, start=1):
-        front = Sheet(component, "front", number, len(chunks))
+        front = Sheet(component, "front", number, len(chunks), label=grid.footer)
         for slot, piece in enumerate(chunk):
             x, y = grid.trim_origin(slot)
             front.placements.append(
@@ -134,7 +151,7 @@ def impose_cards(
 
 def back_sheet(front: Sheet, paper: tuple[float, float]) -> Sheet:
     """The backs of a sheet of fronts, for a long-edge flip: columns mirrored, no marks."""
-    back = Sheet(front.component, "back", front.number, front.of)
+    back = Sheet(front.component, "back", front.number, front.of, label=front.label)
     for p in front.placements:
         if p.piece.back:
             back.placements.append(
@@ -145,7 +162,7 @@ def back_sheet(front: Sheet, paper: tuple[float, float]) -> Sheet:
 
 def crop_marks(grid: Grid, used: int, paper: tuple[float, float], geo: SheetGeometry) -> list[Line]:
     """Marks at every trim line of the used cells, outside the bleed, never across a card."""
-    left, bottom, right, top = printable_box(paper, geo)
+    left, bottom, right, top = printable_box(paper, geo, grid.footer)
     cols_used = min(used, grid.cols)
     rows_used = math.ceil(used / grid.cols)
     block_left = grid.x0

@@ -49,7 +49,12 @@ class Game:
 
     def template_dirs(self) -> list[Path]:
         """Where templates are looked up: the game's own first, then the shared ones."""
-        return [self.root / "templates", SHARED_TEMPLATES]
+        return template_dirs(self.root)
+
+
+def template_dirs(root: Path) -> list[Path]:
+    """The template folders of the game in ``root``: its own first, then the shared ones."""
+    return [root / "templates", SHARED_TEMPLATES]
 
 
 def slugify(text: str) -> str:
@@ -108,12 +113,11 @@ def load_game(root: Path, errors: ErrorList) -> Game | None:
         if c
     ]
     _check_unique_ids(components, errors)
+    for component in components:
+        _check_templates(root, component, errors)
     if spec is None or len(errors.errors) > before:
         return None
-    game = Game(root.name, root, spec, doc, components)
-    for component in components:
-        _check_templates(game, component, errors)
-    return None if len(errors.errors) > before else game
+    return Game(root.name, root, spec, doc, components)
 
 
 def _parse(path: Path, errors: ErrorList) -> YamlDoc | None:
@@ -158,14 +162,14 @@ def _check_unique_ids(components: list[Component], errors: ErrorList) -> None:
             )
 
 
-def _check_templates(game: Game, component: Component, errors: ErrorList) -> None:
+def _check_templates(root: Path, component: Component, errors: ErrorList) -> None:
     for key in ("face", "back"):
         name = getattr(component.spec, key, None)
-        if name and not any((d / name).is_file() for d in game.template_dirs()):
+        if name and not any((d / name).is_file() for d in template_dirs(root)):
             errors.add(
                 component.path,
                 component.doc.line_of((key,)),
-                f"template '{name}' not found in {game.root.name}/templates/ or the shared "
+                f"template '{name}' not found in {root.name}/templates/ or the shared "
                 "templates/; check the file name",
             )
 
@@ -178,9 +182,35 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        for err in exc.errors():
-            errors.add(doc.path, doc.line_of(err["loc"]), explain(model, err))
+        found = exc.errors()
+        unknown = {tuple(e["loc"]) for e in found if e["type"] == "extra_forbidden"}
+        for err in found:
+            loc = tuple(err["loc"])
+            typo = _misspelling(data, loc) if err["type"] == "missing" else None
+            if typo is None:
+                errors.add(doc.path, doc.line_of(loc), explain(model, err))
+            elif (*loc[:-1], typo) not in unknown:
+                errors.add(
+                    doc.path,
+                    doc.line_of((*loc[:-1], typo)),
+                    f"'{typo}' is not a key here; did you mean '{loc[-1]}'? (it is required)",
+                )
         return None
+
+
+def _misspelling(data: Any, loc: tuple) -> str | None:
+    """A key beside the missing key ``loc`` that looks like a misspelling of it."""
+    parent = data
+    for part in loc[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(parent, dict):
+        return None
+    keys = [str(k) for k in parent]
+    close = difflib.get_close_matches(str(loc[-1]), keys, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def explain(model: type[BaseModel], err: Any) -> str:

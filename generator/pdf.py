@@ -83,7 +83,8 @@ def _draw_sheet(
     canvas.setStrokeGray(0)
     for x1, y1, x2, y2 in sheet.marks:
         canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
-    _page_label(pack, plan, sheet, page, canvas)
+    if sheet.label:
+        _page_label(pack, plan, sheet, page, canvas)
 
 
 def _ensure_form(pack: Pack, key: str, canvas: Canvas, forms: set[str]) -> None:

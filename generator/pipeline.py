@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import inventory, manifest, pdf
-from generator.atomic import replacing, sweep_stale
+from generator.atomic import replacing_all, sweep_stale
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.impose import Sheet, impose_cards
 from generator.loader import Component, Game
@@ -67,7 +67,7 @@ def plan_pack(game: Game, paper_name: str) -> Pack:
             line = component.doc.line_of(("size",))
             errors.append(SpecError(component.path, line, f"{exc}; choose a smaller size"))
     if errors:
-        raise SpecFailure(errors)
+        raise SpecFailure(list(dict.fromkeys(errors)))
     pack.inventory_pages = inventory.page_count(pack)
     page = pack.inventory_pages + 1
     for plan in pack.components:
@@ -130,7 +130,7 @@ def write_pack(pack: Pack, out_dir: Path) -> Built:
     sweep_stale(folder)
     pdf_path = folder / f"{pack.game.name}.pdf"
     manifest_path = folder / "manifest.json"
-    with replacing(pdf_path) as tmp_pdf, replacing(manifest_path) as tmp_manifest:
+    with replacing_all([pdf_path, manifest_path]) as (tmp_pdf, tmp_manifest):
         pdf.write(pack, tmp_pdf)
         manifest.write(pack, tmp_manifest)
     return Built(pdf_path, manifest_path, pack.page_count)

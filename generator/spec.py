@@ -92,7 +92,9 @@ class Size(StrictModel):
 
 CardSize = Annotated[
     Size,
-    BeforeValidator(_parse_size),
+    BeforeValidator(
+        _parse_size, json_schema_input_type=Literal[tuple(card_sizes())] | str | list[float] | Size
+    ),
     Field(description="a named size (poker, bridge, mini-euro, ...) or 'W x H' in mm"),
 ]
 

@@ -47,22 +47,30 @@ class ArtStore:
                 root = etree.fromstring(svg.encode(), _PARSER)
             except etree.XMLSyntaxError as exc:
                 raise SpecError(
-                    source, exc.lineno, f"the rendered SVG is not well-formed: {exc.msg} ({where})"
+                    source,
+                    None,
+                    f"the SVG this template renders is not well-formed: {exc.msg} "
+                    f"(line {exc.lineno} of its output, {where})",
                 ) from None
             if etree.QName(root).localname != "svg":
                 raise SpecError(source, None, f"the template must produce an <svg> ({where})")
             self.art[key] = Art(key, root, source)
+            self._drawings[key] = self._convert(root, source, where)
         return key
 
+    def _convert(self, root: etree._Element, source: Path, where: str) -> Drawing:
+        """Convert parsed SVG now, during planning, so that art svglib cannot draw is a spec
+        error before any file is written. Relative references (``asset()`` paths) resolve
+        from the game folder and may not leave it."""
+        register_fonts()
+        renderer = SvgRenderer(str(self.base / "art.svg"), external_reference_root=str(self.base))
+        try:
+            return renderer.render(root)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise SpecError(
+                source, None, f"the SVG this template renders cannot be drawn: {exc} ({where})"
+            ) from None
+
     def drawing(self, key: str) -> Drawing:
-        """The reportlab drawing of art ``key``, converted on first use."""
-        if key not in self._drawings:
-            register_fonts()
-            art = self.art[key]
-            # Relative references (asset() paths) resolve from the game folder and may not
-            # leave it.
-            renderer = SvgRenderer(
-                str(self.base / "art.svg"), external_reference_root=str(self.base)
-            )
-            self._drawings[key] = renderer.render(art.root)
+        """The reportlab drawing of art ``key``."""
         return self._drawings[key]

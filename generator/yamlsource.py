@@ -100,18 +100,28 @@ def load_yaml(path: Path) -> YamlDoc:
     return parse_yaml(path, text)
 
 
+def _syntax_error(path: Path, exc: yaml.MarkedYAMLError) -> SpecError:
+    """A YAML syntax error at the line a person would look at, with a hint where we have one."""
+    problem = exc.problem or "invalid YAML"
+    mark = exc.problem_mark or exc.context_mark
+    if "end of stream" in problem and exc.context_mark:
+        mark = exc.context_mark  # an unclosed quote or bracket: point at where it opened
+    context = f" ({exc.context})" if exc.context else ""
+    hint = ""
+    if "'\\t'" in problem:
+        hint = "; indent with spaces, not tabs"
+    elif "end of stream" in problem and "quoted" in (exc.context or ""):
+        hint = "; close the quote"
+    line = mark.line + 1 if mark else None
+    return SpecError(path, line, f"YAML syntax error: {problem}{context}{hint}")
+
+
 def parse_yaml(path: Path, text: str) -> YamlDoc:
     """Parse YAML text that came from ``path``."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        problem = exc.problem or "invalid YAML"
-        hint = ""
-        if "\t" in text and "tab" in problem.lower() or "found character '\\t'" in problem:
-            hint = "; indent with spaces, not tabs"
-        raise SpecError(path, line, f"YAML syntax error: {problem}{hint}") from None
+        raise _syntax_error(path, exc) from None
     except yaml.YAMLError as exc:
         raise SpecError(path, None, f"YAML error: {exc}") from None
     if node is None:

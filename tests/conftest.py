@@ -1,0 +1,115 @@
+"""Shared fixtures: run the CLI, build the bundled games once, and make games in tmp_path."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from generator.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+BUNDLED = REPO / "components"
+
+
+def _invoke(*args: object) -> Result:
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.fixture(scope="session")
+def pnp() -> Callable[..., Result]:
+    """Run ``pnp ARGS...`` in-process; the click ``Result`` has exit_code, stdout, stderr."""
+    return _invoke
+
+
+@pytest.fixture(scope="session")
+def bundled_build(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``bundled_build(paper)``: the output folder of every bundled game built on ``paper``,
+    built once per session (read-only: copy before changing anything)."""
+    built: dict[str, Path] = {}
+
+    def build(paper: str = "a4") -> Path:
+        if paper not in built:
+            out = tmp_path_factory.mktemp(f"bundled-{paper}")
+            result = _invoke("build", "--components", BUNDLED, "--out", out, "--paper", paper)
+            assert result.exit_code == 0, result.output
+            built[paper] = out
+        return built[paper]
+
+    return build
+
+
+@pytest.fixture
+def bundled_copy(tmp_path: Path) -> Path:
+    """A writable copy of the bundled components folder; returns the copy's folder."""
+    target = tmp_path / "components"
+    shutil.copytree(BUNDLED, target)
+    return target
+
+
+CARD_FACE = """\
+<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
+        height="{{ box.full_h }}" fill="#dde8f0"/>
+  <text x="{{ box.w / 2 }}" y="{{ box.h / 2 }}" font-family="sans-serif" font-size="6"
+        text-anchor="middle">{{ card.name }}</text>
+</svg>
+"""
+CARD_BACK = """\
+<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
+        height="{{ box.full_h }}" fill="#553322"/>
+  <text x="{{ box.w / 2 }}" y="8" font-family="sans-serif" font-size="5"
+        text-anchor="middle">{{ deck.title }}</text>
+</svg>
+"""
+
+
+@pytest.fixture
+def make_deck_game(tmp_path: Path) -> Callable[..., Path]:
+    """``make_deck_game(cards={"a": 6, "b": 5}, size="poker", bleed=0, back=True)`` writes a
+    one-deck game ``synth`` (game.yaml with matching counts, deck.yaml, templates/) under
+    ``tmp_path/components`` and returns that components folder."""
+
+    def make(
+        cards: dict[str, int] | None = None,
+        size: str = "poker",
+        bleed: float = 3,
+        back: bool = True,
+        name: str = "synth",
+    ) -> Path:
+        cards = cards or {"a": 6, "b": 5}
+        root = tmp_path / "components" / name
+        (root / "templates").mkdir(parents=True, exist_ok=True)
+        expect = "".join(f"  deck/{k}: {n}\n" for k, n in cards.items())
+        (root / "game.yaml").write_text(
+            f"title: Synthetic {name}\nplayers: 2-4\npaper: a4\nexpect:\n"
+            f"  deck: {sum(cards.values())}\n{expect}",
+            encoding="utf-8",
+        )
+        card_lines = "".join(f"  - name: {k}\n    count: {n}\n" for k, n in cards.items())
+        back_line = "back: back.svg.j2\n" if back else ""
+        (root / "deck.yaml").write_text(
+            textwrap.dedent(
+                f"""\
+                kind: deck
+                title: Test deck
+                size: {size}
+                bleed: {bleed}
+                face: face.svg.j2
+                """
+            )
+            + back_line
+            + "cards:\n"
+            + card_lines,
+            encoding="utf-8",
+        )
+        (root / "templates" / "face.svg.j2").write_text(CARD_FACE, encoding="utf-8")
+        (root / "templates" / "back.svg.j2").write_text(CARD_BACK, encoding="utf-8")
+        return tmp_path / "components"
+
+    return make

@@ -1,0 +1,311 @@
+"""Read a PDF's geometry back from its content streams, without trusting the engine's numbers.
+
+Only the page-level content stream is interpreted: ``q``/``Q``/``cm`` keep the current
+transformation matrix, path operators build paths, painting operators record them, and every
+``Do`` of a form XObject records the form's ``/BBox`` taken through the form's ``/Matrix`` and
+the CTM. Forms are not entered: their art is clipped to their ``/BBox`` when printed, so the
+box is what lands on paper. All results are in millimetres, origin at the page's lower-left.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream, IndirectObject
+
+MM_PER_PT = 25.4 / 72
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+STROKE_OPS = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
+PAINT_OPS = STROKE_OPS | {b"f", b"F", b"f*"}
+CLOSE_OPS = {b"s", b"b", b"b*"}
+
+
+def concat(first: Matrix, then: Matrix) -> Matrix:
+    """The matrix that applies ``first`` and then ``then`` (PDF row-vector convention)."""
+    a1, b1, c1, d1, e1, f1 = first
+    a2, b2, c2, d2, e2, f2 = then
+    return (
+        a1 * a2 + b1 * c2,
+        a1 * b2 + b1 * d2,
+        c1 * a2 + d1 * c2,
+        c1 * b2 + d1 * d2,
+        e1 * a2 + f1 * c2 + e2,
+        e1 * b2 + f1 * d2 + f2,
+    )
+
+
+def apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    """Point ``(x, y)`` through ``m``."""
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle in mm."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @classmethod
+    def around(cls, points: list[tuple[float, float]]) -> Box:
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return cls(min(xs), min(ys), max(xs), max(ys))
+
+    @property
+    def w(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> float:
+        return self.y1 - self.y0
+
+    def shrink(self, d: float) -> Box:
+        return Box(self.x0 + d, self.y0 + d, self.x1 - d, self.y1 - d)
+
+    def overlap(self, other: Box) -> tuple[float, float]:
+        """How far the two rectangles overlap in x and in y (negative: a gap)."""
+        dx = min(self.x1, other.x1) - max(self.x0, other.x0)
+        dy = min(self.y1, other.y1) - max(self.y0, other.y0)
+        return dx, dy
+
+    def distance(self, other: Box) -> float:
+        """Shortest distance between the two rectangles (0 when they touch or overlap)."""
+        dx = max(other.x0 - self.x1, self.x0 - other.x1, 0.0)
+        dy = max(other.y0 - self.y1, self.y0 - other.y1, 0.0)
+        return math.hypot(dx, dy)
+
+    def centre_in(self, other: Box) -> bool:
+        cx, cy = (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+        return other.x0 <= cx <= other.x1 and other.y0 <= cy <= other.y1
+
+    def close_to(self, other: Box, tol: float) -> bool:
+        return all(
+            abs(a - b) <= tol
+            for a, b in zip(
+                (self.x0, self.y0, self.x1, self.y1),
+                (other.x0, other.y0, other.x1, other.y1),
+                strict=True,
+            )
+        )
+
+
+@dataclass(frozen=True)
+class FormUse:
+    """One ``Do`` of a form XObject: which form, where its ``/BBox`` landed, and how."""
+
+    name: str
+    ref: int  # object number: the same number means the same XObject drawn again
+    box: Box  # the form's /BBox on the page, mm
+    matrix: Matrix  # form space to page space, in points
+
+    @property
+    def rotation(self) -> int:
+        """Counter-clockwise turn of the form on the page, in degrees (-180..180)."""
+        a, b = self.matrix[0], self.matrix[1]
+        return round(math.degrees(math.atan2(b, a)))
+
+    @property
+    def up(self) -> tuple[float, float]:
+        """The page direction the form's +y axis points in, as a unit vector."""
+        c, d = self.matrix[2], self.matrix[3]
+        n = math.hypot(c, d)
+        return c / n, d / n
+
+    @property
+    def determinant(self) -> float:
+        a, b, c, d = self.matrix[:4]
+        return a * d - b * c
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A straight piece of a stroked path, in mm, with the line width in points (user space)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    width_pt: float
+
+    @property
+    def box(self) -> Box:
+        return Box.around([(self.x0, self.y0), (self.x1, self.y1)])
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.x1 - self.x0, self.y1 - self.y0)
+
+    @property
+    def vertical(self) -> bool:
+        return abs(self.x1 - self.x0) < 1e-6 and self.length > 0
+
+    @property
+    def horizontal(self) -> bool:
+        return abs(self.y1 - self.y0) < 1e-6 and self.length > 0
+
+
+@dataclass
+class PageContent:
+    """What a page's own content stream draws."""
+
+    number: int  # 1-based
+    width: float
+    height: float
+    forms: list[FormUse] = field(default_factory=list)
+    strokes: list[Segment] = field(default_factory=list)  # straight stroked segments
+    painted: list[Box] = field(default_factory=list)  # every painted path, image or shading
+
+
+def _num(value: object) -> float:
+    return float(value)  # type: ignore[arg-type]
+
+
+def _resolve(obj: object) -> object:
+    return obj.get_object() if isinstance(obj, IndirectObject) else obj
+
+
+class _Interpreter:
+    def __init__(self, page_number: int, page, reader: PdfReader):
+        media = [_num(v) for v in page.mediabox]
+        self.out = PageContent(
+            page_number, (media[2] - media[0]) * MM_PER_PT, (media[3] - media[1]) * MM_PER_PT
+        )
+        resources = _resolve(page.get("/Resources")) or {}
+        self.xobjects = _resolve(resources.get("/XObject")) or {}
+        self.ops = ContentStream(page.get_contents(), reader).operations
+        self.ctm: Matrix = IDENTITY
+        self.stack: list[tuple[Matrix, float]] = []
+        self.line_width = 1.0
+        self.points: list[tuple[float, float]] = []  # every point of the current path, page pt
+        self.lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        self.start: tuple[float, float] | None = None
+        self.current: tuple[float, float] | None = None
+
+    def _pt(self, x: object, y: object) -> tuple[float, float]:
+        return apply(self.ctm, _num(x), _num(y))
+
+    def _move(self, p: tuple[float, float]) -> None:
+        self.start = self.current = p
+        self.points.append(p)
+
+    def _line(self, p: tuple[float, float]) -> None:
+        if self.current is not None:
+            self.lines.append((self.current, p))
+        self.current = p
+        self.points.append(p)
+
+    def _close(self) -> None:
+        if self.current is not None and self.start is not None and self.current != self.start:
+            self.lines.append((self.current, self.start))
+        self.current = self.start
+
+    def _paint(self, op: bytes) -> None:
+        if op in CLOSE_OPS:
+            self._close()
+        if op in PAINT_OPS and self.points:
+            self.out.painted.append(_mm_box(self.points))
+        if op in STROKE_OPS:
+            for (x0, y0), (x1, y1) in self.lines:
+                ends = (v * MM_PER_PT for v in (x0, y0, x1, y1))
+                self.out.strokes.append(Segment(*ends, width_pt=self.line_width))
+        self.points, self.lines, self.start, self.current = [], [], None, None
+
+    def _do(self, name: str) -> None:
+        ref = self.xobjects.get(name)
+        xobject = _resolve(ref)
+        if xobject is None:
+            raise AssertionError(f"page {self.out.number}: Do of unknown XObject {name}")
+        subtype = xobject.get("/Subtype")
+        if subtype == "/Form":
+            form_matrix = tuple(_num(v) for v in xobject.get("/Matrix", IDENTITY))
+            m = concat(form_matrix, self.ctm)  # type: ignore[arg-type]
+            x0, y0, x1, y1 = (_num(v) for v in xobject["/BBox"])
+            corners = [apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+            number = ref.idnum if isinstance(ref, IndirectObject) else id(xobject)
+            self.out.forms.append(FormUse(name, number, _mm_box(corners), m))
+        else:  # an image: the unit square through the CTM
+            corners = [apply(self.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
+            self.out.painted.append(_mm_box(corners))
+
+    def run(self) -> PageContent:
+        for operands, op in self.ops:
+            if op == b"q":
+                self.stack.append((self.ctm, self.line_width))
+            elif op == b"Q":
+                self.ctm, self.line_width = self.stack.pop()
+            elif op == b"cm":
+                self.ctm = concat(tuple(_num(v) for v in operands), self.ctm)  # type: ignore[arg-type]
+            elif op == b"w":
+                self.line_width = _num(operands[0])
+            elif op == b"m":
+                self._move(self._pt(*operands))
+            elif op == b"l":
+                self._line(self._pt(*operands))
+            elif op in (b"c", b"v", b"y"):
+                pts = [self._pt(operands[i], operands[i + 1]) for i in range(0, len(operands), 2)]
+                self.points.extend(pts)
+                self.current = pts[-1]
+            elif op == b"re":
+                x, y, w, h = (_num(v) for v in operands)
+                self._move(self._pt(x, y))
+                self._line(self._pt(x + w, y))
+                self._line(self._pt(x + w, y + h))
+                self._line(self._pt(x, y + h))
+                self._line(self._pt(x, y))
+            elif op == b"h":
+                self._close()
+            elif op in PAINT_OPS or op == b"n":
+                self._paint(op)
+            elif op == b"Do":
+                self._do(str(operands[0]))
+            elif op in (b"sh", b"INLINE IMAGE"):  # unbounded here: count the whole page
+                self.out.painted.append(Box(0, 0, self.out.width, self.out.height))
+        return self.out
+
+
+def _mm_box(points: list[tuple[float, float]]) -> Box:
+    return Box.around([(x * MM_PER_PT, y * MM_PER_PT) for x, y in points])
+
+
+def read_pages(path: Path) -> list[PageContent]:
+    """The geometry of every page of the PDF at ``path``."""
+    reader = PdfReader(str(path))
+    return [_Interpreter(i, page, reader).run() for i, page in enumerate(reader.pages, start=1)]
+
+
+def form_xobject_count(path: Path) -> int:
+    """How many form XObjects the file holds, reachable or not (every object is visited)."""
+    reader = PdfReader(str(path))
+    count = 0
+    for number in range(1, int(reader.trailer["/Size"])):
+        try:
+            obj = reader.get_object(number)
+        except Exception:  # a free object number
+            continue
+        if hasattr(obj, "get") and obj.get("/Subtype") == "/Form":
+            count += 1
+    return count
+
+
+def text_of(chars: list[dict]) -> str:
+    """pdfplumber ``chars`` as lines of text in reading order, whichever way the text is
+    turned: characters are ordered along their own baseline direction, lines top to bottom."""
+    lines: dict[tuple[float, float, int], list[tuple[float, str]]] = {}
+    for char in chars:
+        a, b, _, _, e, f = char["matrix"]
+        n = math.hypot(a, b)
+        dx, dy = a / n, b / n
+        across = round(f * dx - e * dy)  # distance along the text's "up" direction
+        lines.setdefault((round(dx, 2), round(dy, 2), across), []).append(
+            (e * dx + f * dy, char["text"])
+        )
+    ordered = sorted(lines.items(), key=lambda item: -item[0][2])
+    return "\n".join("".join(t for _, t in sorted(line)) for _, line in ordered)

@@ -1,0 +1,191 @@
+"""A failed or interrupted build never damages the previous print pack."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import atomic, manifest
+from generator.atomic import TMP_MARK, replacing
+
+GAME = "chocolate-market"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if TMP_MARK in p.name)
+
+
+def run_real_cli(*args: object) -> subprocess.CompletedProcess[str]:
+    """The installed entry point in its own process, for its real exit status and output."""
+    env = {k: v for k, v in os.environ.items() if k != "PNP_DEBUG"}
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=120,
+    )
+
+
+# -- generator.atomic.replacing ---------------------------------------------------------------
+
+
+def test_replacing_keeps_the_previous_file_when_the_writer_raises(tmp_path: Path) -> None:
+    target = tmp_path / "pack.pdf"
+    target.write_bytes(b"previous pack")
+    with pytest.raises(RuntimeError, match="renderer failed"), replacing(target) as tmp:
+        tmp.write_bytes(b"half a new pa")
+        raise RuntimeError("renderer failed")
+    assert target.read_bytes() == b"previous pack"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pack.pdf"]
+
+
+def test_replacing_creates_nothing_when_the_writer_raises_before_writing(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "pack.pdf"
+    with pytest.raises(KeyError), replacing(target):
+        raise KeyError("nothing written yet")
+    assert not target.exists()
+    assert list(target.parent.iterdir()) == []
+
+
+def test_replacing_replaces_the_file_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    target = tmp_path / "pack.pdf"
+    target.write_bytes(b"previous pack")
+    with replacing(target) as tmp:
+        assert tmp.parent == target.parent and tmp != target
+        tmp.write_bytes(b"new pack")
+        assert target.read_bytes() == b"previous pack"  # not visible until complete
+    assert target.read_bytes() == b"new pack"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pack.pdf"]
+
+
+# -- whole builds -------------------------------------------------------------------------------
+
+
+def good_build(pnp, components: Path, out: Path, *options: str) -> tuple[bytes, bytes]:
+    result = pnp("build", GAME, "--components", components, "--out", out, *options)
+    assert result.exit_code == 0, result.output
+    return pack_bytes(out)
+
+
+def pack_bytes(out: Path) -> tuple[bytes, bytes]:
+    folder = out / GAME
+    return (folder / f"{GAME}.pdf").read_bytes(), (folder / "manifest.json").read_bytes()
+
+
+def add_to_template(components: Path, name: str, svg: str) -> None:
+    path = components / GAME / "templates" / name
+    text = path.read_text(encoding="utf-8")
+    assert text.count("</svg>") == 1
+    path.write_text(text.replace("</svg>", f"  {svg}\n</svg>"), encoding="utf-8")
+
+
+BROKEN_TEMPLATES = {
+    # Jinja2 fails while rendering: StrictUndefined
+    "undefined-variable": ("ingredient-face.svg.j2", "<text>{{ card.no_such_field }}</text>"),
+    # well-formed SVG that cannot be drawn: a length that is not a length
+    "unusable-svg-length": ("ingredient-back.svg.j2", '<rect width="wide" height="2"/>'),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(BROKEN_TEMPLATES))
+def test_failed_rendering_exits_2_and_keeps_the_previous_pack(
+    pnp, bundled_copy: Path, tmp_path: Path, broken: str
+) -> None:
+    out = tmp_path / "out"
+    before = good_build(pnp, bundled_copy, out)
+    template, svg = BROKEN_TEMPLATES[broken]
+    add_to_template(bundled_copy, template, svg)
+
+    # on Letter, so that anything written at all would differ from the A4 pack
+    args = ("build", GAME, "--components", bundled_copy, "--out", out, "--paper", "letter")
+    result = run_real_cli(*args)
+
+    assert result.returncode == 2, result.stderr
+    assert f"{template}:" in result.stderr  # file:LINE of the mistake
+    assert "Traceback" not in result.stderr
+    assert pack_bytes(out) == before
+    assert leftovers(out / GAME) == []
+
+
+def test_failure_while_writing_keeps_both_previous_files(
+    pnp, bundled_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new PDF is written completely, then the manifest fails: neither file may change."""
+    out = tmp_path / "out"
+    before = good_build(pnp, bundled_copy, out)
+
+    def broken_write(pack, path: Path) -> None:
+        path.write_text("{ half a manifest", encoding="utf-8")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(manifest, "write", broken_write)
+        result = pnp("build", GAME, "--components", bundled_copy, "--out", out, "--paper", "letter")
+
+    assert result.exit_code == 3, result.output
+    assert pack_bytes(out) == before
+    assert leftovers(out / GAME) == []
+    assert good_build(pnp, bundled_copy, out, "--paper", "letter") != before  # not vacuous
+
+
+def test_failure_committing_the_pdf_keeps_the_previous_manifest(
+    pnp, bundled_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Renaming the new PDF into place fails: the manifest must not describe a PDF that is
+    not there (README: a failed build leaves the previous pack intact)."""
+    out = tmp_path / "out"
+    before = good_build(pnp, bundled_copy, out)
+    real_replace = os.replace
+
+    def replace(src, dst) -> None:
+        if str(dst).endswith(".pdf"):
+            raise OSError(errno.EIO, "Input/output error")
+        real_replace(src, dst)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(atomic.os, "replace", replace)
+        result = pnp("build", GAME, "--components", bundled_copy, "--out", out, "--paper", "letter")
+
+    assert result.exit_code == 3, result.output
+    assert leftovers(out / GAME) == []
+    pdf_after, manifest_after = pack_bytes(out)
+    assert pdf_after == before[0]
+    assert json.loads(manifest_after)["paper"] == "a4", "the manifest is the new build's"
+    assert manifest_after == before[1]
+
+
+def test_stale_temp_files_of_dead_builds_are_swept(pnp, bundled_copy, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    good_build(pnp, bundled_copy, out)
+    folder = out / GAME
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    dead = finished.pid
+    live_build = subprocess.Popen(["sleep", "60"])
+    try:
+        stale = [
+            folder / f".{GAME}.pdf{TMP_MARK}{dead}",
+            folder / f".manifest.json{TMP_MARK}{dead}",
+        ]
+        for path in stale:
+            path.write_bytes(b"left behind by a killed build")
+        in_progress = folder / f".{GAME}.pdf{TMP_MARK}{live_build.pid}"
+        in_progress.write_bytes(b"another build, still writing")
+
+        good_build(pnp, bundled_copy, out)
+
+        assert not any(p.exists() for p in stale)
+        assert in_progress.exists(), "the temporary file of a running build was removed"
+        assert leftovers(folder) == [in_progress.name]
+    finally:
+        live_build.kill()
+        live_build.wait()

@@ -1,0 +1,292 @@
+"""The ``pnp`` command line on the bundled game: list, check, schema and build."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pypdf
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from generator.cli import cli
+from generator.strings import text
+
+REPO = Path(__file__).resolve().parent.parent
+COMPONENTS = REPO / "components"
+GAME = "chocolate-market"
+GAME_DIR = COMPONENTS / GAME
+MM = 72 / 25.4
+ITEM_KEYS = {
+    "component",
+    "kind",
+    "name",
+    "copy",
+    "page",
+    "side",
+    "x_mm",
+    "y_mm",
+    "w_mm",
+    "h_mm",
+}
+
+
+def read_yaml(path: Path) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+GAME_SPEC = read_yaml(GAME_DIR / "game.yaml")
+DECK_SPEC = read_yaml(GAME_DIR / "ingredient-cards.yaml")
+DECK_COUNTS = {card["name"]: card["count"] for card in DECK_SPEC["cards"]}
+TOTAL = sum(DECK_COUNTS.values())
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The bundled game built once for this module; returns its output folder."""
+    out = tmp_path_factory.mktemp("build")
+    result = invoke("build", GAME, "--components", str(COMPONENTS), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out / GAME
+
+
+@pytest.fixture(scope="module")
+def manifest(built) -> dict[str, Any]:
+    return json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def reader(built) -> pypdf.PdfReader:
+    return pypdf.PdfReader(built / f"{GAME}.pdf")
+
+
+# --- help, list, check ----------------------------------------------------------------------
+
+
+def test_python_m_generator_help():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for command in ("build", "check", "list", "schema"):
+        assert re.search(rf"^\s+{command}\s", proc.stdout, re.M), proc.stdout
+
+
+def test_list_shows_the_bundled_game(monkeypatch):
+    monkeypatch.chdir(REPO)  # the default --components is ./components
+    result = invoke("list")
+    assert result.exit_code == 0, result.output
+    assert f"{GAME}: {GAME_SPEC['title']}" in result.output
+    assert TOTAL == 60
+    assert re.search(
+        rf"ingredient-cards: deck '{DECK_SPEC['title']}', {TOTAL} cards", result.output
+    )
+    kinds = ", ".join(f"{name} {count}" for name, count in DECK_COUNTS.items())
+    assert kinds in result.output, result.output
+
+
+def test_check_passes_on_the_bundled_games():
+    result = invoke("check", "--components", str(COMPONENTS))
+    assert result.exit_code == 0, result.output
+    assert "MISMATCH" not in result.output
+    for key, count in GAME_SPEC["expect"].items():
+        if key.split("/")[0] == "ingredient-cards":
+            assert re.search(rf"^\s*{key}\s+{count}\s+{count}\s+ok\s*$", result.output, re.M), key
+
+
+def test_unknown_game_names_the_available_ones(tmp_path):
+    out = tmp_path / "out"
+    result = invoke("build", "no-such-game", "--components", str(COMPONENTS), "--out", str(out))
+    assert result.exit_code == 2, result.output
+    assert "no-such-game" in result.stderr
+    assert GAME in result.stderr
+    assert not out.exists()
+
+
+# --- schema ---------------------------------------------------------------------------------
+
+
+def schema_errors(schema: dict, value: Any, root: dict, where: str = "$") -> list[str]:
+    """A small JSON Schema checker for the keywords ``pnp schema`` uses (jsonschema is not a
+    dependency): $ref, anyOf, type, const, enum, string, number, object and array limits."""
+    errors: list[str] = []
+    if "$ref" in schema:
+        name = schema["$ref"].removeprefix("#/$defs/")
+        errors += schema_errors(root["$defs"][name], value, root, where)
+    if "anyOf" in schema and all(schema_errors(s, value, root, where) for s in schema["anyOf"]):
+        errors.append(f"{where}: matches none of anyOf")
+    kinds = {
+        "object": dict,
+        "array": list,
+        "string": str,
+        "integer": int,
+        "number": (int, float),
+        "boolean": bool,
+        "null": type(None),
+    }
+    if "type" in schema:
+        wanted = kinds[schema["type"]]
+        if not isinstance(value, wanted) or (
+            isinstance(value, bool) and schema["type"] != "boolean"
+        ):
+            return [*errors, f"{where}: not of type {schema['type']}"]
+    if "const" in schema and value != schema["const"]:
+        errors.append(f"{where}: not {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{where}: not one of {schema['enum']}")
+    if isinstance(value, str):
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            errors.append(f"{where}: does not match {schema['pattern']}")
+        if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", 1e9):
+            errors.append(f"{where}: wrong length")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if value < schema.get("minimum", -1e18) or value > schema.get("maximum", 1e18):
+            errors.append(f"{where}: out of range")
+        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+            errors.append(f"{where}: too small")
+    if isinstance(value, dict):
+        errors += [f"{where}: missing {k}" for k in schema.get("required", []) if k not in value]
+        for key, item in value.items():
+            if key in schema.get("properties", {}):
+                errors += schema_errors(schema["properties"][key], item, root, f"{where}.{key}")
+                continue
+            patterns = [p for p in schema.get("patternProperties", {}) if re.search(p, key)]
+            for p in patterns:
+                sub = schema["patternProperties"][p]
+                errors += schema_errors(sub, item, root, f"{where}.{key}")
+            extra = schema.get("additionalProperties", True)
+            if not patterns and extra is False:
+                errors.append(f"{where}: unexpected key {key}")
+            elif not patterns and isinstance(extra, dict):
+                errors += schema_errors(extra, item, root, f"{where}.{key}")
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", 1e9):
+            errors.append(f"{where}: wrong number of items")
+        for i, item in enumerate(value):
+            if "items" in schema:
+                errors += schema_errors(schema["items"], item, root, f"{where}[{i}]")
+    return errors
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    result = invoke("schema")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_schema_is_json_schema_with_the_spec_models(schema):
+    assert schema["$schema"].startswith("https://json-schema.org/")
+    assert {"GameSpec", "DeckSpec"} <= set(schema["$defs"])
+    refs = {entry["$ref"] for entry in schema["anyOf"]}
+    assert {"#/$defs/GameSpec", "#/$defs/DeckSpec"} <= refs
+    assert {"title", "players"} <= set(schema["$defs"]["GameSpec"]["required"])
+
+
+def test_schema_validates_game_yaml(schema):
+    game_schema = {"$ref": "#/$defs/GameSpec"}
+    assert schema_errors(game_schema, GAME_SPEC, schema) == []
+    assert schema_errors(schema, GAME_SPEC, schema) == []
+    # ... and the checker is not vacuous: mistakes in game.yaml are caught.
+    misspelt = {("titel" if k == "title" else k): v for k, v in GAME_SPEC.items()}
+    assert schema_errors(game_schema, misspelt, schema)
+    assert schema_errors(game_schema, {**GAME_SPEC, "paper": "a5"}, schema)
+    assert schema_errors(game_schema, {**GAME_SPEC, "expect": {"ingredient-cards": -1}}, schema)
+
+
+def test_schema_accepts_the_bundled_deck(schema):
+    # Editors validate component files with this schema; 'size: mini-euro' is a valid spec.
+    assert schema_errors({"$ref": "#/$defs/DeckSpec"}, DECK_SPEC, schema) == []
+
+
+def test_schema_out_writes_a_file(tmp_path):
+    target = tmp_path / "schema.json"
+    result = invoke("schema", "--out", str(target))
+    assert result.exit_code == 0, result.output
+    assert "GameSpec" in json.loads(target.read_text(encoding="utf-8"))["$defs"]
+
+
+# --- build: files and manifest ---------------------------------------------------------------
+
+
+def test_build_writes_pdf_and_manifest(built, manifest, reader):
+    assert (built / f"{GAME}.pdf").read_bytes().startswith(b"%PDF-")
+    assert {"game", "paper", "pages", "items"} <= set(manifest)
+    assert manifest["game"] == GAME
+    assert manifest["paper"] == GAME_SPEC.get("paper", "a4")
+    assert manifest["pages"] == len(reader.pages)
+
+
+def test_manifest_items(manifest):
+    items = manifest["items"]
+    assert len(items) == 2 * TOTAL == 120
+    for item in items:
+        assert set(item) >= ITEM_KEYS, item
+        assert 1 < item["page"] <= manifest["pages"]
+        assert item["w_mm"] > 0 and item["h_mm"] > 0
+    fronts = [i for i in items if i["side"] == "front"]
+    backs = [i for i in items if i["side"] == "back"]
+    assert len(fronts) == len(backs) == TOTAL
+    for side in (fronts, backs):
+        copies = {(i["name"], i["copy"]) for i in side}
+        expected = {(n, c) for n, count in DECK_COUNTS.items() for c in range(1, count + 1)}
+        assert copies == expected
+    assert {i["component"] for i in items} == {"ingredient-cards"}
+
+
+def test_build_paper_letter(tmp_path, reader):
+    result = invoke(
+        "build", GAME, "--components", str(COMPONENTS), "--out", str(tmp_path), "--paper", "letter"
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / GAME / "manifest.json").read_text(encoding="utf-8"))
+    assert data["paper"] == "letter"
+    letter = pypdf.PdfReader(tmp_path / GAME / f"{GAME}.pdf")
+    box = letter.pages[0].mediabox
+    assert float(box.width) == pytest.approx(215.9 * MM, abs=0.5)
+    assert float(box.height) == pytest.approx(279.4 * MM, abs=0.5)
+    assert float(reader.pages[0].mediabox.height) != pytest.approx(float(box.height), abs=0.5)
+
+
+# --- build: PDF metadata, outline and inventory ----------------------------------------------
+
+
+def test_pdf_metadata(reader):
+    meta = reader.metadata
+    assert GAME_SPEC["title"] in meta.title
+    assert meta.author == GAME_SPEC["designer"]
+
+
+def test_pdf_outline(reader, manifest):
+    entries = {item.title: reader.get_destination_page_number(item) for item in reader.outline}
+    assert entries[text("bookmark_inventory")] == 0
+    first_card_page = min(i["page"] for i in manifest["items"])
+    assert entries[DECK_SPEC["title"]] == first_card_page - 1
+
+
+def test_inventory_page(reader):
+    page_text = reader.pages[0].extract_text()
+    assert DECK_SPEC["title"] in page_text
+    assert re.search(rf"\b{TOTAL}\b", page_text)
+    assert f"2–{len(reader.pages)}" in page_text
+    assert "2–13" in page_text
+    assert "50 mm" in page_text
+    assert "100%" in page_text
+    for name, count in DECK_COUNTS.items():
+        assert f"{name} {count}" in page_text, name
