@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from generator.packing import Rect, pack
 from generator.pieces import Piece
 from generator.sizes import SheetGeometry
 
@@ -30,17 +31,34 @@ class Placement:
     rotation: int
 
 
+@dataclass(frozen=True)
+class Decoration:
+    """Art on a sheet that is not a piece (a page's title band): drawn, not listed."""
+
+    art: str
+    x: float
+    y: float
+
+
 @dataclass
 class Sheet:
-    """One printed page of a component: fronts or backs, with crop marks on fronts only."""
+    """One printed page: fronts or backs. Crop marks and cut guides go on fronts only."""
 
-    component: str
+    title: str
     side: str
     number: int
     of: int
     placements: list[Placement] = field(default_factory=list)
     marks: list[Line] = field(default_factory=list)
     label: bool = True
+    decorations: list[Decoration] = field(default_factory=list)
+    area: float = 0.0
+
+    @property
+    def fill(self) -> float:
+        """How much of the printable area the pieces' bleed boxes cover (0-1)."""
+        used = sum((p.w + 2 * p.piece.bleed) * (p.h + 2 * p.piece.bleed) for p in self.placements)
+        return used / self.area if self.area else 0.0
 
 
 @dataclass(frozen=True)
@@ -120,7 +138,7 @@ def _fit(
 
 
 def impose_cards(
-    component: str,
+    title: str,
     pieces: list[Piece],
     paper: tuple[float, float],
     geo: SheetGeometry,
@@ -136,7 +154,7 @@ def impose_cards(
     chunks = [pieces[i : i + grid.capacity] for i in range(0, len(pieces), grid.capacity)]
     sheets: list[Sheet] = []
     for number, chunk in enumerate(chunks, start=1):
-        front = Sheet(component, "front", number, len(chunks), label=grid.footer)
+        front = Sheet(title, "front", number, len(chunks), label=grid.footer)
         for slot, piece in enumerate(chunk):
             x, y = grid.trim_origin(slot)
             front.placements.append(
@@ -151,7 +169,7 @@ def impose_cards(
 
 def back_sheet(front: Sheet, paper: tuple[float, float]) -> Sheet:
     """The backs of a sheet of fronts, for a long-edge flip: columns mirrored, no marks."""
-    back = Sheet(front.component, "back", front.number, front.of, label=front.label)
+    back = Sheet(front.title, "back", front.number, front.of, label=front.label)
     for p in front.placements:
         if p.piece.back:
             back.placements.append(
@@ -186,3 +204,64 @@ def crop_marks(grid: Grid, used: int, paper: tuple[float, float], geo: SheetGeom
             marks.append((block_left - gap - out_left, y, block_left - gap, y))
             marks.append((block_right + gap, y, block_right + gap + out_right, y))
     return list(dict.fromkeys(tuple(round(v, 4) for v in mark) for mark in marks))
+
+
+def _area(paper: tuple[float, float], geo: SheetGeometry) -> Rect:
+    left, bottom, right, top = printable_box(paper, geo)
+    return Rect(left, bottom, right - left, top - bottom)
+
+
+def impose_counters(
+    title: str, pieces: list[Piece], paper: tuple[float, float], geo: SheetGeometry
+) -> list[Sheet]:
+    """Counter sheets: pieces of mixed shapes and sizes packed onto as few pages as possible,
+    a cutting gap between bleed boxes, each sheet followed by its backs where any has one."""
+    area = _area(paper, geo)
+    half = geo.piece_gap / 2
+    grown = Rect(area.x - half, area.y - half, area.w + 2 * half, area.h + 2 * half)
+    items = [
+        (p, p.w + 2 * p.bleed + geo.piece_gap, p.h + 2 * p.bleed + geo.piece_gap) for p in pieces
+    ]
+    pages = pack(items, grown)
+    sheets: list[Sheet] = []
+    for number, packed in enumerate(pages, start=1):
+        front = Sheet(title, "front", number, len(pages), area=area.w * area.h)
+        for spot in sorted(packed, key=lambda s: (-s.rect.top, s.rect.x)):
+            piece, rect = spot.item, spot.rect
+            x, y = rect.x + half + piece.bleed, rect.y + half + piece.bleed
+            front.placements.append(Placement(piece, "front", x, y, piece.w, piece.h, 0))
+        sheets.append(front)
+        if any(p.piece.back for p in front.placements):
+            sheets.append(back_sheet(front, paper))
+    return sheets
+
+
+def impose_token_pages(
+    title: str,
+    pages: list[tuple[str, list[Piece]]],
+    header_height: float,
+    paper: tuple[float, float],
+    geo: SheetGeometry,
+) -> list[Sheet]:
+    """Whole pages of equal round tokens: a title band on top, then a centred grid."""
+    area = _area(paper, geo)
+    sheets: list[Sheet] = []
+    for number, (header, pieces) in enumerate(pages, start=1):
+        sheet = Sheet(title, "front", number, len(pages), area=area.w * area.h)
+        sheet.decorations.append(Decoration(header, area.x, area.top - header_height))
+        first = pieces[0]
+        cell = first.w + 2 * first.bleed + geo.piece_gap
+        body = Rect(area.x, area.y, area.w, area.h - header_height - geo.piece_gap)
+        cols, rows = int(body.w // cell), int(body.h // cell)
+        if cols * rows < len(pieces):
+            raise ValueError(
+                f"a page holds {cols * rows} tokens of {first.w:g} mm, not {len(pieces)}"
+            )
+        x0 = body.x + (body.w - cols * cell) / 2 + geo.piece_gap / 2 + first.bleed
+        top = body.top - (body.h - rows * cell) / 2 - geo.piece_gap / 2 - first.bleed
+        for slot, piece in enumerate(pieces):
+            col, row = slot % cols, slot // cols
+            x, y = x0 + col * cell, top - first.h - row * cell
+            sheet.placements.append(Placement(piece, "front", x, y, piece.w, piece.h, 0))
+        sheets.append(sheet)
+    return sheets

@@ -17,7 +17,7 @@ from generator.sizes import sheet_geometry
 from generator.strings import text
 
 if TYPE_CHECKING:
-    from generator.pipeline import ComponentPlan, Pack
+    from generator.pipeline import Pack
 
 SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
 SQUARE = 50.0  # mm: the calibration square
@@ -37,12 +37,15 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
-def _pages_text(plan: ComponentPlan) -> str:
-    if not plan.sheets:
-        return "–"
-    if plan.first_page == plan.last_page:
-        return str(plan.first_page)
-    return f"{plan.first_page}–{plan.last_page}"
+def page_ranges(pages: list[int]) -> str:
+    """'2–5, 9' for pages [2, 3, 4, 5, 9]; '–' for none."""
+    runs: list[list[int]] = []
+    for page in pages:
+        if runs and page == runs[-1][1] + 1:
+            runs[-1][1] = page
+        else:
+            runs.append([page, page])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs) or "–"
 
 
 def _table(pack: Pack, width: float) -> Table:
@@ -58,13 +61,13 @@ def _table(pack: Pack, width: float) -> Table:
         spec = plan.component.spec
         kinds = " · ".join(f"{escape(d.name)} {d.count}" for d in plan.designs)
         name = f"{escape(spec.title)}<br/><font size='7.5' color='#555555'>{kinds}</font>"
-        size = f"{spec.size.w:g} × {spec.size.h:g} mm"
+        size = plan.shape.label if plan.shape else ""
         rows.append(
             [
                 Paragraph(name, st["cell"]),
                 Paragraph(str(plan.count), st["cell"]),
                 Paragraph(size, st["cell"]),
-                Paragraph(_pages_text(plan), st["cell"]),
+                Paragraph(page_ranges(plan.pages), st["cell"]),
             ]
         )
     widths = [width - 75 * mm, 18 * mm, 32 * mm, 25 * mm]

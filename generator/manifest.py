@@ -13,25 +13,25 @@ if TYPE_CHECKING:
 def items(pack: Pack) -> list[dict[str, Any]]:
     """Every placement of the pack, in page order."""
     out: list[dict[str, Any]] = []
-    for plan in pack.components:
-        for offset, sheet in enumerate(plan.sheets):
-            for p in sheet.placements:
-                out.append(
-                    {
-                        "component": p.piece.component,
-                        "kind": p.piece.kind,
-                        "name": p.piece.name,
-                        "copy": p.piece.copy,
-                        "page": plan.first_page + offset,
-                        "side": p.side,
-                        "x_mm": round(p.x, 3),
-                        "y_mm": round(p.y, 3),
-                        "w_mm": round(p.w, 3),
-                        "h_mm": round(p.h, 3),
-                        "rotation": p.rotation,
-                        "bleed_mm": p.piece.bleed,
-                    }
-                )
+    for page, sheet in pack.numbered_sheets():
+        for p in sheet.placements:
+            out.append(
+                {
+                    "component": p.piece.component,
+                    "kind": p.piece.kind,
+                    "name": p.piece.name,
+                    "copy": p.piece.copy,
+                    "page": page,
+                    "side": p.side,
+                    "x_mm": round(p.x, 3),
+                    "y_mm": round(p.y, 3),
+                    "w_mm": round(p.w, 3),
+                    "h_mm": round(p.h, 3),
+                    "rotation": p.rotation,
+                    "bleed_mm": p.piece.bleed,
+                    "shape": p.piece.shape.kind,
+                }
+            )
     return out
 
 

@@ -1,7 +1,8 @@
-"""The print pack PDF: inventory page(s), then each component's sheets, drawn with reportlab.
+"""The print pack PDF: inventory page(s), then every section's sheets, drawn with reportlab.
 
 Each distinct piece of art becomes one PDF form XObject, drawn by reference wherever it is
-placed; its bounding box is the bleed box, so art never spills onto a neighbour.
+placed; its bounding box is the bleed box, so art never spills onto a neighbour. Tokens are
+clipped to their shape grown by the bleed, and get cut lines that follow the shape.
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ from reportlab.pdfgen.canvas import Canvas
 from generator import inventory
 from generator.fonts import REGULAR, register_fonts
 from generator.impose import Placement, Sheet
+from generator.shapes import Shape, hex_points
 from generator.sizes import sheet_geometry
 from generator.strings import text
 
 if TYPE_CHECKING:
-    from generator.pipeline import ComponentPlan, Pack
+    from generator.pipeline import Pack
 
 MARK_WIDTH_PT = 0.3
+CUT_WIDTH_PT = 0.35
+FOLD_DASH_PT = (3, 2)
 LABEL_SIZE_PT = 6.5
 
 
@@ -58,33 +62,44 @@ def write(pack: Pack, path: Path) -> None:
     canvas.setSubject(f"{game.title}, {game.players} players")
     canvas.setCreator("pnp-generator")
     inventory.draw(pack, canvas)
-    forms: set[str] = set()
+    first_pages = {plan.pages[0]: [] for plan in pack.components if plan.pages}
     for plan in pack.components:
-        for offset, sheet in enumerate(plan.sheets):
-            if offset == 0:
-                key = f"component-{plan.component.id}"
-                canvas.bookmarkPage(key)
-                canvas.addOutlineEntry(plan.component.spec.title, key, level=0)
-            _draw_sheet(pack, plan, sheet, plan.first_page + offset, canvas, forms)
-            canvas.showPage()
+        if plan.pages:
+            first_pages[plan.pages[0]].append(plan)
+    forms: set[str] = set()
+    for page, sheet in pack.numbered_sheets():
+        for plan in first_pages.get(page, []):
+            key = f"component-{plan.component.id}"
+            canvas.bookmarkPage(key)
+            canvas.addOutlineEntry(plan.component.spec.title, key, level=0)
+        _draw_sheet(pack, sheet, page, canvas, forms)
+        canvas.showPage()
     canvas.showOutline()
     canvas.save()
 
 
-def _draw_sheet(
-    pack: Pack, plan: ComponentPlan, sheet: Sheet, page: int, canvas: Canvas, forms: set[str]
-) -> None:
+def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, forms: set[str]) -> None:
+    for decoration in sheet.decorations:
+        _ensure_form(pack, decoration.art, canvas, forms)
+        canvas.saveState()
+        canvas.translate(decoration.x * mm, decoration.y * mm)
+        canvas.doForm(f"art{decoration.art}")
+        canvas.restoreState()
     for placement in sheet.placements:
         key = placement.piece.face if placement.side == "front" else placement.piece.back
         assert key is not None
         _ensure_form(pack, key, canvas, forms)
         _place(canvas, f"art{key}", placement)
+    if sheet.side == "front":
+        for placement in sheet.placements:
+            if placement.piece.kind != "card":
+                _cut_guides(canvas, placement)
     canvas.setLineWidth(MARK_WIDTH_PT)
     canvas.setStrokeGray(0)
     for x1, y1, x2, y2 in sheet.marks:
         canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
     if sheet.label:
-        _page_label(pack, plan, sheet, page, canvas)
+        _page_label(pack, sheet, page, canvas)
 
 
 def _ensure_form(pack: Pack, key: str, canvas: Canvas, forms: set[str]) -> None:
@@ -99,9 +114,13 @@ def _ensure_form(pack: Pack, key: str, canvas: Canvas, forms: set[str]) -> None:
 
 
 def _place(canvas: Canvas, form: str, p: Placement) -> None:
-    """Draw ``form`` so that its trim box lands on the placement's box, turned as placed."""
+    """Draw ``form`` so that its trim box lands on the placement's box, turned as placed;
+    a token's art is clipped to its shape grown by the bleed."""
     b = p.piece.bleed
     canvas.saveState()
+    if p.piece.kind == "token":
+        path = _outline(canvas, p.piece.shape, p.x, p.y, b)
+        canvas.clipPath(path, stroke=0, fill=0)
     if p.rotation == 90:
         canvas.translate((p.x + p.w + b) * mm, (p.y - b) * mm)
         canvas.rotate(90)
@@ -114,14 +133,53 @@ def _place(canvas: Canvas, form: str, p: Placement) -> None:
     canvas.restoreState()
 
 
-def _page_label(pack: Pack, plan: ComponentPlan, sheet: Sheet, page: int, canvas: Canvas) -> None:
-    """A small line in the footer band naming the game, component, sheet and side."""
-    has_backs = plan.component.spec.back is not None
-    key = "page_label_single" if not has_backs else f"page_label_{sheet.side}s"
+def _outline(canvas: Canvas, shape: Shape, x: float, y: float, grow: float = 0.0):
+    """A path of ``shape`` with its trim box at (x, y) mm, grown by ``grow`` mm."""
+    path = canvas.beginPath()
+    if shape.kind == "circle":
+        path.circle((x + shape.w / 2) * mm, (y + shape.h / 2) * mm, (shape.w / 2 + grow) * mm)
+    elif shape.kind.startswith("hex"):
+        points = [((x + px) * mm, (y + py) * mm) for px, py in hex_points(shape, grow)]
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        path.close()
+    else:
+        radius = shape.corner + grow if shape.corner else 0
+        w, h = shape.w + 2 * grow, shape.h + 2 * grow
+        if radius:
+            path.roundRect((x - grow) * mm, (y - grow) * mm, w * mm, h * mm, radius * mm)
+        else:
+            path.rect((x - grow) * mm, (y - grow) * mm, w * mm, h * mm)
+    return path
+
+
+def _cut_guides(canvas: Canvas, p: Placement) -> None:
+    """Cut lines that follow the piece's shape; dashed fold lines for die nets."""
+    shape = p.piece.shape
+    canvas.saveState()
+    canvas.setLineWidth(CUT_WIDTH_PT)
+    canvas.setStrokeGray(0)
+    if shape.kind == "net":
+        for x1, y1, x2, y2 in shape.cuts:
+            canvas.line((p.x + x1) * mm, (p.y + y1) * mm, (p.x + x2) * mm, (p.y + y2) * mm)
+        canvas.setDash(*FOLD_DASH_PT)
+        canvas.setStrokeGray(0.45)
+        for x1, y1, x2, y2 in shape.folds:
+            canvas.line((p.x + x1) * mm, (p.y + y1) * mm, (p.x + x2) * mm, (p.y + y2) * mm)
+    else:
+        canvas.drawPath(_outline(canvas, shape, p.x, p.y), stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _page_label(pack: Pack, sheet: Sheet, page: int, canvas: Canvas) -> None:
+    """A small line in the footer band naming the game, the sheet and its side."""
+    has_backs = sheet.side == "back" or _followed_by_backs(pack, page)
+    key = f"page_label_{sheet.side}s" if has_backs else "page_label_single"
     label = text(
         key,
         game=pack.game.spec.title,
-        component=plan.component.spec.title,
+        component=sheet.title,
         sheet=sheet.number,
         sheets=sheet.of,
         page=page,
@@ -130,3 +188,9 @@ def _page_label(pack: Pack, plan: ComponentPlan, sheet: Sheet, page: int, canvas
     canvas.setFillGray(0.35)
     baseline = sheet_geometry().margin + 1.2
     canvas.drawCentredString(pack.paper[0] / 2 * mm, baseline * mm, label)
+
+
+def _followed_by_backs(pack: Pack, page: int) -> bool:
+    sheets = dict(pack.numbered_sheets())
+    following = sheets.get(page + 1)
+    return following is not None and following.side == "back"

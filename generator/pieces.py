@@ -1,54 +1,57 @@
-"""What a game prints, apart from how it looks: card designs, their copies and their counts.
+"""What a game prints, apart from how it looks: designs, their copies and their counts.
 
-A ``CardDesign`` is one distinct card (drawn once); a ``Piece`` is one printed copy of it.
-The rules validator counts designs; imposition places pieces.
+A ``Design`` is one distinct piece (drawn once): a card, a token kind, a value of a numbered
+series, one player colour's set, a die. A ``Piece`` is one printed copy of it. The rules
+validator counts designs; imposition places pieces.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.loader import Component, Game
-from generator.spec import CardSpec
+from generator.shapes import Shape
+from generator.spec import CountedEntry, Entry, PlayerColour, TokenEntry, TokenPagesSpec
 
 
 @dataclass(frozen=True)
-class CardDesign:
-    """One kind of card in a deck, with the deck's shared fields merged under its own."""
+class Design:
+    """One distinct piece: its entry in the spec, its expanded name, count and fields."""
 
     component: Component
-    card: CardSpec
+    entry: Entry | None
     index: int
-
-    @property
-    def name(self) -> str:
-        return self.card.name
-
-    @property
-    def count(self) -> int:
-        return self.card.count
+    name: str
+    count: int
+    extra: dict[str, Any] = field(default_factory=dict)
+    groups: tuple[str, ...] = ()
 
     @property
     def line(self) -> int:
-        return self.component.doc.line_of(("cards", self.index))
+        """The spec line of the entry this design comes from."""
+        if self.entry is None:
+            return self.component.doc.line_of(("values",))
+        return self.component.doc.line_of((self.component.spec.kind_key, self.index))
 
     def locate(self, value: Any) -> tuple[Path, int]:
-        """The spec line of the field holding ``value`` (the card's own, then the deck's)."""
+        """The spec line of the field holding ``value`` (the entry's own, then the shared)."""
         doc = self.component.doc
-        for key, own in self.card.fields().items():
-            if own == value:
-                return doc.path, doc.line_of(("cards", self.index, key))
+        own = self.entry.fields() if self.entry else {}
+        for key, given in own.items():
+            if given == value:
+                return doc.path, doc.line_of((self.component.spec.kind_key, self.index, key))
         for key, shared in self.component.spec.fields.items():
             if shared == value:
                 return doc.path, doc.line_of(("fields", key))
         return doc.path, self.line
 
     def fields(self) -> dict[str, Any]:
-        """Template fields: the deck's ``fields``, then the card's own, then its name."""
-        return {**self.component.spec.fields, **self.card.fields(), "name": self.card.name}
+        """Template fields: shared fields, then the entry's own, then its value or player."""
+        own = self.entry.fields() if self.entry else {}
+        return {**self.component.spec.fields, **own, **self.extra, "name": self.name}
 
 
 @dataclass(frozen=True)
@@ -59,23 +62,74 @@ class Piece:
     kind: str
     name: str
     copy: int
-    w: float
-    h: float
+    shape: Shape
     bleed: float
     face: str
     back: str | None
 
+    @property
+    def w(self) -> float:
+        return self.shape.w
 
-def designs(component: Component) -> list[CardDesign]:
-    """The distinct cards of a deck, in spec order."""
-    return [CardDesign(component, card, i) for i, card in enumerate(component.spec.cards)]
+    @property
+    def h(self) -> float:
+        return self.shape.h
+
+
+def designs(component: Component, colours: list[PlayerColour]) -> list[Design]:
+    """The distinct pieces of a component, in spec order."""
+    spec = component.spec
+    if isinstance(spec, TokenPagesSpec):
+        total = spec.pages * spec.each
+        return [
+            Design(component, None, 0, f"{spec.name}-{v}", total, {"value": v}, (spec.name,))
+            for v in spec.values
+        ]
+    out: list[Design] = []
+    for index, entry in enumerate(spec.entries):
+        out.extend(_expand(component, index, entry, colours))
+    return out
+
+
+def _expand(
+    component: Component, index: int, entry: Entry, colours: list[PlayerColour]
+) -> list[Design]:
+    """An entry's designs: one, one per series value, or one per player colour."""
+    if not isinstance(entry, CountedEntry) or entry.count and not _series(entry):
+        groups = (entry.group,) if getattr(entry, "group", None) else ()
+        return [Design(component, entry, index, entry.name, entry.count, {}, groups)]
+    groups = tuple(g for g in (entry.name, entry.group) if g)
+    if entry.per_player:
+        return [
+            Design(
+                component,
+                entry,
+                index,
+                f"{entry.name}-{colour.name}",
+                entry.per_player,
+                {"player": colour.model_dump()},
+                groups,
+            )
+            for colour in colours
+        ]
+    values = _series(entry)
+    counts = entry.counts or [entry.count] * len(values)
+    return [
+        Design(component, entry, index, f"{entry.name}-{v}", n, {"value": v}, groups)
+        for v, n in zip(values, counts, strict=True)
+    ]
+
+
+def _series(entry: Entry) -> list[int]:
+    return list(entry.series or []) if isinstance(entry, TokenEntry) else []
 
 
 def generated_counts(game: Game) -> Counter[str]:
-    """What the specs generate, keyed like ``expect:`` (``id`` and ``id/name``)."""
+    """What the specs generate, keyed like ``expect:`` (``id``, ``id/name``, ``id/group``)."""
     counts: Counter[str] = Counter()
     for component in game.components:
-        for design in designs(component):
+        for design in designs(component, game.spec.colours):
             counts[component.id] += design.count
-            counts[f"{component.id}/{design.name}"] += design.count
+            for key in dict.fromkeys((design.name, *design.groups)):
+                counts[f"{component.id}/{key}"] += design.count
     return counts

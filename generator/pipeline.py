@@ -1,41 +1,53 @@
 """One game's build, stage by stage: designs → SVG art → sheets → PDF and manifest.
 
 ``plan_pack`` does everything but writing (so errors surface before a file is touched);
-``write_pack`` writes the PDF and manifest atomically.
+``write_pack`` writes the PDF and manifest atomically. Decks get sheets of their own; all
+tokens and dice of a game share counter sheets; token pages are whole pages of their own.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import inventory, manifest, pdf
 from generator.atomic import replacing_all, sweep_stale
 from generator.errors import SpecError, SpecFailure, display_path
-from generator.impose import Sheet, impose_cards
+from generator.impose import Sheet, impose_cards, impose_counters, impose_token_pages
 from generator.loader import Component, Game
-from generator.pieces import CardDesign, Piece, designs
-from generator.render import TemplateRenderer
+from generator.pieces import Design, Piece, designs
+from generator.render import TemplateRenderer, card_box, describe, net_svg
+from generator.shapes import Shape, die_net, token_shape
 from generator.sizes import paper_sizes, sheet_geometry
+from generator.spec import DeckSpec, DiceSpec, TokenPagesSpec, TokenSpec
+from generator.strings import text
 from generator.svgart import ArtStore
+
+PIECE_KIND = {"deck": "card", "tokens": "token", "dice": "die", "token-pages": "token"}
 
 
 @dataclass
 class ComponentPlan:
-    """A component's designs and the sheets its pieces were imposed on."""
+    """A component's designs and, once imposed, the pages its pieces are on."""
 
     component: Component
-    designs: list[CardDesign]
-    sheets: list[Sheet]
-    first_page: int = 0
+    designs: list[Design]
+    pages: list[int] = field(default_factory=list)
+    shape: Shape | None = None
 
     @property
     def count(self) -> int:
         return sum(d.count for d in self.designs)
 
-    @property
-    def last_page(self) -> int:
-        return self.first_page + len(self.sheets) - 1
+
+@dataclass
+class Section:
+    """A run of sheets in the pack: one deck's, the counter sheets, or token pages."""
+
+    title: str
+    sheets: list[Sheet]
+    first_page: int = 0
 
 
 @dataclass
@@ -47,72 +59,250 @@ class Pack:
     paper: tuple[float, float]
     art: ArtStore
     components: list[ComponentPlan] = field(default_factory=list)
-    inventory_pages: int = 1
+    sections: list[Section] = field(default_factory=list)
+    inventory_pages: int = 0
 
     @property
     def page_count(self) -> int:
-        return self.inventory_pages + sum(len(c.sheets) for c in self.components)
+        return self.inventory_pages + sum(len(s.sheets) for s in self.sections)
+
+    def numbered_sheets(self) -> list[tuple[int, Sheet]]:
+        """Every sheet with its page number, in page order."""
+        return [
+            (s.first_page + i, sheet) for s in self.sections for i, sheet in enumerate(s.sheets)
+        ]
 
 
 def plan_pack(game: Game, paper_name: str) -> Pack:
     """Render every design and impose every piece; raise ``SpecFailure`` listing all errors."""
     paper = paper_sizes()[paper_name]
     pack = Pack(game, paper_name, paper, ArtStore(game.root))
-    renderer = TemplateRenderer(game)
-    errors: list[SpecError] = []
+    planner = _Planner(game, pack)
     for component in game.components:
-        try:
-            pack.components.append(_plan_component(component, pack, renderer, errors))
-        except ValueError as exc:
-            line = component.doc.line_of(("size",))
-            errors.append(SpecError(component.path, line, f"{exc}; choose a smaller size"))
-    if errors:
-        raise SpecFailure(list(dict.fromkeys(errors)))
-    pack.inventory_pages = inventory.page_count(pack)
-    page = pack.inventory_pages + 1
-    for plan in pack.components:
-        plan.first_page = page
-        page += len(plan.sheets)
+        planner.add(component)
+    planner.finish()
+    if planner.errors:
+        raise SpecFailure(list(dict.fromkeys(planner.errors)))
+    _number(pack)
     return pack
 
 
-def _plan_component(
-    component: Component, pack: Pack, renderer: TemplateRenderer, errors: list[SpecError]
-) -> ComponentPlan:
-    spec = component.spec
-    pieces: list[Piece] = []
-    deck_designs = designs(component)
-    for design in deck_designs:
-        try:
-            face = _art(pack, renderer, design, "face")
-            back = _art(pack, renderer, design, "back") if spec.back else None
-        except SpecError as exc:
-            errors.append(exc)
-            continue
-        for copy in range(1, design.count + 1):
-            pieces.append(
-                Piece(
-                    component.id,
-                    "card",
-                    design.name,
-                    copy,
-                    spec.size.w,
-                    spec.size.h,
-                    spec.bleed,
-                    face,
-                    back,
-                )
+def _number(pack: Pack) -> None:
+    """Page numbers for sections and each component's pages; again if the inventory, now
+    listing those pages, needs another page."""
+    for _ in range(3):
+        count = inventory.page_count(pack)
+        if count == pack.inventory_pages:
+            return
+        pack.inventory_pages = count
+        _number_from(pack, count + 1)
+
+
+def _number_from(pack: Pack, page: int) -> None:
+    for section in pack.sections:
+        section.first_page = page
+        page += len(section.sheets)
+    by_id = {plan.component.id: plan for plan in pack.components}
+    for plan in pack.components:
+        plan.pages.clear()
+    for number, sheet in pack.numbered_sheets():
+        for placement in sheet.placements:
+            pages = by_id[placement.piece.component].pages
+            if not pages or pages[-1] != number:
+                pages.append(number)
+
+
+class _Planner:
+    """Turns components into art, pieces and sections, collecting every error."""
+
+    def __init__(self, game: Game, pack: Pack):
+        self.game = game
+        self.pack = pack
+        self.renderer = TemplateRenderer(game)
+        self.errors: list[SpecError] = []
+        self.counters: list[Piece] = []
+        self.counters_at: int | None = None
+
+    def add(self, component: Component) -> None:
+        spec = component.spec
+        component_designs = designs(component, self.game.spec.colours)
+        self.pack.components.append(ComponentPlan(component, component_designs))
+        if (
+            isinstance(spec, (TokenSpec, DiceSpec, DeckSpec))
+            and not component_designs
+            and spec.entries
+        ):
+            self._error(
+                component,
+                ("colours",),
+                "entries are given per_player, but game.yaml "
+                "has no 'colours'; list the player colours there",
             )
-    sheets = impose_cards(component.id, pieces, pack.paper, sheet_geometry()) if pieces else []
-    return ComponentPlan(component, deck_designs, sheets)
+            return
+        try:
+            if isinstance(spec, DeckSpec):
+                self._deck(component, component_designs)
+            elif isinstance(spec, TokenPagesSpec):
+                self._token_pages(component, component_designs)
+            else:
+                self._counters(component, component_designs)
+        except SpecError as exc:
+            self.errors.append(exc)
+        except ValueError as exc:
+            self._error(component, ("size",), f"{exc}; choose a smaller size")
 
+    def finish(self) -> None:
+        """Impose the counter sheets, where the first token component stood."""
+        if not self.counters:
+            return
+        try:
+            sheets = impose_counters(
+                text("counter_sheets"), self.counters, self.pack.paper, sheet_geometry()
+            )
+        except ValueError as exc:
+            first = next(c for c in self.game.components if c.id == self.counters[0].component)
+            self._error(first, ("size",), f"{exc}; choose a smaller size")
+            return
+        assert self.counters_at is not None
+        self.pack.sections.insert(self.counters_at, Section(text("counter_sheets"), sheets))
 
-def _art(pack: Pack, renderer: TemplateRenderer, design: CardDesign, side: str) -> str:
-    svg = renderer.render_card(design, side)
-    name = design.component.spec.face if side == "face" else design.component.spec.back
-    source = next((d / name for d in pack.game.template_dirs() if (d / name).is_file()), Path(name))
-    where = f"{side} of card '{design.name}', {display_path(design.component.path)}:{design.line}"
-    return pack.art.add(svg, source, where)
+    def _error(self, component: Component, loc: tuple, message: str) -> None:
+        self.errors.append(SpecError(component.path, component.doc.line_of(loc), message))
+
+    def _pieces(self, design: Design, shape: Shape, bleed: float, face: str, back: str | None):
+        self.pack.components[-1].shape = shape
+        kind = PIECE_KIND[design.component.spec.kind]
+        return [
+            Piece(design.component.id, kind, design.name, copy, shape, bleed, face, back)
+            for copy in range(1, design.count + 1)
+        ]
+
+    def _sides(self, design: Design, shape: Shape, bleed: float) -> tuple[str, str | None]:
+        spec = design.component.spec
+        box = card_box(shape.w, shape.h, bleed, shape.kind)
+        face = self._art(design, spec.face, box, "face")
+        back_template = getattr(spec, "back", None)
+        back = self._art(design, back_template, box, "back") if back_template else None
+        return face, back
+
+    def _art(self, design: Design, template: str, box: dict, side: str, extra=None) -> str:
+        svg = self.renderer.render_design(design, template, box, side, extra)
+        return self._store(template, svg, f"{side} of {describe(design)}")
+
+    def _store(self, template: str, svg: str, where: str) -> str:
+        source = next(
+            (d / template for d in self.game.template_dirs() if (d / template).is_file()),
+            Path(template),
+        )
+        return self.pack.art.add(svg, source, where)
+
+    def _each(self, component_designs: list[Design], make) -> list[Piece]:
+        """Pieces of every design, collecting errors design by design."""
+        pieces: list[Piece] = []
+        for design in component_designs:
+            try:
+                pieces.extend(make(design))
+            except SpecError as exc:
+                self.errors.append(exc)
+        return pieces
+
+    def _deck(self, component: Component, component_designs: list[Design]) -> None:
+        spec = component.spec
+        shape = Shape("rect", spec.size.w, spec.size.h)
+
+        def make(design: Design) -> list[Piece]:
+            return self._pieces(design, shape, spec.bleed, *self._sides(design, shape, spec.bleed))
+
+        pieces = self._each(component_designs, make)
+        if pieces:
+            sheets = impose_cards(spec.title, pieces, self.pack.paper, sheet_geometry())
+            self.pack.sections.append(Section(spec.title, sheets))
+
+    def _counters(self, component: Component, component_designs: list[Design]) -> None:
+        spec = component.spec
+        if self.counters_at is None:
+            self.counters_at = len(self.pack.sections)
+        if isinstance(spec, TokenSpec):
+            shape = token_shape(spec.shape, spec.size.w, spec.size.h, spec.corner)
+
+            def make(design: Design) -> list[Piece]:
+                return self._pieces(
+                    design, shape, spec.bleed, *self._sides(design, shape, spec.bleed)
+                )
+        else:
+            shape = die_net(spec.size)
+
+            def make(design: Design) -> list[Piece]:
+                return self._pieces(design, shape, 0.0, self._die(design, spec.size, shape), None)
+
+        self.counters.extend(self._each(component_designs, make))
+
+    def _die(self, design: Design, edge: float, shape: Shape) -> str:
+        """The net art of one die: each face rendered by the face template, then composed."""
+        box = card_box(edge, edge, 0.0, "square")
+        faces = [
+            self.renderer.render_design(
+                design, design.component.spec.face, box, "face", {"face": value}
+            )
+            for value in design.entry.faces
+        ]
+        return self._store(
+            design.component,
+            design.component.spec.face,
+            net_svg(shape, faces),
+            f"die {design.name}",
+        )
+
+    def _token_pages(self, component: Component, component_designs: list[Design]) -> None:
+        spec = component.spec
+        shape = token_shape("circle", spec.size, spec.size)
+        by_value: dict[int, Piece] = {}
+        for design in component_designs:
+            face, _ = self._sides(design, shape, spec.bleed)
+            self.pack.components[-1].shape = shape
+            by_value[design.extra["value"]] = Piece(
+                component.id, "token", design.name, 0, shape, spec.bleed, face, None
+            )
+        geo = sheet_geometry()
+        width = self.pack.paper[0] - 2 * geo.margin
+        copies = dict.fromkeys(by_value, 0)
+        pages: list[tuple[str, list[Piece]]] = []
+        for n in range(1, spec.pages + 1):
+            values = [v for v in spec.values for _ in range(spec.each)]
+            random.Random(f"{component.id}-{n}").shuffle(values)
+            pieces = []
+            for v in values:
+                copies[v] += 1
+                template = by_value[v]
+                pieces.append(
+                    Piece(
+                        component.id,
+                        "token",
+                        template.name,
+                        copies[v],
+                        shape,
+                        spec.bleed,
+                        template.face,
+                        None,
+                    )
+                )
+            pages.append((self._header(component, n, width), pieces))
+        sheets = impose_token_pages(spec.title, pages, spec.header_height, self.pack.paper, geo)
+        self.pack.sections.append(Section(spec.title, sheets))
+
+    def _header(self, component: Component, n: int, width: float) -> str:
+        """A token page's title band, drawn by the component's header template."""
+        spec = component.spec
+        context = {
+            "page": {"n": n, "title": spec.page_title.replace("{n}", str(n))},
+            "component": {"id": component.id, "title": spec.title},
+            "fields": spec.fields,
+            "box": card_box(width, spec.header_height, 0.0),
+        }
+        line = component.doc.line_of(("header",))
+        where = f"page {n} header of {display_path(component.path)}:{line}"
+        svg = self.renderer.render(spec.header, context, where, lambda _v: (component.path, line))
+        return self._store(spec.header, svg, where)
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,16 @@ from typing import Any
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
+from lxml import etree
 from markupsafe import Markup
 
 from generator.errors import SpecError, display_path
 from generator.fonts import text_width
 from generator.loader import Game
 from generator.paths import relative_problem
-from generator.pieces import CardDesign
+from generator.pieces import Design
+from generator.shapes import NET_TAB, Shape, tab_polygons
+from generator.svgart import SAFE_PARSER
 
 
 def wrap(text: Any, width: float, size: float, weight: str = "normal") -> list[str]:
@@ -38,8 +41,17 @@ def wrap(text: Any, width: float, size: float, weight: str = "normal") -> list[s
     return lines
 
 
-def card_box(w: float, h: float, bleed: float) -> dict[str, Any]:
-    """Geometry a card template draws in: trim at (0,0)-(w,h), art out to -bleed."""
+ALIASES = {"deck": "card", "tokens": "token", "dice": "die", "token-pages": "token"}
+
+
+def describe(design: Design) -> str:
+    """'card 'cocoa' of components/x/cards.yaml:14', for error messages."""
+    alias = ALIASES[design.component.spec.kind]
+    return f"{alias} '{design.name}' of {display_path(design.component.path)}:{design.line}"
+
+
+def card_box(w: float, h: float, bleed: float, shape: str = "rect") -> dict[str, Any]:
+    """Geometry a template draws in: trim at (0,0)-(w,h), art out to -bleed."""
     full_w, full_h = w + 2 * bleed, h + 2 * bleed
     attrs = (
         f'width="{full_w:g}mm" height="{full_h:g}mm" '
@@ -51,6 +63,9 @@ def card_box(w: float, h: float, bleed: float) -> dict[str, Any]:
         "bleed": bleed,
         "full_w": full_w,
         "full_h": full_h,
+        "shape": shape,
+        "cx": w / 2,
+        "cy": h / 2,
         "svg_attrs": Markup(attrs),
     }
 
@@ -93,18 +108,28 @@ class TemplateRenderer:
         self.env.globals["wrap"] = wrap
         self.env.globals["asset"] = lambda name: resolve_asset(game.root, name)
 
-    def render_card(self, design: CardDesign, side: str) -> str:
-        """The SVG text of one side ('face' or 'back') of a card design."""
+    def render_design(
+        self,
+        design: Design,
+        template: str,
+        box: dict[str, Any],
+        side: str = "face",
+        extra: dict[str, Any] | None = None,
+    ) -> str:
+        """The SVG text of one side of a design, drawn by ``template`` in ``box``."""
         spec = design.component.spec
-        template = spec.face if side == "face" else spec.back
+        fields = design.fields()
         context = {
-            "card": design.fields(),
-            "deck": {"id": design.component.id, "title": spec.title, "size": spec.size.name},
+            "piece": fields,
+            ALIASES[spec.kind]: fields,
+            "component": {"id": design.component.id, "title": spec.title},
+            "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},
-            "box": card_box(spec.size.w, spec.size.h, spec.bleed),
+            "box": box,
             "side": side,
+            **(extra or {}),
         }
-        where = f"card '{design.name}' of {display_path(design.component.path)}:{design.line}"
+        where = describe(design)
         return self.render(template, context, where, design.locate)
 
     def render(
@@ -143,3 +168,29 @@ def _template_position(exc: Exception, name: str, game: Game) -> tuple[Path, int
         if (directory / name).is_file():
             return directory / name, None
     return Path(name), None
+
+
+def net_svg(shape: Shape, faces: list[str]) -> str:
+    """A die net's art: the six rendered faces in their slots and shaded glue tabs.
+
+    Face SVGs are drawn in their own mm units with the face at (0, 0); their contents are
+    moved into place in the net, whose frame is mm with y down (SVG)."""
+    svg_ns = "http://www.w3.org/2000/svg"
+    root = etree.Element(
+        f"{{{svg_ns}}}svg",
+        nsmap={None: svg_ns},
+        width=f"{shape.w:g}mm",
+        height=f"{shape.h:g}mm",
+        viewBox=f"0 0 {shape.w:g} {shape.h:g}",
+    )
+    edge = shape.w / (3 + 2 * NET_TAB)
+    for polygon in tab_polygons(shape):
+        points = " ".join(f"{x:.3f},{shape.h - y:.3f}" for x, y in polygon)
+        etree.SubElement(root, f"{{{svg_ns}}}polygon", points=points, fill="#e6e6e6")
+    for (x, y), face in zip(shape.faces, faces, strict=True):
+        group = etree.SubElement(
+            root, f"{{{svg_ns}}}g", transform=f"translate({x:.3f} {shape.h - y - edge:.3f})"
+        )
+        for child in etree.fromstring(face.encode(), SAFE_PARSER):
+            group.append(child)
+    return etree.tostring(root, encoding="unicode")

@@ -18,6 +18,7 @@ class SheetGeometry:
     mark_gap: float
     mark_length: float
     mark_min_length: float
+    piece_gap: float
 
 
 @cache

@@ -8,7 +8,7 @@ that ``pnp schema`` writes for editors.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -99,6 +99,16 @@ CardSize = Annotated[
 ]
 
 
+class PlayerColour(StrictModel):
+    """A player colour: its id, printed name and colour."""
+
+    name: Slug
+    label: str = Field(min_length=1, description="the colour's printed name")
+    colour: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] = Field(
+        description="'#rrggbb'"
+    )
+
+
 class GameSpec(StrictModel):
     """``game.yaml``: what the game is and the counts its rulebook states."""
 
@@ -108,6 +118,9 @@ class GameSpec(StrictModel):
     rulebook: str | None = Field(default=None, description="where the counts come from")
     paper: Literal[tuple(paper_sizes())] = Field(  # type: ignore[valid-type]
         default="a4", description="default paper: " + ", ".join(paper_sizes())
+    )
+    colours: list[PlayerColour] = Field(
+        default_factory=list, description="player colours, for entries given 'per_player'"
     )
     expect: dict[ExpectKey, ExpectCount] = Field(
         default_factory=dict,
@@ -119,60 +132,245 @@ class GameSpec(StrictModel):
     @classmethod
     def _players(cls, value: str | int) -> str:
         text = str(value)
-        if not re.fullmatch(r"\d+(\s*[-–]\s*\d+)?", text):
-            raise ValueError("give a number or a range such as '2-4'")
+        if not re.fullmatch(r"\d+(\s*[-–]\s*\d+|\+)?", text):
+            raise ValueError("give a number, a range such as '2-4', or '1+'")
         return text
 
 
-class CardSpec(BaseModel):
-    """One kind of card in a deck. Keys besides ``name`` and ``count`` are the card's own
-    fields, passed to the templates as ``card.<key>``."""
+class Entry(BaseModel):
+    """One kind of piece in a component. Keys besides the reserved ones are the piece's own
+    fields, passed to the templates (``card.<key>``, ``token.<key>``)."""
 
     model_config = ConfigDict(extra="allow")
 
     name: Slug
-    count: Count
 
     @model_validator(mode="after")
-    def _field_names(self) -> CardSpec:
+    def _field_names(self) -> Entry:
         for key in self.model_extra or {}:
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
                 raise ValueError(
-                    f"card field '{key}' cannot be used in a template; "
+                    f"field '{key}' cannot be used in a template; "
                     "use letters, digits and underscores"
                 )
         return self
 
     def fields(self) -> dict[str, Any]:
-        """The card's own fields (everything but name and count)."""
+        """The entry's own fields (everything that is not a reserved key)."""
         return dict(self.model_extra or {})
 
 
-class DeckSpec(StrictModel):
+class CardSpec(Entry):
+    """One kind of card in a deck."""
+
+    count: Count
+
+
+def _parse_series(value: Any) -> Any:
+    """'1-9' → [1, ..., 9]; '2,4,6' → [2, 4, 6]; a list stays as it is."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [value]
+    if isinstance(value, str):
+        match = re.fullmatch(r"\s*(\d+)\s*[-–]\s*(\d+)\s*", value)
+        if match:
+            low, high = int(match[1]), int(match[2])
+            if high < low or high - low >= MAX_COPIES:
+                raise ValueError(f"'{value}' is not a rising range such as '1-9'")
+            return list(range(low, high + 1))
+        try:
+            return [int(v) for v in value.split(",")]
+        except ValueError:
+            raise ValueError(f"'{value}' is not a series; write '1-9' or '1,2,5'") from None
+    return value
+
+
+Series = Annotated[
+    list[int],
+    BeforeValidator(_parse_series, json_schema_input_type=str | list[int]),
+    Field(min_length=1, description="numbered values: '1-9', '2,4,6' or a list"),
+]
+
+
+class CountedEntry(Entry):
+    """An entry printed ``count`` times, or ``per_player`` times in every player colour."""
+
+    count: Count | None = None
+    per_player: Count | None = Field(
+        default=None, description="copies in each player colour of game.yaml's 'colours'"
+    )
+    group: Slug | None = Field(
+        default=None, description="also count this entry under '<component>/<group>'"
+    )
+
+    def _one_count(self, allowed: int) -> None:
+        given = [k for k in ("count", "per_player", "counts") if getattr(self, k, None)]
+        if len(given) != allowed:
+            raise ValueError(
+                f"'{self.name}' needs exactly one of count, per_player"
+                + (" or counts (with series)" if hasattr(self, "counts") else "")
+                + (f"; it has {', '.join(given)}" if given else "")
+            )
+
+
+class TokenEntry(CountedEntry):
+    """One kind of token; a numbered ``series`` makes one kind per value."""
+
+    series: Series | None = None
+    counts: list[Count] | None = Field(
+        default=None, description="one count per value of the series, in order"
+    )
+
+    @model_validator(mode="after")
+    def _counts(self) -> TokenEntry:
+        self._one_count(1)
+        if self.counts is not None:
+            if self.series is None:
+                raise ValueError(f"'{self.name}' has counts but no series to give them to")
+            if len(self.counts) != len(self.series):
+                raise ValueError(
+                    f"'{self.name}' has {len(self.counts)} counts for {len(self.series)} values"
+                )
+        return self
+
+
+class DieEntry(CountedEntry):
+    """One kind of printed die: six faces, each a value or a mapping of fields."""
+
+    faces: list[Any] = Field(default=[1, 2, 3, 4, 5, 6], min_length=6, max_length=6)
+
+    @model_validator(mode="after")
+    def _counts(self) -> DieEntry:
+        self._one_count(1)
+        return self
+
+
+class ComponentBase(StrictModel):
+    """What every component has: an id, a printed title, templates and shared fields."""
+
+    id: Slug | None = Field(default=None, description="component id; default: the file name")
+    title: str = Field(min_length=1, description="the component's name as printed")
+    face: TemplateName
+    fields: dict[str, Any] = Field(
+        default_factory=dict, description="fields shared by every piece (a piece's own win)"
+    )
+
+    kind_key: ClassVar[str] = ""
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The component's entries, whatever the kind calls them."""
+        return list(getattr(self, self.kind_key, []))
+
+    def templates(self) -> dict[str, str]:
+        """Spec key → template name, for every template this component uses."""
+        return {k: getattr(self, k) for k in ("face", "back", "header") if getattr(self, k, None)}
+
+
+def _unique(cls: type, entries: list[Entry]) -> list[Entry]:
+    seen: set[str] = set()
+    for entry in entries:
+        if entry.name in seen:
+            raise ValueError(f"two entries are named '{entry.name}'; names must differ")
+        seen.add(entry.name)
+    return entries
+
+
+class DeckSpec(ComponentBase):
     """A deck of cards: a size, a face and back template, and the cards with their counts."""
 
     kind: Literal["deck"]
-    id: Slug | None = Field(default=None, description="component id; default: the file name")
-    title: str = Field(min_length=1, description="the deck's name as printed")
     size: CardSize
     bleed: float = Field(default=3.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
-    face: TemplateName
     back: TemplateName | None = Field(default=None, description="omit for single-sided cards")
-    fields: dict[str, Any] = Field(
-        default_factory=dict, description="fields shared by every card (a card's own win)"
-    )
     cards: list[CardSpec] = Field(min_length=1, max_length=MAX_COPIES)
 
-    @field_validator("cards")
-    @classmethod
-    def _unique_names(cls, cards: list[CardSpec]) -> list[CardSpec]:
-        seen: set[str] = set()
-        for card in cards:
-            if card.name in seen:
-                raise ValueError(f"two cards are named '{card.name}'; card names must differ")
-            seen.add(card.name)
-        return cards
+    kind_key: ClassVar[str] = "cards"
+    _unique_names = field_validator("cards")(_unique)
 
 
-COMPONENT_KINDS: dict[str, type[StrictModel]] = {"deck": DeckSpec}
-ComponentSpec = DeckSpec
+Shape = Literal["circle", "square", "rounded", "hex-flat", "hex-pointy"]
+
+
+def _parse_token_size(value: Any) -> Any:
+    """A token size: one number (diameter, side, across the flats) or 'W x H' for rectangles."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return {"w": value, "h": value}
+    if isinstance(value, str):
+        match = _SIZE_RE.match(value)
+        if match:
+            return {"w": float(match[1]), "h": float(match[2])}
+        try:
+            return {"w": float(value), "h": float(value)}
+        except ValueError:
+            raise ValueError(f"token size '{value}' is not a number of mm or 'W x H'") from None
+    return _parse_size(value)
+
+
+TokenSize = Annotated[
+    Size,
+    BeforeValidator(_parse_token_size, json_schema_input_type=float | str | list[float] | Size),
+    Field(
+        description="mm: a circle's diameter, a square's side, a hexagon's width across the "
+        "flats, or 'W x H' for a rounded rectangle"
+    ),
+]
+
+
+class TokenSpec(ComponentBase):
+    """Tokens and counters: a shape and size, and the kinds with their counts."""
+
+    kind: Literal["tokens"]
+    shape: Shape
+    size: TokenSize
+    corner: float = Field(default=2.0, ge=0, le=50, description="corner radius of 'rounded'")
+    bleed: float = Field(default=1.0, ge=0, le=5, description="bleed in mm beyond the cut line")
+    back: TemplateName | None = Field(default=None, description="omit for single-sided tokens")
+    tokens: list[TokenEntry] = Field(min_length=1, max_length=MAX_COPIES)
+
+    kind_key: ClassVar[str] = "tokens"
+    _unique_names = field_validator("tokens")(_unique)
+
+    @model_validator(mode="after")
+    def _shape_size(self) -> TokenSpec:
+        if self.shape in ("circle", "square", "hex-flat", "hex-pointy") and (
+            self.size.w != self.size.h
+        ):
+            raise ValueError(f"a {self.shape} token takes one size in mm, not 'W x H'")
+        return self
+
+
+class DiceSpec(ComponentBase):
+    """Dice printed as foldable cube nets: the face template is drawn on each of six faces."""
+
+    kind: Literal["dice"]
+    size: float = Field(default=16.0, ge=8, le=60, description="edge of a face in mm")
+    dice: list[DieEntry] = Field(min_length=1, max_length=MAX_COPIES)
+
+    kind_key: ClassVar[str] = "dice"
+    _unique_names = field_validator("dice")(_unique)
+
+
+class TokenPagesSpec(ComponentBase):
+    """Whole pages of numbered round tokens, each page titled and holding its own set."""
+
+    kind: Literal["token-pages"]
+    size: float = Field(default=24.0, ge=8, le=100, description="diameter of a token in mm")
+    bleed: float = Field(default=0.0, ge=0, le=5)
+    header: TemplateName = Field(description="template of a page's title band (title, legend)")
+    header_height: float = Field(default=18.0, ge=5, le=60, description="mm")
+    page_title: str = Field(description="a page's title; {n} is the page number")
+    pages: Annotated[int, Field(strict=True, ge=1, le=200)]
+    values: Series
+    each: Annotated[int, Field(strict=True, ge=1, le=100)] = Field(
+        description="tokens of each value on every page"
+    )
+    name: Slug = Field(default="token", description="kind name; a value's kind is name-value")
+
+
+COMPONENT_KINDS: dict[str, type[ComponentBase]] = {
+    "deck": DeckSpec,
+    "tokens": TokenSpec,
+    "dice": DiceSpec,
+    "token-pages": TokenPagesSpec,
+}
+ComponentSpec = DeckSpec | TokenSpec | DiceSpec | TokenPagesSpec

@@ -17,7 +17,7 @@ from svglib.svglib import SvgRenderer
 from generator.errors import SpecError
 from generator.fonts import register_fonts
 
-_PARSER = etree.XMLParser(
+SAFE_PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True, huge_tree=False
 )
 
@@ -44,7 +44,7 @@ class ArtStore:
         key = hashlib.sha1(svg.encode()).hexdigest()[:16]
         if key not in self.art:
             try:
-                root = etree.fromstring(svg.encode(), _PARSER)
+                root = etree.fromstring(svg.encode(), SAFE_PARSER)
             except etree.XMLSyntaxError as exc:
                 raise SpecError(
                     source,

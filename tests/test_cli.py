@@ -95,7 +95,7 @@ def test_list_shows_the_bundled_game(monkeypatch):
     assert f"{GAME}: {GAME_SPEC['title']}" in result.output
     assert TOTAL == 60
     assert re.search(
-        rf"ingredient-cards: deck '{DECK_SPEC['title']}', {TOTAL} cards", result.output
+        rf"ingredient-cards: deck '{DECK_SPEC['title']}', {TOTAL} pieces", result.output
     )
     kinds = ", ".join(f"{name} {count}" for name, count in DECK_COUNTS.items())
     assert kinds in result.output, result.output

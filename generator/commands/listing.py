@@ -1,4 +1,4 @@
-"""``pnp list``: the games and components found, with their counts and sheets."""
+"""``pnp list``: the games and components found, with their counts, sheets and fill."""
 
 from __future__ import annotations
 
@@ -6,32 +6,38 @@ from pathlib import Path
 
 import click
 
-from generator.commands import components_option, games_argument, load_games
-from generator.impose import fit_grid
-from generator.pieces import designs
-from generator.sizes import paper_sizes, sheet_geometry
+from generator.commands import components_option, games_argument, load_games, plan_games
+from generator.inventory import page_ranges
+from generator.pipeline import Pack
+
+
+def describe(pack: Pack) -> None:
+    """A game's components with counts and pages, then its sheets with how full they are."""
+    spec = pack.game.spec
+    click.echo(
+        f"{pack.game.name}: {spec.title} ({spec.players} players, {pack.paper_name}, "
+        f"{pack.page_count} pages)"
+    )
+    for plan in pack.components:
+        component = plan.component
+        size = f", {plan.shape.label}" if plan.shape else ""
+        click.echo(
+            f"  {component.id}: {component.spec.kind} '{component.spec.title}', "
+            f"{plan.count} pieces{size}, pages {page_ranges(plan.pages)}"
+        )
+        click.echo("    " + ", ".join(f"{d.name} {d.count}" for d in plan.designs))
+    for page, sheet in pack.numbered_sheets():
+        if sheet.side == "front" and sheet.area:
+            click.echo(
+                f"  page {page}: {sheet.title} {sheet.number}/{sheet.of}, "
+                f"{len(sheet.placements)} pieces, fill {sheet.fill:.0%}"
+            )
 
 
 @click.command("list")
 @games_argument
 @components_option
 def command(games: tuple[str, ...], components_dir: Path) -> None:
-    """List games and their components with counts."""
-    for game in load_games(components_dir, games):
-        spec = game.spec
-        click.echo(f"{game.name}: {spec.title} ({spec.players} players, {spec.paper})")
-        paper = paper_sizes()[spec.paper]
-        for component in game.components:
-            deck = component.spec
-            cards = designs(component)
-            total = sum(d.count for d in cards)
-            grid = fit_grid(paper, deck.size.w, deck.size.h, deck.bleed, sheet_geometry())
-            per_sheet = grid.capacity if grid else 0
-            sheets = -(-total // per_sheet) if per_sheet else 0
-            sides = "double-sided" if deck.back else "single-sided"
-            click.echo(
-                f"  {component.id}: {deck.kind} '{deck.title}', {total} cards "
-                f"{deck.size.w:g} x {deck.size.h:g} mm, {sides}, {per_sheet} per sheet, "
-                f"{sheets} sheet(s)"
-            )
-            click.echo("    " + ", ".join(f"{d.name} {d.count}" for d in cards))
+    """List games and their components with counts, pages and sheet fill."""
+    for pack in plan_games(load_games(components_dir, games), None):
+        describe(pack)
