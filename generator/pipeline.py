@@ -246,12 +246,7 @@ class _Planner:
             )
             for value in design.entry.faces
         ]
-        return self._store(
-            design.component,
-            design.component.spec.face,
-            net_svg(shape, faces),
-            f"die {design.name}",
-        )
+        return self._store(design.component.spec.face, net_svg(shape, faces), describe(design))
 
     def _token_pages(self, component: Component, component_designs: list[Design]) -> None:
         spec = component.spec
