@@ -222,7 +222,8 @@ def impose_counters(
     items = [
         (p, p.w + 2 * p.bleed + geo.piece_gap, p.h + 2 * p.bleed + geo.piece_gap) for p in pieces
     ]
-    pages = pack(items, grown)
+    # Double-sided pieces first, so that as few sheets as possible need a sheet of backs.
+    pages = pack(items, grown, first=lambda piece: piece.back is not None)
     sheets: list[Sheet] = []
     for number, packed in enumerate(pages, start=1):
         front = Sheet(title, "front", number, len(pages), area=area.w * area.h)

@@ -6,6 +6,7 @@ time, largest pieces first, and nothing ever leaves the printable area or overla
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -111,13 +112,19 @@ def _maximal(index: int, rects: list[Rect]) -> bool:
     )
 
 
-def pack(items: list[tuple[T, float, float]], area: Rect) -> list[list[Packed[T]]]:
+def pack(
+    items: list[tuple[T, float, float]], area: Rect, first: Callable[[T], bool] = lambda _: False
+) -> list[list[Packed[T]]]:
     """Pack ``(item, w, h)`` rectangles into pages of ``area``; a page list of placements.
 
-    Items are taken tallest first (then widest), keeping the given order among equals, so the
-    same input always packs the same way. Raises ``ValueError`` for an item larger than a page.
+    Items for which ``first`` is true go first (so they share the fewest pages), then the
+    tallest (then widest), keeping the given order among equals, so the same input always
+    packs the same way. Raises ``ValueError`` for an item larger than a page.
     """
-    order = sorted(range(len(items)), key=lambda i: (-items[i][2], -items[i][1], i))
+    order = sorted(
+        range(len(items)),
+        key=lambda i: (not first(items[i][0]), -items[i][2], -items[i][1], i),
+    )
     pages: list[tuple[_Page, list[Packed[T]]]] = []
     for index in order:
         item, w, h = items[index]
