@@ -5,6 +5,10 @@ transformation matrix, path operators build paths, painting operators record the
 ``Do`` of a form XObject records the form's ``/BBox`` taken through the form's ``/Matrix`` and
 the CTM. Forms are not entered: their art is clipped to their ``/BBox`` when printed, so the
 box is what lands on paper. All results are in millimetres, origin at the page's lower-left.
+
+Every painted or clipping path is also kept whole (``PageContent.paths``: its straight and
+Bézier pieces, line width and dash pattern), for outlines that are not straight lines; and
+``read_form`` interprets one placed form's own content stream, in page coordinates.
 """
 
 from __future__ import annotations
@@ -127,13 +131,15 @@ class FormUse:
 
 @dataclass(frozen=True)
 class Segment:
-    """A straight piece of a stroked path, in mm, with the line width in points (user space)."""
+    """A straight piece of a stroked path, in mm, with the line width in points (user space)
+    and the dash array in effect (empty: solid)."""
 
     x0: float
     y0: float
     x1: float
     y1: float
     width_pt: float
+    dash: tuple[float, ...] = ()
 
     @property
     def box(self) -> Box:
@@ -152,6 +158,72 @@ class Segment:
         return abs(self.y1 - self.y0) < 1e-6 and self.length > 0
 
 
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class PathPiece:
+    """One piece of a path in mm: a line (start, end) or a cubic Bézier curve (start, two
+    control points, end)."""
+
+    points: tuple[Point, ...]
+
+    @property
+    def curve(self) -> bool:
+        return len(self.points) == 4
+
+    @property
+    def start(self) -> Point:
+        return self.points[0]
+
+    @property
+    def end(self) -> Point:
+        return self.points[-1]
+
+    def at(self, t: float) -> Point:
+        """The point at parameter ``t`` (0-1) along the piece."""
+        if not self.curve:
+            (x0, y0), (x1, y1) = self.points
+            return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self.points
+        u = 1 - t
+        weights = (u**3, 3 * u * u * t, 3 * u * t * t, t**3)
+        return (
+            sum(w * x for w, x in zip(weights, (x0, x1, x2, x3), strict=True)),
+            sum(w * y for w, y in zip(weights, (y0, y1, y2, y3), strict=True)),
+        )
+
+
+@dataclass(frozen=True)
+class DrawnPath:
+    """A whole path as painted (``op`` is the painting operator, ``n`` for none) or used as a
+    clip, with its pieces in mm."""
+
+    op: str
+    pieces: tuple[PathPiece, ...]
+    clip: bool
+    width_pt: float
+    dash: tuple[float, ...]
+
+    @property
+    def stroked(self) -> bool:
+        return self.op.encode() in STROKE_OPS
+
+    @property
+    def box(self) -> Box:
+        """The box around every point of the path, control points included (for a Bézier
+        curve that box holds the curve)."""
+        return Box.around([p for piece in self.pieces for p in piece.points])
+
+    @property
+    def curves(self) -> list[PathPiece]:
+        return [p for p in self.pieces if p.curve]
+
+    @property
+    def lines(self) -> list[PathPiece]:
+        return [p for p in self.pieces if not p.curve]
+
+
 @dataclass
 class PageContent:
     """What a page's own content stream draws."""
@@ -162,6 +234,7 @@ class PageContent:
     forms: list[FormUse] = field(default_factory=list)
     strokes: list[Segment] = field(default_factory=list)  # straight stroked segments
     painted: list[Box] = field(default_factory=list)  # every painted path, image or shading
+    paths: list[DrawnPath] = field(default_factory=list)  # painted and clipping paths, whole
 
 
 def _num(value: object) -> float:
@@ -175,17 +248,36 @@ def _resolve(obj: object) -> object:
 class _Interpreter:
     def __init__(self, page_number: int, page, reader: PdfReader):
         media = [_num(v) for v in page.mediabox]
-        self.out = PageContent(
-            page_number, (media[2] - media[0]) * MM_PER_PT, (media[3] - media[1]) * MM_PER_PT
-        )
         resources = _resolve(page.get("/Resources")) or {}
+        self._setup(
+            PageContent(
+                page_number, (media[2] - media[0]) * MM_PER_PT, (media[3] - media[1]) * MM_PER_PT
+            ),
+            resources,
+            ContentStream(page.get_contents(), reader).operations,
+            IDENTITY,
+        )
+
+    @classmethod
+    def for_form(cls, out: PageContent, xobject, reader: PdfReader, ctm: Matrix) -> _Interpreter:
+        """An interpreter of a form XObject's own stream, starting from ``ctm``."""
+        self = cls.__new__(cls)
+        resources = _resolve(xobject.get("/Resources")) or {}
+        self._setup(out, resources, ContentStream(xobject, reader).operations, ctm)
+        return self
+
+    def _setup(self, out: PageContent, resources, ops, ctm: Matrix) -> None:
+        self.out = out
         self.xobjects = _resolve(resources.get("/XObject")) or {}
-        self.ops = ContentStream(page.get_contents(), reader).operations
-        self.ctm: Matrix = IDENTITY
-        self.stack: list[tuple[Matrix, float]] = []
+        self.ops = ops
+        self.ctm: Matrix = ctm
+        self.stack: list[tuple[Matrix, float, tuple[float, ...]]] = []
         self.line_width = 1.0
+        self.dash: tuple[float, ...] = ()
         self.points: list[tuple[float, float]] = []  # every point of the current path, page pt
         self.lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        self.pieces: list[PathPiece] = []  # every piece of the current path, mm
+        self.clipping = False
         self.start: tuple[float, float] | None = None
         self.current: tuple[float, float] | None = None
 
@@ -199,12 +291,23 @@ class _Interpreter:
     def _line(self, p: tuple[float, float]) -> None:
         if self.current is not None:
             self.lines.append((self.current, p))
+            self._piece(self.current, p)
         self.current = p
         self.points.append(p)
+
+    def _curve(self, pts: list[tuple[float, float]]) -> None:
+        if self.current is not None:
+            self._piece(self.current, *pts)
+        self.points.extend(pts)
+        self.current = pts[-1]
+
+    def _piece(self, *pts: tuple[float, float]) -> None:
+        self.pieces.append(PathPiece(tuple((x * MM_PER_PT, y * MM_PER_PT) for x, y in pts)))
 
     def _close(self) -> None:
         if self.current is not None and self.start is not None and self.current != self.start:
             self.lines.append((self.current, self.start))
+            self._piece(self.current, self.start)
         self.current = self.start
 
     def _paint(self, op: bytes) -> None:
@@ -215,8 +318,15 @@ class _Interpreter:
         if op in STROKE_OPS:
             for (x0, y0), (x1, y1) in self.lines:
                 ends = (v * MM_PER_PT for v in (x0, y0, x1, y1))
-                self.out.strokes.append(Segment(*ends, width_pt=self.line_width))
+                self.out.strokes.append(Segment(*ends, width_pt=self.line_width, dash=self.dash))
+        if self.pieces and (op in PAINT_OPS or self.clipping):
+            self.out.paths.append(
+                DrawnPath(
+                    op.decode(), tuple(self.pieces), self.clipping, self.line_width, self.dash
+                )
+            )
         self.points, self.lines, self.start, self.current = [], [], None, None
+        self.pieces, self.clipping = [], False
 
     def _do(self, name: str) -> None:
         ref = self.xobjects.get(name)
@@ -238,21 +348,28 @@ class _Interpreter:
     def run(self) -> PageContent:
         for operands, op in self.ops:
             if op == b"q":
-                self.stack.append((self.ctm, self.line_width))
+                self.stack.append((self.ctm, self.line_width, self.dash))
             elif op == b"Q":
-                self.ctm, self.line_width = self.stack.pop()
+                self.ctm, self.line_width, self.dash = self.stack.pop()
             elif op == b"cm":
                 self.ctm = concat(tuple(_num(v) for v in operands), self.ctm)  # type: ignore[arg-type]
             elif op == b"w":
                 self.line_width = _num(operands[0])
+            elif op == b"d":
+                self.dash = tuple(_num(v) for v in operands[0])
+            elif op in (b"W", b"W*"):
+                self.clipping = True
             elif op == b"m":
                 self._move(self._pt(*operands))
             elif op == b"l":
                 self._line(self._pt(*operands))
             elif op in (b"c", b"v", b"y"):
                 pts = [self._pt(operands[i], operands[i + 1]) for i in range(0, len(operands), 2)]
-                self.points.extend(pts)
-                self.current = pts[-1]
+                if op == b"v" and self.current is not None:
+                    pts.insert(0, self.current)
+                elif op == b"y":
+                    pts.append(pts[-1])
+                self._curve(pts)
             elif op == b"re":
                 x, y, w, h = (_num(v) for v in operands)
                 self._move(self._pt(x, y))
@@ -279,6 +396,19 @@ def read_pages(path: Path) -> list[PageContent]:
     """The geometry of every page of the PDF at ``path``."""
     reader = PdfReader(str(path))
     return [_Interpreter(i, page, reader).run() for i, page in enumerate(reader.pages, start=1)]
+
+
+def read_form(path: Path, page_number: int, use: FormUse) -> PageContent:
+    """What the form XObject placed by ``use`` on page ``page_number`` draws, interpreted from
+    its own content stream and reported in page millimetres (as placed)."""
+    reader = PdfReader(str(path))
+    page = reader.pages[page_number - 1]
+    resources = _resolve(page.get("/Resources")) or {}
+    xobject = _resolve((_resolve(resources.get("/XObject")) or {}).get(use.name))
+    if xobject is None or xobject.get("/Subtype") != "/Form":
+        raise AssertionError(f"page {page_number}: no form {use.name}")
+    out = PageContent(page_number, 0.0, 0.0)
+    return _Interpreter.for_form(out, xobject, reader, use.matrix).run()
 
 
 def form_xobject_count(path: Path) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import shutil
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,12 +120,26 @@ def read_pack(out: Path, game: str, paper: str, **spec) -> Pack:
     return Pack(pdf, read_pages(pdf), chars, manifest, paper=PAPER[paper], **spec)
 
 
+@pytest.fixture(scope="module")
+def deck_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled game's ingredient cards alone (its game.yaml, the deck and its templates),
+    so that every card page of the pack is a page of this deck."""
+    target = tmp_path_factory.mktemp("deck-only") / GAME
+    shutil.copytree(BUNDLED / GAME / "templates", target / "templates")
+    for name in ("game.yaml", "ingredient-cards.yaml"):
+        shutil.copy(BUNDLED / GAME / name, target / name)
+    return target.parent
+
+
 @pytest.fixture(scope="module", params=["a4", "letter"])
-def pack(request: pytest.FixtureRequest, bundled_build) -> Pack:
-    """The bundled game, built on A4 and on US Letter."""
+def pack(request: pytest.FixtureRequest, deck_only: Path, pnp) -> Pack:
+    """The bundled ingredient cards, built on A4 and on US Letter."""
     paper = request.param
+    out = deck_only.parent / f"out-{paper}"
+    result = pnp("build", "--components", deck_only, "--out", out, "--paper", paper)
+    assert result.exit_code == 0, result.output
     return read_pack(
-        bundled_build(paper),
+        out,
         GAME,
         paper,
         bleed=DECK["bleed"],
