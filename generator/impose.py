@@ -20,7 +20,8 @@ Line = tuple[float, float, float, float]
 
 @dataclass(frozen=True)
 class Placement:
-    """Where one side of a piece lands: its trim box on the page and its rotation."""
+    """Where one side of a piece lands: its trim box on the page and its rotation. A board
+    tile shows only ``window`` (x, y, w, h in board mm from its lower-left corner)."""
 
     piece: Piece
     side: str
@@ -29,6 +30,8 @@ class Placement:
     w: float
     h: float
     rotation: int
+    window: tuple[float, float, float, float] | None = None
+    tile: str | None = None
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,16 @@ class Decoration:
     art: str
     x: float
     y: float
+
+
+@dataclass(frozen=True)
+class BoardMap:
+    """An assembly map: the board's outline and where each tile goes (board mm)."""
+
+    title: str
+    w: float
+    h: float
+    tiles: tuple[tuple[str, float, float, float, float], ...]
 
 
 @dataclass
@@ -53,6 +66,8 @@ class Sheet:
     label: bool = True
     decorations: list[Decoration] = field(default_factory=list)
     area: float = 0.0
+    glue: list[tuple[float, float, float, float]] = field(default_factory=list)
+    assembly: BoardMap | None = None
 
     @property
     def fill(self) -> float:
@@ -266,3 +281,87 @@ def impose_token_pages(
             sheet.placements.append(Placement(piece, "front", x, y, piece.w, piece.h, 0))
         sheets.append(sheet)
     return sheets
+
+
+def tile_spans(length: float, window: float, overlap: float) -> list[tuple[float, float]]:
+    """(start, size) of the tiles along one side: each overlaps the next by ``overlap``, the
+    last one takes what is left."""
+    if length <= window + 1e-9:
+        return [(0.0, length)]
+    spans = []
+    start = 0.0
+    while start + window < length - 1e-9:
+        spans.append((start, window))
+        start += window - overlap
+    spans.append((start, length - start))
+    return spans
+
+
+def impose_board(
+    title: str, piece: Piece, paper: tuple[float, float], geo: SheetGeometry, overlap: float
+) -> list[Sheet]:
+    """A board on one page (turned 90° if that makes it fit), or tiled: an assembly map, then
+    one page per tile overlapping its neighbours by ``overlap`` mm, tiles turned 90° on the
+    page when that takes fewer pages."""
+    grid = fit_grid(paper, piece.w, piece.h, piece.bleed, geo)
+    if grid is not None:
+        sheet = Sheet(title, "front", 1, 1, label=grid.footer)
+        x, y = grid.trim_origin(0)
+        rotation = 90 if grid.rotated else 0
+        window = (0.0, 0.0, piece.w, piece.h)
+        sheet.placements.append(
+            Placement(piece, "front", x, y, grid.trim_w, grid.trim_h, rotation, window, "whole")
+        )
+        sheet.marks = crop_marks(grid, 1, paper, geo)
+        return [sheet]
+    left, bottom, right, top = printable_box(paper, geo)
+    room = geo.mark_gap + geo.mark_min_length
+    page_w, page_h = right - left - 2 * room, top - bottom - 2 * room
+    layouts = []
+    for rotated, (win_w, win_h) in ((False, (page_w, page_h)), (True, (page_h, page_w))):
+        cols = tile_spans(piece.w, win_w, overlap)
+        rows = tile_spans(piece.h, win_h, overlap)[::-1]  # top row first; y is up
+        layouts.append((len(cols) * len(rows), rotated, cols, rows))
+    _, rotated, cols, rows = min(layouts, key=lambda layout: (layout[0], layout[1]))
+    tiles = [
+        (f"{chr(65 + r)}{c + 1}", bx, by, w, h, r, c)
+        for r, (by, h) in enumerate(rows)
+        for c, (bx, w) in enumerate(cols)
+    ]
+    board_map = BoardMap(title, piece.w, piece.h, tuple(t[:5] for t in tiles))
+    sheets = [Sheet(title, "map", 0, len(tiles), assembly=board_map)]
+    for number, (label, bx, by, w, h, r, c) in enumerate(tiles, start=1):
+        on_w, on_h = (h, w) if rotated else (w, h)
+        x0 = left + room + (page_w - on_w) / 2
+        y0 = bottom + room + (page_h - on_h) / 2
+        sheet = Sheet(title, "front", number, len(tiles))
+        sheet.placements.append(
+            Placement(
+                piece, "front", x0, y0, on_w, on_h, 90 if rotated else 0, (bx, by, w, h), label
+            )
+        )
+        sheet.marks = crop_marks(Grid(1, 1, False, on_w, on_h, 0.0, x0, y0, True), 1, paper, geo)
+        strips = []
+        if c + 1 < len(cols):  # the tile to the right covers this tile's right strip
+            strips.append((bx + w - overlap, by, overlap, h))
+        if r + 1 < len(rows):  # the tile below covers this tile's bottom strip
+            strips.append((bx, by, w, overlap))
+        sheet.glue = [_window_to_page(s, (bx, by, w, h), (x0, y0, on_w), rotated) for s in strips]
+        sheets.append(sheet)
+    return sheets
+
+
+def _window_to_page(
+    box: tuple[float, float, float, float],
+    window: tuple[float, float, float, float],
+    origin: tuple[float, float, float],
+    rotated: bool,
+) -> tuple[float, float, float, float]:
+    """A box in board mm, inside a tile's window, as a box on the tile's page."""
+    x, y, w, h = box
+    bx, by, _, _ = window
+    x0, y0, on_w = origin
+    u, v = x - bx, y - by
+    if not rotated:
+        return (x0 + u, y0 + v, w, h)
+    return (x0 + on_w - v - h, y0 + u, h, w)

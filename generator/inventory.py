@@ -151,7 +151,9 @@ def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
         parts.append(
             Paragraph(escape(text("inventory_designer", designer=game.designer)), st["sub"])
         )
-    for key in ("inventory_print_scale", "inventory_duplex", "inventory_square"):
+    duplex = any(sheet.side == "back" for _, sheet in pack.numbered_sheets())
+    sides = "inventory_duplex" if duplex else "inventory_single"
+    for key in ("inventory_print_scale", sides, "inventory_square"):
         parts.append(Paragraph(escape(text(key)), st["note"]))
     y = top
     for i, para in enumerate(parts):

@@ -15,23 +15,28 @@ def items(pack: Pack) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for page, sheet in pack.numbered_sheets():
         for p in sheet.placements:
-            out.append(
-                {
-                    "component": p.piece.component,
-                    "kind": p.piece.kind,
-                    "name": p.piece.name,
-                    "copy": p.piece.copy,
-                    "page": page,
-                    "side": p.side,
-                    "x_mm": round(p.x, 3),
-                    "y_mm": round(p.y, 3),
-                    "w_mm": round(p.w, 3),
-                    "h_mm": round(p.h, 3),
-                    "rotation": p.rotation,
-                    "bleed_mm": p.piece.bleed,
-                    "shape": p.piece.shape.kind,
-                }
-            )
+            item = {
+                "component": p.piece.component,
+                "kind": p.piece.kind,
+                "name": p.piece.name,
+                "copy": p.piece.copy,
+                "page": page,
+                "side": p.side,
+                "x_mm": round(p.x, 3),
+                "y_mm": round(p.y, 3),
+                "w_mm": round(p.w, 3),
+                "h_mm": round(p.h, 3),
+                "rotation": p.rotation,
+                "bleed_mm": p.piece.bleed,
+                "shape": p.piece.shape.kind,
+            }
+            if p.window:
+                item["tile"] = p.tile
+                item["board_x_mm"] = round(p.window[0], 3)
+                item["board_y_mm"] = round(p.window[1], 3)
+                item["board_w_mm"] = round(p.piece.w, 3)
+                item["board_h_mm"] = round(p.piece.h, 3)
+            out.append(item)
     return out
 
 

@@ -90,10 +90,14 @@ def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, forms: set[
         assert key is not None
         _ensure_form(pack, key, canvas, forms)
         _place(canvas, f"art{key}", placement)
+    if sheet.assembly:
+        _assembly_map(pack, sheet, canvas)
     if sheet.side == "front":
         for placement in sheet.placements:
-            if placement.piece.kind != "card":
+            if placement.piece.kind not in ("card", "board"):
                 _cut_guides(canvas, placement)
+    for glue in sheet.glue:
+        _glue_area(canvas, glue)
     canvas.setLineWidth(MARK_WIDTH_PT)
     canvas.setStrokeGray(0)
     for x1, y1, x2, y2 in sheet.marks:
@@ -118,6 +122,20 @@ def _place(canvas: Canvas, form: str, p: Placement) -> None:
     a token's art is clipped to its shape grown by the bleed."""
     b = p.piece.bleed
     canvas.saveState()
+    if p.window and p.tile != "whole":
+        bx, by, _, _ = p.window
+        path = canvas.beginPath()
+        path.rect(p.x * mm, p.y * mm, p.w * mm, p.h * mm)
+        canvas.clipPath(path, stroke=0, fill=0)
+        if p.rotation == 90:
+            canvas.translate((p.x + p.w) * mm, p.y * mm)
+            canvas.rotate(90)
+        else:
+            canvas.translate(p.x * mm, p.y * mm)
+        canvas.translate(-(bx + b) * mm, -(by + b) * mm)
+        canvas.doForm(form)
+        canvas.restoreState()
+        return
     if p.piece.kind == "token":
         path = _outline(canvas, p.piece.shape, p.x, p.y, b)
         canvas.clipPath(path, stroke=0, fill=0)
@@ -172,10 +190,80 @@ def _cut_guides(canvas: Canvas, p: Placement) -> None:
     canvas.restoreState()
 
 
+def _glue_area(canvas: Canvas, box: tuple[float, float, float, float]) -> None:
+    """Hatch the strip a neighbouring tile will cover, and label it for glue."""
+    x, y, w, h = box
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(x * mm, y * mm, w * mm, h * mm)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.setFillColorRGB(1, 1, 1, alpha=0.55)
+    canvas.rect(x * mm, y * mm, w * mm, h * mm, stroke=0, fill=1)
+    canvas.setStrokeGray(0.55)
+    canvas.setLineWidth(0.4)
+    step = 4.0
+    offset = -h
+    while offset < w:
+        canvas.line((x + offset) * mm, y * mm, (x + offset + h) * mm, (y + h) * mm)
+        offset += step
+    canvas.restoreState()
+    canvas.saveState()
+    canvas.setFont(REGULAR, 7)
+    canvas.setFillGray(0.3)
+    cx, cy = (x + w / 2) * mm, (y + h / 2) * mm
+    canvas.translate(cx, cy)
+    if h > w:
+        canvas.rotate(90)
+    canvas.drawCentredString(0, -2.5, text("glue_here"))
+    canvas.restoreState()
+
+
+def _assembly_map(pack: Pack, sheet: Sheet, canvas: Canvas) -> None:
+    """The board's outline scaled to the page, with every tile's place and label."""
+    board = sheet.assembly
+    assert board is not None
+    left, bottom = 20.0, 40.0
+    width, height = pack.paper[0] - 40, pack.paper[1] - 90
+    scale = min(width / board.w, height / board.h)
+    ox = left + (width - board.w * scale) / 2
+    oy = bottom + (height - board.h * scale) / 2
+    canvas.setFont(REGULAR, 16)
+    canvas.setFillGray(0)
+    canvas.drawString(
+        left * mm, (pack.paper[1] - 25) * mm, text("assembly_title", board=board.title)
+    )
+    canvas.setFont(REGULAR, 9)
+    canvas.drawString(left * mm, (pack.paper[1] - 33) * mm, text("assembly_help"))
+    canvas.setLineWidth(1)
+    canvas.rect(ox * mm, oy * mm, board.w * scale * mm, board.h * scale * mm)
+    for label, bx, by, w, h in board.tiles:
+        canvas.setStrokeGray(0.4)
+        canvas.setLineWidth(0.5)
+        canvas.setFillColorRGB(0.85, 0.9, 1, alpha=0.35)
+        canvas.rect(
+            (ox + bx * scale) * mm,
+            (oy + by * scale) * mm,
+            w * scale * mm,
+            h * scale * mm,
+            stroke=1,
+            fill=1,
+        )
+        canvas.setFillGray(0)
+        canvas.setFont(REGULAR, 14)
+        canvas.drawCentredString(
+            (ox + (bx + w / 2) * scale) * mm, (oy + (by + h / 2) * scale) * mm - 5, label
+        )
+
+
 def _page_label(pack: Pack, sheet: Sheet, page: int, canvas: Canvas) -> None:
     """A small line in the footer band naming the game, the sheet and its side."""
     has_backs = sheet.side == "back" or _followed_by_backs(pack, page)
     key = f"page_label_{sheet.side}s" if has_backs else "page_label_single"
+    tile = next((p.tile for p in sheet.placements if p.tile and p.tile != "whole"), None)
+    if tile:
+        key = "page_label_tile"
+    elif sheet.assembly:
+        key = "page_label_map"
     label = text(
         key,
         game=pack.game.spec.title,
@@ -183,6 +271,7 @@ def _page_label(pack: Pack, sheet: Sheet, page: int, canvas: Canvas) -> None:
         sheet=sheet.number,
         sheets=sheet.of,
         page=page,
+        tile=tile,
     )
     canvas.setFont(REGULAR, LABEL_SIZE_PT)
     canvas.setFillGray(0.35)

@@ -14,7 +14,14 @@ from typing import Any
 
 from generator.loader import Component, Game
 from generator.shapes import Shape
-from generator.spec import CountedEntry, Entry, PlayerColour, TokenEntry, TokenPagesSpec
+from generator.spec import (
+    BoardSpec,
+    CountedEntry,
+    Entry,
+    PlayerColour,
+    TokenEntry,
+    TokenPagesSpec,
+)
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,8 @@ class Piece:
 def designs(component: Component, colours: list[PlayerColour]) -> list[Design]:
     """The distinct pieces of a component, in spec order."""
     spec = component.spec
+    if isinstance(spec, BoardSpec):
+        return [Design(component, None, 0, component.id, spec.copies, {}, ())]
     if isinstance(spec, TokenPagesSpec):
         total = spec.pages * spec.each
         return [
@@ -131,5 +140,33 @@ def generated_counts(game: Game) -> Counter[str]:
         for design in designs(component, game.spec.colours):
             counts[component.id] += design.count
             for key in dict.fromkeys((design.name, *design.groups)):
-                counts[f"{component.id}/{key}"] += design.count
+                if key != component.id:
+                    counts[f"{component.id}/{key}"] += design.count
+        if isinstance(component.spec, BoardSpec):
+            counts.update(
+                {f"{component.id}/{k}": n for k, n in board_counts(component.spec).items()}
+            )
     return counts
+
+
+def board_counts(spec: BoardSpec) -> Counter[str]:
+    """What a board holds, for ``expect:``: its regions, the members of each group, the spaces
+    of each row and track, and its spaces, tables and connections."""
+    counts: Counter[str] = Counter()
+    counts["regions"] = len(spec.regions) + sum(g.cols * g.rows for g in spec.grids)
+    for item in [*spec.regions, *spec.spaces]:
+        if item.group:
+            counts[item.group] += 1
+    for grid in spec.grids:
+        if grid.group:
+            counts[grid.group] += grid.cols * grid.rows
+    for row in spec.rows:
+        counts[row.name] += row.count
+        if row.group:
+            counts[row.group] += row.count
+    for track in spec.tracks:
+        counts[track.name] += len(track.values)
+    counts["spaces"] = len(spec.spaces)
+    counts["tables"] = len(spec.tables)
+    counts["connections"] = len(spec.connections)
+    return +counts

@@ -13,18 +13,33 @@ from pathlib import Path
 
 from generator import inventory, manifest, pdf
 from generator.atomic import replacing_all, sweep_stale
+from generator.boardart import board_svg
 from generator.errors import SpecError, SpecFailure, display_path
-from generator.impose import Sheet, impose_cards, impose_counters, impose_token_pages
+from generator.impose import (
+    Sheet,
+    impose_board,
+    impose_cards,
+    impose_counters,
+    impose_token_pages,
+    printable_box,
+)
 from generator.loader import Component, Game
 from generator.pieces import Design, Piece, designs
 from generator.render import TemplateRenderer, card_box, describe, net_svg
 from generator.shapes import Shape, die_net, token_shape
 from generator.sizes import paper_sizes, sheet_geometry
-from generator.spec import DeckSpec, DiceSpec, TokenPagesSpec, TokenSpec
+from generator.spec import BoardSpec, DeckSpec, TokenPagesSpec, TokenSpec
 from generator.strings import text
 from generator.svgart import ArtStore
 
-PIECE_KIND = {"deck": "card", "tokens": "token", "dice": "die", "token-pages": "token"}
+PIECE_KIND = {
+    "deck": "card",
+    "tokens": "token",
+    "dice": "die",
+    "token-pages": "token",
+    "board": "board",
+}
+BOARD_OVERLAP = 10.0  # mm that neighbouring tiles of a board share, for glue
 
 
 @dataclass
@@ -127,21 +142,22 @@ class _Planner:
         spec = component.spec
         component_designs = designs(component, self.game.spec.colours)
         self.pack.components.append(ComponentPlan(component, component_designs))
-        if (
-            isinstance(spec, (TokenSpec, DiceSpec, DeckSpec))
-            and not component_designs
-            and spec.entries
-        ):
-            self._error(
-                component,
-                ("colours",),
-                "entries are given per_player, but game.yaml "
-                "has no 'colours'; list the player colours there",
-            )
-            return
+        if not self.game.spec.colours:
+            uncoloured = [i for i, e in enumerate(spec.entries) if getattr(e, "per_player", None)]
+            for index in uncoloured:
+                self._error(
+                    component,
+                    (spec.kind_key, index, "per_player"),
+                    f"'{spec.entries[index].name}' is given per_player, but game.yaml "
+                    "lists no 'colours'; add the player colours there",
+                )
+            if uncoloured:
+                return
         try:
             if isinstance(spec, DeckSpec):
                 self._deck(component, component_designs)
+            elif isinstance(spec, BoardSpec):
+                self._board(component, component_designs)
             elif isinstance(spec, TokenPagesSpec):
                 self._token_pages(component, component_designs)
             else:
@@ -224,6 +240,7 @@ class _Planner:
             self.counters_at = len(self.pack.sections)
         if isinstance(spec, TokenSpec):
             shape = token_shape(spec.shape, spec.size.w, spec.size.h, spec.corner)
+            self._check_fits(component, shape, spec.bleed)
 
             def make(design: Design) -> list[Piece]:
                 return self._pieces(
@@ -231,11 +248,25 @@ class _Planner:
                 )
         else:
             shape = die_net(spec.size)
+            self._check_fits(component, shape, 0.0)
 
             def make(design: Design) -> list[Piece]:
                 return self._pieces(design, shape, 0.0, self._die(design, spec.size, shape), None)
 
         self.counters.extend(self._each(component_designs, make))
+
+    def _check_fits(self, component: Component, shape: Shape, bleed: float) -> None:
+        """A piece larger than the printable area is this component's error, not the sheet's."""
+        left, bottom, right, top = printable_box(self.pack.paper, sheet_geometry())
+        if shape.w + 2 * bleed > right - left or shape.h + 2 * bleed > top - bottom:
+            raise SpecError(
+                component.path,
+                component.doc.line_of(("size",)),
+                f"a {shape.label} piece ({shape.w:.1f} x {shape.h:.1f} mm with "
+                f"{bleed:g} mm bleed) is larger than the printable area of "
+                f"{self.pack.paper_name} ({right - left:g} x {top - bottom:g} mm); "
+                "choose a smaller size",
+            )
 
     def _die(self, design: Design, edge: float, shape: Shape) -> str:
         """The net art of one die: each face rendered by the face template, then composed."""
@@ -247,6 +278,32 @@ class _Planner:
             for value in design.entry.faces
         ]
         return self._store(design.component.spec.face, net_svg(shape, faces), describe(design))
+
+    def _board(self, component: Component, component_designs: list[Design]) -> None:
+        """A board drawn from its spaces, on one page or tiled across several."""
+        spec = component.spec
+        icon = None
+        if spec.icons:
+            line = component.doc.line_of(("icons",))
+
+            def icon(name: str) -> str:
+                return self.renderer.macro(
+                    spec.icons, "icon", name, lambda _v: (component.path, line)
+                )
+
+        svg = board_svg(spec, icon)
+        face = self._store(spec.icons or "board", svg, f"board {component.id}")
+        shape = Shape("rect", spec.size.w, spec.size.h)
+        self.pack.components[-1].shape = shape
+        sheets: list[Sheet] = []
+        for design in component_designs:
+            for piece in self._pieces(design, shape, spec.bleed, face, None):
+                sheets.extend(
+                    impose_board(
+                        spec.title, piece, self.pack.paper, sheet_geometry(), BOARD_OVERLAP
+                    )
+                )
+        self.pack.sections.append(Section(spec.title, sheets))
 
     def _token_pages(self, component: Component, component_designs: list[Design]) -> None:
         spec = component.spec

@@ -132,6 +132,23 @@ class TemplateRenderer:
         where = describe(design)
         return self.render(template, context, where, design.locate)
 
+    def macro(
+        self, template: str, name: str, argument: Any, locate: Callable[[Any], tuple[Path, int]]
+    ) -> str:
+        """The output of macro ``name`` of ``template`` called with ``argument``."""
+        caller = self.env.from_string(
+            "{% from template import " + name + " as m %}{{ m(argument) }}"
+        )
+        where = f"macro {name}({argument!r}) of {template}"
+        try:
+            return caller.render(template=template, argument=argument)
+        except AssetError as exc:
+            path, line = locate(exc.name)
+            raise SpecError(path, line, str(exc)) from None
+        except jinja2.TemplateError as exc:
+            path, line = _template_position(exc, template, self.game)
+            raise SpecError(path, line, f"{exc.message or type(exc).__name__} ({where})") from None
+
     def render(
         self,
         name: str,

@@ -17,6 +17,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -249,7 +250,6 @@ class ComponentBase(StrictModel):
 
     id: Slug | None = Field(default=None, description="component id; default: the file name")
     title: str = Field(min_length=1, description="the component's name as printed")
-    face: TemplateName
     fields: dict[str, Any] = Field(
         default_factory=dict, description="fields shared by every piece (a piece's own win)"
     )
@@ -263,7 +263,8 @@ class ComponentBase(StrictModel):
 
     def templates(self) -> dict[str, str]:
         """Spec key → template name, for every template this component uses."""
-        return {k: getattr(self, k) for k in ("face", "back", "header") if getattr(self, k, None)}
+        keys = ("face", "back", "header", "icons")
+        return {k: getattr(self, k) for k in keys if getattr(self, k, None)}
 
 
 def _unique(cls: type, entries: list[Entry]) -> list[Entry]:
@@ -279,6 +280,7 @@ class DeckSpec(ComponentBase):
     """A deck of cards: a size, a face and back template, and the cards with their counts."""
 
     kind: Literal["deck"]
+    face: TemplateName
     size: CardSize
     bleed: float = Field(default=3.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
     back: TemplateName | None = Field(default=None, description="omit for single-sided cards")
@@ -320,6 +322,7 @@ class TokenSpec(ComponentBase):
     """Tokens and counters: a shape and size, and the kinds with their counts."""
 
     kind: Literal["tokens"]
+    face: TemplateName
     shape: Shape
     size: TokenSize
     corner: float = Field(default=2.0, ge=0, le=50, description="corner radius of 'rounded'")
@@ -330,19 +333,20 @@ class TokenSpec(ComponentBase):
     kind_key: ClassVar[str] = "tokens"
     _unique_names = field_validator("tokens")(_unique)
 
-    @model_validator(mode="after")
-    def _shape_size(self) -> TokenSpec:
-        if self.shape in ("circle", "square", "hex-flat", "hex-pointy") and (
-            self.size.w != self.size.h
-        ):
-            raise ValueError(f"a {self.shape} token takes one size in mm, not 'W x H'")
-        return self
+    @field_validator("size")
+    @classmethod
+    def _shape_size(cls, size: Size, info: ValidationInfo) -> Size:
+        shape = info.data.get("shape")
+        if shape in ("circle", "square", "hex-flat", "hex-pointy") and size.w != size.h:
+            raise ValueError(f"a {shape} token takes one size in mm, not 'W x H'")
+        return size
 
 
 class DiceSpec(ComponentBase):
     """Dice printed as foldable cube nets: the face template is drawn on each of six faces."""
 
     kind: Literal["dice"]
+    face: TemplateName
     size: float = Field(default=16.0, ge=8, le=60, description="edge of a face in mm")
     dice: list[DieEntry] = Field(min_length=1, max_length=MAX_COPIES)
 
@@ -354,6 +358,7 @@ class TokenPagesSpec(ComponentBase):
     """Whole pages of numbered round tokens, each page titled and holding its own set."""
 
     kind: Literal["token-pages"]
+    face: TemplateName
     size: float = Field(default=24.0, ge=8, le=100, description="diameter of a token in mm")
     bleed: float = Field(default=0.0, ge=0, le=5)
     header: TemplateName = Field(description="template of a page's title band (title, legend)")
@@ -367,10 +372,244 @@ class TokenPagesSpec(ComponentBase):
     name: Slug = Field(default="token", description="kind name; a value's kind is name-value")
 
 
+# --- boards ---------------------------------------------------------------------------------
+# Board coordinates are millimetres from the board's top-left corner, x right and y down, as
+# in SVG and as a designer measures a board lying in front of them.
+
+Point = Annotated[tuple[float, float], Field(description="[x, y] in mm from the top-left")]
+Colour = Annotated[str, StringConstraints(pattern=r"^(#[0-9a-fA-F]{6}|none)$")]
+LineStyle = Literal["solid", "dashed", "dotted", "double"]
+
+
+class BoardGroup(StrictModel):
+    """An area: regions shaded alike (e.g. the three regions that share a Support circle)."""
+
+    name: Slug
+    label: str | None = None
+    fill: Colour = "#eeeeee"
+
+
+class BoardRegion(StrictModel):
+    """A named region of the map: a polygon, shaded by its group."""
+
+    name: Slug
+    label: str | None = None
+    group: Slug | None = None
+    polygon: list[Point] = Field(min_length=3)
+    label_at: Point | None = Field(default=None, description="default: the polygon's centre")
+    fill: Colour | None = None
+    tags: list[Slug] = Field(default_factory=list, description="e.g. dock, workshop")
+
+
+class RegionGrid(StrictModel):
+    """Regions generated from a square or hex layout, named ``{prefix}-{col}-{row}``."""
+
+    prefix: Slug
+    layout: Literal["square", "hex-flat", "hex-pointy"]
+    origin: Point
+    size: float = Field(gt=0, description="cell side, or hex width across the flats")
+    cols: int = Field(ge=1, le=60)
+    rows: int = Field(ge=1, le=60)
+    group: Slug | None = None
+
+
+class BoardSpace(StrictModel):
+    """A space pieces are placed on: a circle or square at a point."""
+
+    name: Slug
+    shape: Literal["circle", "square"] = "circle"
+    at: Point
+    size: float = Field(default=12.0, gt=0, le=200, description="diameter or side in mm")
+    style: LineStyle = "solid"
+    label: str | None = None
+    label_pos: Literal["inside", "above", "below"] = "inside"
+    fill: Colour = "#ffffff"
+    icon: str | None = None
+    group: Slug | None = None
+
+
+class SpaceRow(StrictModel):
+    """Spaces placed evenly along a straight line or a polyline path."""
+
+    name: Slug = Field(description="each space is named '{name}-{n}' with n from 1")
+    path: list[Point] = Field(min_length=2)
+    count: int = Field(ge=1, le=500)
+    shape: Literal["circle", "square"] = "square"
+    size: float = Field(default=12.0, gt=0, le=200)
+    style: LineStyle = "solid"
+    labels: list[str] | None = Field(default=None, description="one label per space")
+    fill: Colour = "#ffffff"
+    group: Slug | None = None
+
+
+class Track(StrictModel):
+    """Numbered spaces along a line (or around the board's edge with ``around``)."""
+
+    name: Slug
+    values: Series
+    path: list[Point] | None = Field(default=None, min_length=2)
+    around: float | None = Field(default=None, ge=0, description="inset from the board edge")
+    size: float = Field(default=12.0, gt=0, le=100)
+    shape: Literal["circle", "square"] = "square"
+    fill: Colour = "#ffffff"
+    count: int | None = Field(default=None, description="how many spaces the track must have")
+    marks: dict[int, str] = Field(default_factory=dict, description="value → icon name")
+
+    @model_validator(mode="after")
+    def _placed(self) -> Track:
+        if (self.path is None) == (self.around is None):
+            raise ValueError(f"track '{self.name}' needs either a path or 'around'")
+        if self.count is not None and self.count != len(self.values):
+            raise ValueError(
+                f"track '{self.name}' claims {self.count} spaces but its values make "
+                f"{len(self.values)}"
+            )
+        missing = [v for v in self.marks if v not in self.values]
+        if missing:
+            raise ValueError(f"track '{self.name}' marks values it does not have: {missing}")
+        return self
+
+
+class BoardTable(StrictModel):
+    """A table printed on the board: a header row and rows of text cells."""
+
+    name: Slug
+    at: Point
+    widths: list[float] = Field(min_length=1, description="column widths in mm")
+    row_height: float = Field(default=8.0, gt=0)
+    header: list[str] | None = None
+    rows: list[list[str]] = Field(min_length=1)
+    font_size: float = Field(default=3.0, gt=0, le=30, description="mm")
+    fill: Colour = "#ffffff"
+    header_fill: Colour = "#dddddd"
+
+    @model_validator(mode="after")
+    def _columns(self) -> BoardTable:
+        for i, row in enumerate([*(r for r in [self.header] if r), *self.rows]):
+            if len(row) != len(self.widths):
+                raise ValueError(
+                    f"table '{self.name}' row {i + 1} has {len(row)} cells for "
+                    f"{len(self.widths)} columns"
+                )
+        return self
+
+
+class BoardIcon(StrictModel):
+    """An icon from the game's icon macros, optionally with an arrow to a region."""
+
+    icon: str
+    at: Point
+    size: float = Field(default=10.0, gt=0, le=200)
+    points_to: Slug | None = None
+
+
+class BoardLabel(StrictModel):
+    """Free text on the board."""
+
+    text: str
+    at: Point
+    size: float = Field(default=4.0, gt=0, le=60, description="font size in mm")
+    anchor: Literal["start", "middle", "end"] = "middle"
+    bold: bool = False
+    rotate: float = 0.0
+    colour: Colour = "#222222"
+
+
+class Connection(StrictModel):
+    """A line between two spaces or regions (or off the board to a point)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    from_: Slug = Field(alias="from")
+    to: Slug | None = None
+    to_point: Point | None = None
+    via: list[Point] = Field(default_factory=list)
+    style: LineStyle = "dashed"
+    end: Literal["none", "square", "arrow"] = "none"
+
+    @model_validator(mode="after")
+    def _target(self) -> Connection:
+        if (self.to is None) == (self.to_point is None):
+            raise ValueError("a connection needs either 'to' (a name) or 'to_point'")
+        return self
+
+
+class BoardSpec(ComponentBase):
+    """A board, player display or tray described by its spaces, drawn with svgwrite and
+    tiled across pages when it is larger than the paper."""
+
+    kind: Literal["board"]
+    size: CardSize
+    bleed: float = Field(default=0.0, ge=0, le=10)
+    background: Colour = "#ffffff"
+    border: float = Field(default=0.6, ge=0, le=5, description="outline width in mm")
+    copies: int = Field(default=1, ge=1, le=20, description="identical boards to print")
+    icons: TemplateName | None = Field(
+        default=None, description="template with a macro icon(name) drawing a 20 x 20 icon"
+    )
+    groups: list[BoardGroup] = Field(default_factory=list)
+    regions: list[BoardRegion] = Field(default_factory=list)
+    grids: list[RegionGrid] = Field(default_factory=list)
+    spaces: list[BoardSpace] = Field(default_factory=list)
+    rows: list[SpaceRow] = Field(default_factory=list)
+    tracks: list[Track] = Field(default_factory=list)
+    tables: list[BoardTable] = Field(default_factory=list)
+    icons_at: list[BoardIcon] = Field(default_factory=list)
+    labels: list[BoardLabel] = Field(default_factory=list)
+    connections: list[Connection] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _structure(self) -> BoardSpec:
+        """Every name is unique and every reference names something that exists."""
+        names = self.names()
+        seen: set[str] = set()
+        for name in names:
+            if name in seen:
+                raise ValueError(f"the name '{name}' is used twice on this board")
+            seen.add(name)
+        groups = {g.name for g in self.groups}
+        for item in [*self.regions, *self.grids, *self.spaces, *self.rows]:
+            if item.group and item.group not in groups:
+                raise ValueError(
+                    f"'{getattr(item, 'name', item)}' is in group '{item.group}', "
+                    f"which is not among the board's groups: {sorted(groups)}"
+                )
+        for c in self.connections:
+            for end in (c.from_, c.to):
+                if end and end not in seen:
+                    raise ValueError(
+                        f"connection {c.from_} → {c.to or c.to_point}: no space "
+                        f"or region named '{end}' on this board"
+                    )
+        regions = {r.name for r in self.regions}
+        for icon in self.icons_at:
+            if icon.points_to and icon.points_to not in regions:
+                raise ValueError(
+                    f"icon '{icon.icon}' points to '{icon.points_to}', which is not on this board"
+                )
+        return self
+
+    def names(self) -> list[str]:
+        """Every named thing on the board: regions, spaces, row and track spaces."""
+        out = [r.name for r in self.regions] + [s.name for s in self.spaces]
+        for grid in self.grids:
+            out += [
+                f"{grid.prefix}-{c}-{r}"
+                for c in range(1, grid.cols + 1)
+                for r in range(1, grid.rows + 1)
+            ]
+        for row in self.rows:
+            out += [f"{row.name}-{n}" for n in range(1, row.count + 1)]
+        for track in self.tracks:
+            out += [f"{track.name}-{v}" for v in track.values]
+        return out
+
+
 COMPONENT_KINDS: dict[str, type[ComponentBase]] = {
     "deck": DeckSpec,
     "tokens": TokenSpec,
     "dice": DiceSpec,
     "token-pages": TokenPagesSpec,
+    "board": BoardSpec,
 }
-ComponentSpec = DeckSpec | TokenSpec | DiceSpec | TokenPagesSpec
+ComponentSpec = DeckSpec | TokenSpec | DiceSpec | TokenPagesSpec | BoardSpec
