@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.packing import Rect, pack
 from generator.pieces import Piece
@@ -68,6 +69,7 @@ class Sheet:
     area: float = 0.0
     glue: list[tuple[float, float, float, float]] = field(default_factory=list)
     assembly: BoardMap | None = None
+    flow: Any = None  # a sheetflow.FlowLayout that draws this page's text
 
     @property
     def fill(self) -> float:

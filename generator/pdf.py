@@ -85,7 +85,11 @@ def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, forms: set[
         canvas.translate(decoration.x * mm, decoration.y * mm)
         canvas.doForm(f"art{decoration.art}")
         canvas.restoreState()
+    if sheet.flow is not None:
+        sheet.flow.draw_page(canvas, sheet.title)
     for placement in sheet.placements:
+        if placement.piece.kind == "sheet":
+            continue
         key = placement.piece.face if placement.side == "front" else placement.piece.back
         assert key is not None
         _ensure_form(pack, key, canvas, forms)
@@ -94,7 +98,7 @@ def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, forms: set[
         _assembly_map(pack, sheet, canvas)
     if sheet.side == "front":
         for placement in sheet.placements:
-            if placement.piece.kind not in ("card", "board"):
+            if placement.piece.kind not in ("card", "board", "sheet"):
                 _cut_guides(canvas, placement)
     for glue in sheet.glue:
         _glue_area(canvas, glue)

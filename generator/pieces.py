@@ -19,6 +19,7 @@ from generator.spec import (
     CountedEntry,
     Entry,
     PlayerColour,
+    SheetSpec,
     TokenEntry,
     TokenPagesSpec,
 )
@@ -86,7 +87,7 @@ class Piece:
 def designs(component: Component, colours: list[PlayerColour]) -> list[Design]:
     """The distinct pieces of a component, in spec order."""
     spec = component.spec
-    if isinstance(spec, BoardSpec):
+    if isinstance(spec, (BoardSpec, SheetSpec)):
         return [Design(component, None, 0, component.id, spec.copies, {}, ())]
     if isinstance(spec, TokenPagesSpec):
         total = spec.pages * spec.each

@@ -11,11 +11,14 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reportlab.graphics.shapes import Drawing
+
 from generator import inventory, manifest, pdf
 from generator.atomic import replacing_all, sweep_stale
 from generator.boardart import board_svg
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.impose import (
+    Placement,
     Sheet,
     impose_board,
     impose_cards,
@@ -27,8 +30,9 @@ from generator.loader import Component, Game
 from generator.pieces import Design, Piece, designs
 from generator.render import TemplateRenderer, card_box, describe, net_svg
 from generator.shapes import Shape, die_net, token_shape
+from generator.sheetflow import FlowLayout, Overflow
 from generator.sizes import paper_sizes, sheet_geometry
-from generator.spec import BoardSpec, DeckSpec, TokenPagesSpec, TokenSpec
+from generator.spec import BoardSpec, DeckSpec, SheetSpec, SheetTable, TokenPagesSpec, TokenSpec
 from generator.strings import text
 from generator.svgart import ArtStore
 
@@ -38,6 +42,7 @@ PIECE_KIND = {
     "dice": "die",
     "token-pages": "token",
     "board": "board",
+    "sheet": "sheet",
 }
 BOARD_OVERLAP = 10.0  # mm that neighbouring tiles of a board share, for glue
 
@@ -76,6 +81,7 @@ class Pack:
     components: list[ComponentPlan] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     inventory_pages: int = 0
+    overflows: list[Overflow] = field(default_factory=list)
 
     @property
     def page_count(self) -> int:
@@ -96,6 +102,7 @@ def plan_pack(game: Game, paper_name: str) -> Pack:
     for component in game.components:
         planner.add(component)
     planner.finish()
+    pack.overflows.extend(planner.renderer.overflows)
     if planner.errors:
         raise SpecFailure(list(dict.fromkeys(planner.errors)))
     _number(pack)
@@ -158,6 +165,8 @@ class _Planner:
                 self._deck(component, component_designs)
             elif isinstance(spec, BoardSpec):
                 self._board(component, component_designs)
+            elif isinstance(spec, SheetSpec):
+                self._sheet(component, component_designs)
             elif isinstance(spec, TokenPagesSpec):
                 self._token_pages(component, component_designs)
             else:
@@ -304,6 +313,88 @@ class _Planner:
                     )
                 )
         self.pack.sections.append(Section(spec.title, sheets))
+
+    def _sheet(self, component: Component, component_designs: list[Design]) -> None:
+        """A reference sheet flowed through columns and pages, shrunk to fit its pages."""
+        spec = component.spec
+        left, bottom, right, top = printable_box(self.pack.paper, sheet_geometry())
+        area = (left, bottom, right - left, top - bottom)
+        icons: dict[str, Drawing] = {}
+        line = component.doc.line_of(("sections",))
+
+        def icon(name: str) -> Drawing:
+            if name not in icons:
+                icons[name] = self._icon(component, name, line)
+            return icons[name]
+
+        def rows_from(table: SheetTable) -> list[list[str]]:
+            return self._rows_from(component, table, line)
+
+        layout = FlowLayout(spec, area, icon, rows_from)
+        layout.fit(component.id)
+        if layout.overflow:
+            self.pack.overflows.append(layout.overflow)
+        shape = Shape("rect", area[2], area[3])
+        self.pack.components[-1].shape = shape
+        sheets: list[Sheet] = []
+        for design in component_designs:
+            for piece in self._pieces(design, shape, 0.0, "", None):
+                flow = FlowLayout(spec, area, icon, rows_from, layout.size, layout.pages)
+                for n in range(1, layout.pages + 1):
+                    sheet = Sheet(spec.title, "front", n, layout.pages, flow=flow)
+                    sheet.placements.append(
+                        Placement(piece, "front", left, bottom, area[2], area[3], 0)
+                    )
+                    sheets.append(sheet)
+        self.pack.sections.append(Section(spec.title, sheets))
+
+    def _icon(self, component: Component, name: str, line: int) -> Drawing:
+        """An inline icon of a sheet, drawn by the component's icon macro."""
+        spec = component.spec
+        if not spec.icons:
+            raise SpecError(
+                component.path,
+                line,
+                f"the text uses :{name}: but the sheet has no 'icons' template to draw it",
+            )
+        fragment = self.renderer.macro(spec.icons, "icon", name, lambda _v: (component.path, line))
+        if not fragment.strip():
+            raise SpecError(
+                component.path,
+                line,
+                f"unknown icon :{name}:; the macro icon() in "
+                f"{spec.icons} draws nothing for '{name}'",
+            )
+        svg = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="20pt" height="20pt" '
+            f'viewBox="-10 -10 20 20">{fragment}</svg>'
+        )
+        key = self._store(spec.icons, svg, f"icon :{name}: of {display_path(component.path)}")
+        return self.pack.art.drawing(key)
+
+    def _rows_from(self, component: Component, table: SheetTable, line: int) -> list[list[str]]:
+        """Rows of a table taken from a deck: one per card design, its fields as cells."""
+        deck = next((c for c in self.game.components if c.id == table.from_), None)
+        if deck is None or not isinstance(deck.spec, DeckSpec):
+            raise SpecError(
+                component.path,
+                line,
+                f"a table is 'from' '{table.from_}', which is not a deck of this game",
+            )
+        rows = []
+        for design in designs(deck, self.game.spec.colours):
+            fields = design.fields()
+            missing = [c for c in table.columns if c not in fields]
+            if missing:
+                raise SpecError(
+                    component.path,
+                    line,
+                    f"the table shows field(s) "
+                    f"{', '.join(missing)}, which card '{design.name}' of "
+                    f"{table.from_} does not have",
+                )
+            rows.append([str(fields[c]) for c in table.columns])
+        return rows
 
     def _token_pages(self, component: Component, component_designs: list[Design]) -> None:
         spec = component.spec

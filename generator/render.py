@@ -22,6 +22,7 @@ from generator.loader import Game
 from generator.paths import relative_problem
 from generator.pieces import Design
 from generator.shapes import NET_TAB, Shape, tab_polygons
+from generator.sheetflow import Overflow
 from generator.svgart import SAFE_PARSER
 
 
@@ -106,6 +107,9 @@ class TemplateRenderer:
             lstrip_blocks=True,
         )
         self.env.globals["wrap"] = wrap
+        self.env.globals["fit"] = self._fit
+        self.overflows: list[Overflow] = []
+        self._drawing: Design | None = None
         self.env.globals["asset"] = lambda name: resolve_asset(game.root, name)
 
     def render_design(
@@ -130,7 +134,44 @@ class TemplateRenderer:
             **(extra or {}),
         }
         where = describe(design)
-        return self.render(template, context, where, design.locate)
+        self._drawing = design
+        try:
+            return self.render(template, context, where, design.locate)
+        finally:
+            self._drawing = None
+
+    def _fit(
+        self,
+        text: Any,
+        width: float,
+        height: float,
+        size: float,
+        min_size: float,
+        weight: str = "normal",
+        leading: float = 1.25,
+        box: str = "text",
+    ) -> dict[str, Any]:
+        """Lines of ``text`` in a ``width`` x ``height`` box at the largest size from ``size``
+        down to ``min_size`` that fits; what still does not fit is recorded as an overflow."""
+        step = max((size - min_size) / 20, 0.01)
+        current = size
+        while True:
+            lines = wrap(text, width, current, weight)
+            needed = len(lines) * current * leading
+            if needed <= height + 1e-6 or current - step < min_size - 1e-9:
+                break
+            current -= step
+        if needed > height + 1e-6 and self._drawing is not None:
+            design = self._drawing
+            self.overflows.append(
+                Overflow(
+                    design.component.id,
+                    design.name,
+                    f"'{box}' ({width:g} x {height:g} mm)",
+                    f"{needed - height:.1f} mm at {current:.2f} mm text",
+                )
+            )
+        return {"lines": lines, "size": current, "leading": current * leading}
 
     def macro(
         self, template: str, name: str, argument: Any, locate: Callable[[Any], tuple[Path, int]]

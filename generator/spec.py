@@ -110,6 +110,35 @@ class PlayerColour(StrictModel):
     )
 
 
+class Recipe(StrictModel):
+    """A deck's composition as the rulebook states it, and how it is split for setup."""
+
+    identify: list[str] = Field(
+        min_length=1, description="the card fields that tell cards apart, e.g. [rank, suit]"
+    )
+    cards: list[dict[str, list[str | int]]] = Field(
+        min_length=1,
+        description="lines of the recipe; each line is every combination of its lists, "
+        "e.g. {rank: [2, 3, 4], suit: [clubs, hearts]}",
+    )
+    piles: list[Annotated[int, Field(ge=1)]] | None = Field(
+        default=None, description="setup piles that must add up to one line of the recipe"
+    )
+    piles_from: int = Field(default=0, ge=0, description="the recipe line the piles split")
+
+    @model_validator(mode="after")
+    def _lines(self) -> Recipe:
+        for i, line in enumerate(self.cards):
+            if set(line) != set(self.identify):
+                raise ValueError(
+                    f"recipe line {i + 1} gives {sorted(line)}, not the identifying fields "
+                    f"{sorted(self.identify)}"
+                )
+        if self.piles and self.piles_from >= len(self.cards):
+            raise ValueError(f"piles_from {self.piles_from} is not a line of the recipe")
+        return self
+
+
 class GameSpec(StrictModel):
     """``game.yaml``: what the game is and the counts its rulebook states."""
 
@@ -127,6 +156,9 @@ class GameSpec(StrictModel):
         default_factory=dict,
         description="counts from the rulebook: 'component-id: total' and "
         "'component-id/name: count of one kind'",
+    )
+    recipes: dict[Slug, Recipe] = Field(
+        default_factory=dict, description="deck compositions from the rulebook, by deck id"
     )
 
     @field_validator("players")
@@ -605,11 +637,94 @@ class BoardSpec(ComponentBase):
         return out
 
 
+# --- sheets ---------------------------------------------------------------------------------
+# Text in sheets may carry inline icons as short codes (":club:"), drawn by the game's icon
+# macros at the size and baseline of the text around them.
+
+
+class SheetTable(StrictModel):
+    """A table: given rows, or one row per card of a deck (``from``), its fields as columns."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    header: list[str] | None = None
+    rows: list[list[str]] = Field(default_factory=list)
+    widths: list[float] | None = Field(default=None, description="relative column widths")
+    from_: Slug | None = Field(default=None, alias="from", description="a deck's id")
+    columns: list[str] = Field(
+        default_factory=list, description="with 'from': the card fields shown, in order"
+    )
+    font_size: float | None = Field(default=None, gt=0, le=40, description="pt")
+
+    @model_validator(mode="after")
+    def _source(self) -> SheetTable:
+        if bool(self.rows) == bool(self.from_):
+            raise ValueError("a table needs either 'rows' or 'from' (a deck id), not both")
+        if self.from_ and not self.columns:
+            raise ValueError("a table 'from' a deck needs 'columns': the card fields to show")
+        width = len(self.columns) if self.from_ else len(self.rows[0])
+        for i, row in enumerate([*(r for r in [self.header] if r), *self.rows]):
+            if len(row) != width:
+                raise ValueError(f"table row {i + 1} has {len(row)} cells, not {width}")
+        if self.widths and len(self.widths) != width:
+            raise ValueError(f"a table with {width} columns needs {width} widths")
+        return self
+
+
+class SheetBlock(StrictModel):
+    """One block of a section: a subheading, a paragraph, a bullet list or a table."""
+
+    heading: str | None = None
+    text: str | None = None
+    bullets: list[str] | None = None
+    table: SheetTable | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> SheetBlock:
+        given = [k for k in ("heading", "text", "bullets", "table") if getattr(self, k)]
+        if len(given) != 1:
+            raise ValueError(
+                "a block is exactly one of heading, text, bullets or table"
+                + (f"; this one has {', '.join(given)}" if given else "")
+            )
+        return self
+
+
+class SheetSection(StrictModel):
+    """A headed section of a sheet."""
+
+    heading: str
+    colour: Colour = "#333333"
+    blocks: list[SheetBlock] = Field(min_length=1)
+    keep_together: bool = Field(default=False, description="start a new column if it is split")
+
+
+class SheetSpec(ComponentBase):
+    """A reference sheet: headed sections of paragraphs, bullets and tables flowing through
+    columns and pages, shrunk to fit ``pages`` when that is given."""
+
+    kind: Literal["sheet"]
+    columns: int = Field(default=2, ge=1, le=4)
+    font_size: float = Field(default=9.0, ge=4, le=30, description="body text, pt")
+    min_font_size: float = Field(default=6.5, ge=4, le=30, description="shrink no further")
+    pages: int | None = Field(default=None, ge=1, le=50, description="the most pages it may take")
+    icons: TemplateName | None = Field(default=None, description="macro icon(name) for :codes:")
+    sections: list[SheetSection] = Field(min_length=1)
+    copies: int = Field(default=1, ge=1, le=20)
+
+    @model_validator(mode="after")
+    def _sizes(self) -> SheetSpec:
+        if self.min_font_size > self.font_size:
+            raise ValueError("min_font_size is larger than font_size")
+        return self
+
+
 COMPONENT_KINDS: dict[str, type[ComponentBase]] = {
     "deck": DeckSpec,
     "tokens": TokenSpec,
     "dice": DiceSpec,
     "token-pages": TokenPagesSpec,
     "board": BoardSpec,
+    "sheet": SheetSpec,
 }
-ComponentSpec = DeckSpec | TokenSpec | DiceSpec | TokenPagesSpec | BoardSpec
+ComponentSpec = DeckSpec | TokenSpec | DiceSpec | TokenPagesSpec | BoardSpec | SheetSpec

@@ -15,25 +15,32 @@ from generator.commands import (
     load_games,
     plan_games,
 )
-from generator.commands.check import explain_mismatches
+from generator.commands.check import explain_mismatches, explain_overflows
 from generator.errors import display_path
-from generator.loader import Game
-from generator.pipeline import write_pack
-from generator.rules import check_counts, mismatches
+from generator.pipeline import Pack, write_pack
+from generator.rules import check_counts, check_recipes, mismatches
 from generator.sizes import paper_sizes
 
 
-def passes_check(game: Game, force: bool) -> bool:
-    """Run the rules check; a failing game is refused unless ``force``."""
+def passes_check(pack: Pack, force: bool) -> bool:
+    """Run the rules check (counts, and text that does not fit); a failing game is refused
+    unless ``force``."""
+    game = pack.game
     rows = check_counts(game)
-    if not mismatches(rows):
+    recipe_problems = check_recipes(game)
+    if not mismatches(rows) and not pack.overflows and not recipe_problems:
         return True
     explain_mismatches(game, rows)
+    explain_overflows(pack)
+    for problem in recipe_problems:
+        click.echo(problem, err=True)
     if force:
-        click.echo(f"warning: {game.name}: building despite count mismatches (--force)", err=True)
+        click.echo(
+            f"warning: {game.name}: building despite the failing rules check (--force)", err=True
+        )
         return True
     click.echo(
-        f"{game.name}: counts do not match the rulebook; not built (--force builds anyway).",
+        f"{game.name}: the rules check fails; not built (--force builds anyway).",
         err=True,
     )
     return False
@@ -61,9 +68,9 @@ def command(
     games: tuple[str, ...], components_dir: Path, out_dir: Path, paper: str | None, force: bool
 ) -> None:
     """Build print packs (every game by default)."""
-    loaded = load_games(components_dir, games)
-    accepted = [game for game in loaded if passes_check(game, force)]
-    for pack in plan_games(accepted, paper):
+    packs = plan_games(load_games(components_dir, games), paper)
+    accepted = [pack for pack in packs if passes_check(pack, force)]
+    for pack in accepted:
         try:
             built = write_pack(pack, out_dir)
         except OSError as exc:
@@ -76,4 +83,4 @@ def command(
         click.echo(
             f"{pack.game.name}: {display_path(built.pdf)} ({built.pages} pages, {pack.paper_name})"
         )
-    sys.exit(EXIT_FAILED_CHECK if len(accepted) < len(loaded) else 0)
+    sys.exit(EXIT_FAILED_CHECK if len(accepted) < len(packs) else 0)

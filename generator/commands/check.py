@@ -16,7 +16,15 @@ from generator.commands import (
 )
 from generator.errors import display_path
 from generator.loader import Game
-from generator.rules import MISMATCH, NOT_YET, CountRow, check_counts, mismatches
+from generator.pipeline import Pack
+from generator.rules import (
+    MISMATCH,
+    NOT_YET,
+    CountRow,
+    check_counts,
+    check_recipes,
+    mismatches,
+)
 
 
 def print_table(game: Game, rows: list[CountRow]) -> None:
@@ -49,15 +57,32 @@ def command(games: tuple[str, ...], components_dir: Path, strict: bool) -> None:
     """Check component counts against the rulebook (every game by default).
 
     Templates are rendered too, so a template mistake is found here, not at build time."""
-    loaded = load_games(components_dir, games)
-    plan_games(loaded, None)
     failed = False
-    for game in loaded:
+    for pack in plan_games(load_games(components_dir, games), None):
+        game = pack.game
         rows = check_counts(game)
         print_table(game, rows)
         explain_mismatches(game, rows)
+        explain_overflows(pack)
+        recipe_problems = check_recipes(game)
+        for problem in recipe_problems:
+            click.echo(problem, err=True)
+        if game.spec.recipes and not recipe_problems:
+            click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
         pending = [r for r in rows if r.status == NOT_YET]
         if pending:
             click.echo(f"  {len(pending)} rulebook count(s) not yet specified by any component.")
-        failed |= bool(mismatches(rows)) or (strict and bool(pending))
+        failed |= bool(mismatches(rows) or pack.overflows or recipe_problems)
+        failed |= strict and bool(pending)
     sys.exit(EXIT_FAILED_CHECK if failed else 0)
+
+
+def explain_overflows(pack: Pack) -> None:
+    """One error line per text that does not fit its box, even at its smallest size."""
+    for o in pack.overflows:
+        component = next(c for c in pack.game.components if c.id == o.component)
+        click.echo(
+            f"{display_path(component.path)}: text does not fit: {o.piece}, box {o.box}: "
+            f"{o.missing} missing; shorten the text or make the box larger",
+            err=True,
+        )
