@@ -9,6 +9,11 @@ box is what lands on paper. All results are in millimetres, origin at the page's
 Every painted or clipping path is also kept whole (``PageContent.paths``: its straight and
 Bézier pieces, line width and dash pattern), for outlines that are not straight lines; and
 ``read_form`` interprets one placed form's own content stream, in page coordinates.
+
+The clipping area is followed too, as the box around each clipping path intersected with the
+one before (``q``/``Q`` restore it): every form use, segment and path records the clip box in
+force when it was drawn (``clip_box``, None when nothing clips it), so what is visible of it is
+``box.intersect(clip_box)``.
 """
 
 from __future__ import annotations
@@ -90,6 +95,28 @@ class Box:
         cx, cy = (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
         return other.x0 <= cx <= other.x1 and other.y0 <= cy <= other.y1
 
+    def intersect(self, other: Box | None) -> Box | None:
+        """The part of this rectangle inside ``other`` (None if they do not meet; this box
+        itself when ``other`` is None, i.e. no clipping)."""
+        if other is None:
+            return self
+        box = Box(
+            max(self.x0, other.x0),
+            max(self.y0, other.y0),
+            min(self.x1, other.x1),
+            min(self.y1, other.y1),
+        )
+        return box if box.x0 <= box.x1 and box.y0 <= box.y1 else None
+
+    def inside(self, other: Box, tol: float = 0.0) -> bool:
+        """Whether this rectangle lies within ``other`` (``tol`` mm of slack)."""
+        return (
+            self.x0 >= other.x0 - tol
+            and self.y0 >= other.y0 - tol
+            and self.x1 <= other.x1 + tol
+            and self.y1 <= other.y1 + tol
+        )
+
     def close_to(self, other: Box, tol: float) -> bool:
         return all(
             abs(a - b) <= tol
@@ -109,6 +136,7 @@ class FormUse:
     ref: int  # object number: the same number means the same XObject drawn again
     box: Box  # the form's /BBox on the page, mm
     matrix: Matrix  # form space to page space, in points
+    clip_box: Box | None = None  # the clipping area in force where it was drawn, mm
 
     @property
     def rotation(self) -> int:
@@ -140,6 +168,7 @@ class Segment:
     y1: float
     width_pt: float
     dash: tuple[float, ...] = ()
+    clip_box: Box | None = None  # the clipping area in force when it was stroked, mm
 
     @property
     def box(self) -> Box:
@@ -204,6 +233,7 @@ class DrawnPath:
     clip: bool
     width_pt: float
     dash: tuple[float, ...]
+    clip_box: Box | None = None  # the clipping area in force before this path, mm
 
     @property
     def stroked(self) -> bool:
@@ -271,7 +301,8 @@ class _Interpreter:
         self.xobjects = _resolve(resources.get("/XObject")) or {}
         self.ops = ops
         self.ctm: Matrix = ctm
-        self.stack: list[tuple[Matrix, float, tuple[float, ...]]] = []
+        self.stack: list[tuple[Matrix, float, tuple[float, ...], Box | None]] = []
+        self.clip_box: Box | None = None
         self.line_width = 1.0
         self.dash: tuple[float, ...] = ()
         self.points: list[tuple[float, float]] = []  # every point of the current path, page pt
@@ -318,13 +349,24 @@ class _Interpreter:
         if op in STROKE_OPS:
             for (x0, y0), (x1, y1) in self.lines:
                 ends = (v * MM_PER_PT for v in (x0, y0, x1, y1))
-                self.out.strokes.append(Segment(*ends, width_pt=self.line_width, dash=self.dash))
+                self.out.strokes.append(
+                    Segment(*ends, width_pt=self.line_width, dash=self.dash, clip_box=self.clip_box)
+                )
         if self.pieces and (op in PAINT_OPS or self.clipping):
             self.out.paths.append(
                 DrawnPath(
-                    op.decode(), tuple(self.pieces), self.clipping, self.line_width, self.dash
+                    op.decode(),
+                    tuple(self.pieces),
+                    self.clipping,
+                    self.line_width,
+                    self.dash,
+                    self.clip_box,
                 )
             )
+        if self.clipping and self.points:
+            # an empty intersection clips everything away: keep a zero-size box for it
+            box = _mm_box(self.points)
+            self.clip_box = box.intersect(self.clip_box) or Box(box.x0, box.y0, box.x0, box.y0)
         self.points, self.lines, self.start, self.current = [], [], None, None
         self.pieces, self.clipping = [], False
 
@@ -340,7 +382,7 @@ class _Interpreter:
             x0, y0, x1, y1 = (_num(v) for v in xobject["/BBox"])
             corners = [apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
             number = ref.idnum if isinstance(ref, IndirectObject) else id(xobject)
-            self.out.forms.append(FormUse(name, number, _mm_box(corners), m))
+            self.out.forms.append(FormUse(name, number, _mm_box(corners), m, self.clip_box))
         else:  # an image: the unit square through the CTM
             corners = [apply(self.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
             self.out.painted.append(_mm_box(corners))
@@ -348,9 +390,9 @@ class _Interpreter:
     def run(self) -> PageContent:
         for operands, op in self.ops:
             if op == b"q":
-                self.stack.append((self.ctm, self.line_width, self.dash))
+                self.stack.append((self.ctm, self.line_width, self.dash, self.clip_box))
             elif op == b"Q":
-                self.ctm, self.line_width, self.dash = self.stack.pop()
+                self.ctm, self.line_width, self.dash, self.clip_box = self.stack.pop()
             elif op == b"cm":
                 self.ctm = concat(tuple(_num(v) for v in operands), self.ctm)  # type: ignore[arg-type]
             elif op == b"w":

@@ -36,7 +36,7 @@ def passes_check(pack: Pack, force: bool) -> bool:
         click.echo(problem, err=True)
     if force:
         click.echo(
-            f"warning: {game.name}: building despite the failing rules check (--force)", err=True
+            f"warning: {game.name}: building despite the mismatches above (--force)", err=True
         )
         return True
     click.echo(
