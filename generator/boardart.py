@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import svgwrite
 from lxml import etree
 
+from generator.fonts import wrap
 from generator.spec import BoardSpec, LineStyle, RegionGrid
 from generator.svgart import SAFE_PARSER
 
@@ -127,25 +128,32 @@ class BoardPainter:
             debug=False,
         )
         self.placed: dict[str, Placed] = {}
+        self.layer = self.dwg
         self.icons: list[tuple[str, str, Point, float]] = []
 
     def paint(self) -> str:
         """The board's SVG text."""
         spec = self.spec
         b = spec.bleed
-        self.dwg.add(
+        self.layer.add(
             self.dwg.rect(
                 (-b, -b), (spec.size.w + 2 * b, spec.size.h + 2 * b), fill=spec.background
             )
         )
         self._regions()
+        lines, spaces = self.dwg.g(), self.dwg.g()
+        self.layer = spaces
+        self._spaces()  # first, so that connections know where the spaces are
+        self.layer = lines
         self._connections()
-        self._spaces()
+        self.layer = self.dwg
+        self.layer.add(lines)
+        self.layer.add(spaces)
         self._tables()
         self._icons()
         self._labels()
         if spec.border:
-            self.dwg.add(
+            self.layer.add(
                 self.dwg.rect(
                     (spec.border / 2, spec.border / 2),
                     (spec.size.w - spec.border, spec.size.h - spec.border),
@@ -164,19 +172,22 @@ class BoardPainter:
     def _regions(self) -> None:
         fills = {g.name: g.fill for g in self.spec.groups}
         shapes = [
-            (r.name, r.polygon, r.group, r.fill, r.label, r.label_at) for r in self.spec.regions
+            (r.name, r.polygon, r.group, r.fill, r.label, r.label_at, r.label_size, r.label_colour)
+            for r in self.spec.regions
         ]
         for grid in self.spec.grids:
-            shapes += [(n, pts, grid.group, None, None, None) for n, pts in grid_cells(grid)]
-        for name, points, group, fill, label, label_at in shapes:
+            shapes += [
+                (n, pts, grid.group, None, None, None, 4.2, INK) for n, pts in grid_cells(grid)
+            ]
+        for name, points, group, fill, label, label_at, size, colour_ in shapes:
             colour = fill or fills.get(group or "", "#f7f7f7")
             polygon = self.dwg.polygon([tuple(p) for p in points], fill=colour)
             self._stroke(polygon, "solid", 0.6)
-            self.dwg.add(polygon)
+            self.layer.add(polygon)
             centre = tuple(label_at) if label_at else polygon_centre([tuple(p) for p in points])
             self.placed[name] = Placed(name, centre, 0.0)
             if label:
-                self._text(label, centre, 4.2, bold=True)
+                self._text(label, centre, size, bold=True, colour=colour_)
 
     def _spaces(self) -> None:
         spec = self.spec
@@ -191,6 +202,8 @@ class BoardPainter:
                 space.label,
                 space.label_pos,
                 space.icon,
+                space.h,
+                space.label_size,
             )
         for row in spec.rows:
             labels = row.labels or [None] * row.count
@@ -229,34 +242,38 @@ class BoardPainter:
                     mark,
                 )
 
-    def _space(self, name, at, shape, size, style, fill, label, label_pos, icon) -> None:
+    def _space(
+        self, name, at, shape, size, style, fill, label, label_pos, icon, h=None, label_size=None
+    ) -> None:
         x, y = at
         half = size / 2
+        height = h or size
         if shape == "circle":
             outer = self.dwg.circle((x, y), half, fill=fill)
         else:
-            outer = self.dwg.rect((x - half, y - half), (size, size), fill=fill)
+            outer = self.dwg.rect((x - half, y - height / 2), (size, height), fill=fill)
         self._stroke(outer, "dashed" if style == "dashed" else "solid", 0.45)
         if style == "dotted":
             self._stroke(outer, "dotted", 0.45)
-        self.dwg.add(outer)
+        self.layer.add(outer)
         if style == "double":
             inset = min(1.2, half / 4)
             if shape == "circle":
                 inner = self.dwg.circle((x, y), half - inset, fill="none")
             else:
                 inner = self.dwg.rect(
-                    (x - half + inset, y - half + inset),
-                    (size - 2 * inset, size - 2 * inset),
+                    (x - half + inset, y - height / 2 + inset),
+                    (size - 2 * inset, height - 2 * inset),
                     fill="none",
                 )
             self._stroke(inner, "solid", 0.35)
-            self.dwg.add(inner)
-        self.placed[name] = Placed(name, (x, y), half)
+            self.layer.add(inner)
+        self.placed[name] = Placed(name, (x, y), min(half, height / 2))
+        half = height / 2
         if icon:
             self.icons.append((icon, name, (x, y + (half * 0.25 if label else 0)), size * 0.6))
         if label:
-            font = min(size * 0.42, 5.0)
+            font = label_size or min(min(size, height) * 0.42, 5.0)
             if label_pos == "inside":
                 dy = -half * 0.35 if icon else 0.0
                 self._text(label, (x, y + dy), font)
@@ -279,12 +296,14 @@ class BoardPainter:
                 points.append(tuple(c.to_point))
             line = self.dwg.polyline(points, fill="none")
             self._stroke(line, c.style, 0.5)
-            self.dwg.add(line)
+            self.layer.add(line)
             if c.end == "square":
                 x, y = points[-1]
                 square = self.dwg.rect((x - 3, y - 3), (6, 6), fill="#ffffff")
                 self._stroke(square, c.style, 0.5)
-                self.dwg.add(square)
+                self.layer.add(square)
+            elif c.end == "arrow":
+                self._head(points[-2], points[-1])
 
     def _tables(self) -> None:
         for table in self.spec.tables:
@@ -296,12 +315,22 @@ class BoardPainter:
                 for text, width in zip(cells, table.widths, strict=True):
                     rect = self.dwg.rect((x, y), (width, table.row_height), fill=fill)
                     self._stroke(rect, "solid", 0.3)
-                    self.dwg.add(rect)
+                    self.layer.add(rect)
                     self._text(
                         text, (x + width / 2, y + table.row_height / 2), table.font_size, bold=bold
                     )
                     x += width
                 y += table.row_height
+
+    def _cell(self, text: str, x: float, y: float, width: float, table, bold: bool) -> None:
+        """A table cell's text, wrapped to the cell and centred in its height."""
+        size = table.font_size
+        lines = wrap(text, width - 2, size, "bold" if bold else "normal")
+        leading = size * 1.2
+        top = y + table.row_height / 2 - (len(lines) - 1) * leading / 2
+        left = x + width / 2 if table.align == "middle" else x + 1.2
+        for i, line in enumerate(lines):
+            self._text(line, (left, top + i * leading), size, table.align, bold)
 
     def _icons(self) -> None:
         for item in self.spec.icons_at:
@@ -319,16 +348,36 @@ class BoardPainter:
         b = (end[0] - ux * 2, end[1] - uy * 2)
         line = self.dwg.line(a, b)
         self._stroke(line, "solid", 0.6)
-        self.dwg.add(line)
+        self.layer.add(line)
+        self._head(a, b)
+
+    def _head(self, start: Point, b: Point) -> None:
+        """An arrowhead at ``b`` for a line coming from ``start``."""
+        length = math.dist(start, b) or 1.0
+        ux, uy = (b[0] - start[0]) / length, (b[1] - start[1]) / length
         head = [
             b,
             (b[0] - ux * 2.5 - uy * 1.3, b[1] - uy * 2.5 + ux * 1.3),
             (b[0] - ux * 2.5 + uy * 1.3, b[1] - uy * 2.5 - ux * 1.3),
         ]
-        self.dwg.add(self.dwg.polygon(head, fill=INK))
+        self.layer.add(self.dwg.polygon(head, fill=INK))
 
     def _labels(self) -> None:
         for label in self.spec.labels:
+            if label.width:
+                weight = "bold" if label.bold else "normal"
+                x, y = label.at
+                for i, line in enumerate(wrap(label.text, label.width, label.size, weight)):
+                    self._text(
+                        line,
+                        (x, y + i * label.size * 1.25),
+                        label.size,
+                        label.anchor,
+                        label.bold,
+                        label.rotate,
+                        label.colour,
+                    )
+                continue
             self._text(
                 label.text,
                 tuple(label.at),
@@ -353,7 +402,7 @@ class BoardPainter:
             element.attribs["font-weight"] = "bold"
         if rotate:
             element.rotate(rotate, center=(x, y))
-        self.dwg.add(element)
+        self.layer.add(element)
 
     def _with_icons(self, svg: str) -> str:
         """Draw each icon from the game's macros into the finished board."""

@@ -51,3 +51,19 @@ def font_name(weight: str = "normal", style: str = "normal") -> str:
 def text_width(text: str, size: float, weight: str = "normal", style: str = "normal") -> float:
     """Width of ``text`` at font ``size``, in the same unit as ``size``."""
     return pdfmetrics.stringWidth(text, font_name(weight, style), size)
+
+
+def wrap(text: object, width: float, size: float, weight: str = "normal") -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` at font ``size`` (same units)."""
+    lines: list[str] = []
+    for paragraph in str(text).split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if line and text_width(candidate, size, weight) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines

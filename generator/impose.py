@@ -19,6 +19,10 @@ from generator.sizes import SheetGeometry
 Line = tuple[float, float, float, float]
 
 
+class ImpositionError(ValueError):
+    """Pieces that cannot be laid out on the paper (too large, too many for a page)."""
+
+
 @dataclass(frozen=True)
 class Placement:
     """Where one side of a piece lands: its trim box on the page and its rotation. A board
@@ -49,6 +53,7 @@ class BoardMap:
     """An assembly map: the board's outline and where each tile goes (board mm)."""
 
     title: str
+    component: str
     w: float
     h: float
     tiles: tuple[tuple[str, float, float, float, float], ...]
@@ -164,7 +169,7 @@ def impose_cards(
     first = pieces[0]
     grid = fit_grid(paper, first.w, first.h, first.bleed, geo)
     if grid is None:
-        raise ValueError(
+        raise ImpositionError(
             f"a {first.w:g} x {first.h:g} mm card with {first.bleed:g} mm bleed does not fit "
             f"on {paper[0]:g} x {paper[1]:g} mm paper inside the {geo.margin:g} mm margin"
         )
@@ -272,7 +277,7 @@ def impose_token_pages(
         body = Rect(area.x, area.y, area.w, area.h - header_height - geo.piece_gap)
         cols, rows = int(body.w // cell), int(body.h // cell)
         if cols * rows < len(pieces):
-            raise ValueError(
+            raise ImpositionError(
                 f"a page holds {cols * rows} tokens of {first.w:g} mm, not {len(pieces)}"
             )
         x0 = body.x + (body.w - cols * cell) / 2 + geo.piece_gap / 2 + first.bleed
@@ -330,7 +335,7 @@ def impose_board(
         for r, (by, h) in enumerate(rows)
         for c, (bx, w) in enumerate(cols)
     ]
-    board_map = BoardMap(title, piece.w, piece.h, tuple(t[:5] for t in tiles))
+    board_map = BoardMap(title, piece.component, piece.w, piece.h, tuple(t[:5] for t in tiles))
     sheets = [Sheet(title, "map", 0, len(tiles), assembly=board_map)]
     for number, (label, bx, by, w, h, r, c) in enumerate(tiles, start=1):
         on_w, on_h = (h, w) if rotated else (w, h)

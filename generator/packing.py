@@ -14,6 +14,10 @@ T = TypeVar("T")
 EPS = 1e-9
 
 
+class PackingError(ValueError):
+    """A piece larger than a page."""
+
+
 @dataclass(frozen=True)
 class Rect:
     """An axis-aligned rectangle in mm, lower-left corner and size."""
@@ -129,7 +133,7 @@ def pack(
     for index in order:
         item, w, h = items[index]
         if w > area.w + EPS or h > area.h + EPS:
-            raise ValueError(f"a {w:g} x {h:g} mm piece is larger than the printable area")
+            raise PackingError(f"a {w:g} x {h:g} mm piece is larger than the printable area")
         for page, placed in pages:
             rect = page.place(w, h)
             if rect is not None:

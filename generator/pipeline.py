@@ -18,6 +18,7 @@ from generator.atomic import replacing_all, sweep_stale
 from generator.boardart import board_svg
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.impose import (
+    ImpositionError,
     Placement,
     Sheet,
     impose_board,
@@ -27,6 +28,7 @@ from generator.impose import (
     printable_box,
 )
 from generator.loader import Component, Game
+from generator.packing import PackingError
 from generator.pieces import Design, Piece, designs
 from generator.render import TemplateRenderer, card_box, describe, net_svg
 from generator.shapes import Shape, die_net, token_shape
@@ -128,8 +130,11 @@ def _number_from(pack: Pack, page: int) -> None:
     for plan in pack.components:
         plan.pages.clear()
     for number, sheet in pack.numbered_sheets():
-        for placement in sheet.placements:
-            pages = by_id[placement.piece.component].pages
+        owners = [p.piece.component for p in sheet.placements]
+        if sheet.assembly:
+            owners.append(sheet.assembly.component)
+        for owner in owners:
+            pages = by_id[owner].pages
             if not pages or pages[-1] != number:
                 pages.append(number)
 
@@ -173,7 +178,7 @@ class _Planner:
                 self._counters(component, component_designs)
         except SpecError as exc:
             self.errors.append(exc)
-        except ValueError as exc:
+        except ImpositionError as exc:
             self._error(component, ("size",), f"{exc}; choose a smaller size")
 
     def finish(self) -> None:
@@ -184,7 +189,7 @@ class _Planner:
             sheets = impose_counters(
                 text("counter_sheets"), self.counters, self.pack.paper, sheet_geometry()
             )
-        except ValueError as exc:
+        except PackingError as exc:
             first = next(c for c in self.game.components if c.id == self.counters[0].component)
             self._error(first, ("size",), f"{exc}; choose a smaller size")
             return

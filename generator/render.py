@@ -17,30 +17,13 @@ from lxml import etree
 from markupsafe import Markup
 
 from generator.errors import SpecError, display_path
-from generator.fonts import text_width
+from generator.fonts import wrap
 from generator.loader import Game
 from generator.paths import relative_problem
 from generator.pieces import Design
 from generator.shapes import NET_TAB, Shape, tab_polygons
 from generator.sheetflow import Overflow
 from generator.svgart import SAFE_PARSER
-
-
-def wrap(text: Any, width: float, size: float, weight: str = "normal") -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` at font ``size`` (same units)."""
-    lines: list[str] = []
-    for paragraph in str(text).split("\n"):
-        line = ""
-        for word in paragraph.split():
-            candidate = f"{line} {word}" if line else word
-            if line and text_width(candidate, size, weight) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = candidate
-        lines.append(line)
-    return lines
-
 
 ALIASES = {"deck": "card", "tokens": "token", "dice": "die", "token-pages": "token"}
 

@@ -429,6 +429,8 @@ class BoardRegion(StrictModel):
     group: Slug | None = None
     polygon: list[Point] = Field(min_length=3)
     label_at: Point | None = Field(default=None, description="default: the polygon's centre")
+    label_size: float = Field(default=4.2, gt=0, le=60, description="font size in mm")
+    label_colour: Colour = "#333333"
     fill: Colour | None = None
     tags: list[Slug] = Field(default_factory=list, description="e.g. dock, workshop")
 
@@ -452,9 +454,13 @@ class BoardSpace(StrictModel):
     shape: Literal["circle", "square"] = "circle"
     at: Point
     size: float = Field(default=12.0, gt=0, le=200, description="diameter or side in mm")
+    h: float | None = Field(
+        default=None, gt=0, le=400, description="a square's height: a rectangle"
+    )
     style: LineStyle = "solid"
     label: str | None = None
     label_pos: Literal["inside", "above", "below"] = "inside"
+    label_size: float | None = Field(default=None, gt=0, le=60, description="mm")
     fill: Colour = "#ffffff"
     icon: str | None = None
     group: Slug | None = None
@@ -512,6 +518,7 @@ class BoardTable(StrictModel):
     header: list[str] | None = None
     rows: list[list[str]] = Field(min_length=1)
     font_size: float = Field(default=3.0, gt=0, le=30, description="mm")
+    align: Literal["start", "middle"] = "middle"
     fill: Colour = "#ffffff"
     header_fill: Colour = "#dddddd"
 
@@ -545,6 +552,7 @@ class BoardLabel(StrictModel):
     bold: bool = False
     rotate: float = 0.0
     colour: Colour = "#222222"
+    width: float | None = Field(default=None, gt=0, description="wrap lines to this width, mm")
 
 
 class Connection(StrictModel):
@@ -613,9 +621,8 @@ class BoardSpec(ComponentBase):
                         f"connection {c.from_} → {c.to or c.to_point}: no space "
                         f"or region named '{end}' on this board"
                     )
-        regions = {r.name for r in self.regions}
         for icon in self.icons_at:
-            if icon.points_to and icon.points_to not in regions:
+            if icon.points_to and icon.points_to not in seen:
                 raise ValueError(
                     f"icon '{icon.icon}' points to '{icon.points_to}', which is not on this board"
                 )
