@@ -23,6 +23,9 @@ SVG_NS = "http://www.w3.org/2000/svg"
 INK = "#333333"
 DASHES = {"dashed": "3,2", "dotted": "0.6,1.4"}
 ICON_BOX = 20.0  # icon macros draw in a 20 x 20 box centred on (0, 0)
+TEXT_MIDDLE = 0.35  # a text's baseline sits this many font sizes below its middle
+CAP_HEIGHT = 0.72  # capitals rise this many font sizes above the baseline
+LABEL_GAP = 0.8  # mm between a space and a label outside it
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,7 @@ class BoardPainter:
             debug=False,
         )
         self.placed: dict[str, Placed] = {}
+        self.anchors = {r.name: tuple(r.anchor) for r in spec.regions if r.anchor}
         self.layer = self.dwg
         self.icons: list[tuple[str, str, Point, float]] = []
 
@@ -185,7 +189,8 @@ class BoardPainter:
             self._stroke(polygon, "solid", 0.6)
             self.layer.add(polygon)
             centre = tuple(label_at) if label_at else polygon_centre([tuple(p) for p in points])
-            self.placed[name] = Placed(name, centre, 0.0)
+            anchor = self.anchors.get(name, centre)
+            self.placed[name] = Placed(name, anchor, 0.0)
             if label:
                 self._text(label, centre, size, bold=True, colour=colour_)
 
@@ -270,16 +275,18 @@ class BoardPainter:
             self.layer.add(inner)
         self.placed[name] = Placed(name, (x, y), min(half, height / 2))
         half = height / 2
+        inside = bool(label) and label_pos == "inside"
         if icon:
-            self.icons.append((icon, name, (x, y + (half * 0.25 if label else 0)), size * 0.6))
+            self.icons.append((icon, name, (x, y + (half * 0.25 if inside else 0)), size * 0.6))
         if label:
             font = label_size or min(min(size, height) * 0.42, 5.0)
-            if label_pos == "inside":
+            if inside:
                 dy = -half * 0.35 if icon else 0.0
-                self._text(label, (x, y + dy), font)
-            else:
-                dy = -half - 1.2 if label_pos == "above" else half + font + 0.8
-                self._text(label, (x, y + dy), font)
+            elif label_pos == "above":  # baseline a clear gap above the top edge
+                dy = -half - LABEL_GAP - TEXT_MIDDLE * font
+            else:  # cap height a clear gap below the bottom edge
+                dy = half + LABEL_GAP + (CAP_HEIGHT - TEXT_MIDDLE) * font
+            self._text(label, (x, y + dy), font)
 
     def _connections(self) -> None:
         for c in self.spec.connections:
@@ -392,7 +399,7 @@ class BoardPainter:
         x, y = at
         element = self.dwg.text(
             text,
-            insert=(x, y + size * 0.35),
+            insert=(x, y + size * TEXT_MIDDLE),
             font_size=size,
             font_family="sans-serif",
             text_anchor=anchor,

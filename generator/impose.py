@@ -139,24 +139,55 @@ def fit_grid(
     return with_label
 
 
+def fit_one(
+    paper: tuple[float, float], w: float, h: float, bleed: float, geo: SheetGeometry
+) -> Grid | None:
+    """A page for a single piece: upright if it fits, turned 90° only if that is what fits;
+    with the page label unless only leaving it out makes room."""
+    for rotated in (False, True):
+        for footer in (True, False):
+            grid = _grid(paper, w, h, bleed, geo, footer, rotated, single=True)
+            if grid is not None:
+                return grid
+    return None
+
+
 def _fit(
     paper: tuple[float, float], w: float, h: float, bleed: float, geo: SheetGeometry, footer: bool
 ) -> Grid | None:
-    left, bottom, right, top = printable_box(paper, geo, footer)
-    room = geo.mark_gap + geo.mark_min_length
+    """The orientation that holds more cards (upright on a tie)."""
     best: Grid | None = None
-    for rotated, (tw, th) in ((False, (w, h)), (True, (h, w))):
-        cols = math.floor((right - left - 2 * room + 1e-9) / (tw + 2 * bleed))
-        rows = math.floor((top - bottom - 2 * room + 1e-9) / (th + 2 * bleed))
-        if cols < 1 or rows < 1:
-            continue
-        block_w, block_h = cols * (tw + 2 * bleed), rows * (th + 2 * bleed)
-        x0 = left + (right - left - block_w) / 2
-        y0 = bottom + (top - bottom - block_h) / 2
-        grid = Grid(cols, rows, rotated, tw, th, bleed, x0, y0, footer)
-        if best is None or grid.capacity > best.capacity:
+    for rotated in (False, True):
+        grid = _grid(paper, w, h, bleed, geo, footer, rotated)
+        if grid is not None and (best is None or grid.capacity > best.capacity):
             best = grid
     return best
+
+
+def _grid(
+    paper: tuple[float, float],
+    w: float,
+    h: float,
+    bleed: float,
+    geo: SheetGeometry,
+    footer: bool,
+    rotated: bool,
+    single: bool = False,
+) -> Grid | None:
+    """As many cells as fit (one if ``single``), centred, with room for crop marks."""
+    left, bottom, right, top = printable_box(paper, geo, footer)
+    room = geo.mark_gap + geo.mark_min_length
+    tw, th = (h, w) if rotated else (w, h)
+    cols = math.floor((right - left - 2 * room + 1e-9) / (tw + 2 * bleed))
+    rows = math.floor((top - bottom - 2 * room + 1e-9) / (th + 2 * bleed))
+    if cols < 1 or rows < 1:
+        return None
+    if single:
+        cols = rows = 1
+    block_w, block_h = cols * (tw + 2 * bleed), rows * (th + 2 * bleed)
+    x0 = left + (right - left - block_w) / 2
+    y0 = bottom + (top - bottom - block_h) / 2
+    return Grid(cols, rows, rotated, tw, th, bleed, x0, y0, footer)
 
 
 def impose_cards(
@@ -310,7 +341,7 @@ def impose_board(
     """A board on one page (turned 90° if that makes it fit), or tiled: an assembly map, then
     one page per tile overlapping its neighbours by ``overlap`` mm, tiles turned 90° on the
     page when that takes fewer pages."""
-    grid = fit_grid(paper, piece.w, piece.h, piece.bleed, geo)
+    grid = fit_one(paper, piece.w, piece.h, piece.bleed, geo)
     if grid is not None:
         sheet = Sheet(title, "front", 1, 1, label=grid.footer)
         x, y = grid.trim_origin(0)

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError
-from generator.spec import COMPONENT_KINDS, ComponentSpec, GameSpec
+from generator.spec import COMPONENT_KINDS, BoardSpec, ComponentSpec, GameSpec
 from generator.yamlsource import YamlDoc, load_yaml
 
 SHARED_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -146,6 +146,12 @@ def _load_component(path: Path, errors: ErrorList) -> Component | None:
     spec = _validate(COMPONENT_KINDS[kind], doc, errors)
     if spec is None:
         return None
+    if isinstance(spec, BoardSpec):
+        problems = spec.problems()
+        for loc, message in problems:
+            errors.add(path, doc.line_of(loc), message)
+        if problems:
+            return None
     return Component(spec.id or slugify(path.stem), spec, doc)
 
 

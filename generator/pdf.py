@@ -252,6 +252,7 @@ def _assembly_map(pack: Pack, sheet: Sheet, canvas: Canvas) -> None:
             stroke=1,
             fill=1,
         )
+        canvas.setFillAlpha(1)
         canvas.setFillGray(0)
         canvas.setFont(REGULAR, 14)
         canvas.drawCentredString(

@@ -429,6 +429,9 @@ class BoardRegion(StrictModel):
     group: Slug | None = None
     polygon: list[Point] = Field(min_length=3)
     label_at: Point | None = Field(default=None, description="default: the polygon's centre")
+    anchor: Point | None = Field(
+        default=None, description="where lines and arrows meet the region; default: label_at"
+    )
     label_size: float = Field(default=4.2, gt=0, le=60, description="font size in mm")
     label_colour: Colour = "#333333"
     fill: Colour | None = None
@@ -574,6 +577,12 @@ class Connection(StrictModel):
         return self
 
 
+def _grid_names(grid: RegionGrid) -> list[str]:
+    return [
+        f"{grid.prefix}-{c}-{r}" for c in range(1, grid.cols + 1) for r in range(1, grid.rows + 1)
+    ]
+
+
 class BoardSpec(ComponentBase):
     """A board, player display or tray described by its spaces, drawn with svgwrite and
     tiled across pages when it is larger than the paper."""
@@ -598,45 +607,74 @@ class BoardSpec(ComponentBase):
     labels: list[BoardLabel] = Field(default_factory=list)
     connections: list[Connection] = Field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _structure(self) -> BoardSpec:
-        """Every name is unique and every reference names something that exists."""
-        names = self.names()
-        seen: set[str] = set()
-        for name in names:
-            if name in seen:
-                raise ValueError(f"the name '{name}' is used twice on this board")
-            seen.add(name)
+    def problems(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Structural mistakes, each with where it is in the spec: a name used twice, a
+        reference to something not on the board, a group that does not exist.
+
+        Places (regions, spaces, and the spaces grids, rows and tracks make) share one set of
+        names; groups, rows and tables are named apart. A track may be given in segments under
+        one name as long as their values do not repeat."""
+        out: list[tuple[tuple[str | int, ...], str]] = []
+        for named in (self._named(), *self._lists("groups", "rows", "tables")):
+            seen: set[str] = set()
+            for loc, name in named:
+                if name in seen:
+                    out.append((loc, f"the name '{name}' is used twice on this board; rename one"))
+                seen.add(name)
         groups = {g.name for g in self.groups}
-        for item in [*self.regions, *self.grids, *self.spaces, *self.rows]:
-            if item.group and item.group not in groups:
-                raise ValueError(
-                    f"'{getattr(item, 'name', item)}' is in group '{item.group}', "
-                    f"which is not among the board's groups: {sorted(groups)}"
-                )
-        for c in self.connections:
-            for end in (c.from_, c.to):
-                if end and end not in seen:
-                    raise ValueError(
-                        f"connection {c.from_} → {c.to or c.to_point}: no space "
-                        f"or region named '{end}' on this board"
+        for key in ("regions", "grids", "spaces", "rows"):
+            for i, item in enumerate(getattr(self, key)):
+                if item.group and item.group not in groups:
+                    out.append(
+                        (
+                            (key, i, "group"),
+                            f"group '{item.group}' is not among the "
+                            f"board's groups: {', '.join(sorted(groups)) or 'none'}",
+                        )
                     )
-        for icon in self.icons_at:
-            if icon.points_to and icon.points_to not in seen:
-                raise ValueError(
-                    f"icon '{icon.icon}' points to '{icon.points_to}', which is not on this board"
+        names = set(self.names())
+        for i, c in enumerate(self.connections):
+            for end, key in ((c.from_, "from"), (c.to, "to")):
+                if end and end not in names:
+                    out.append(
+                        (("connections", i, key), f"no space or region named '{end}' on this board")
+                    )
+        for i, icon in enumerate(self.icons_at):
+            if icon.points_to and icon.points_to not in names:
+                out.append(
+                    (
+                        ("icons_at", i, "points_to"),
+                        f"icon '{icon.icon}' points to "
+                        f"'{icon.points_to}', which is not on this board",
+                    )
                 )
-        return self
+        return out
+
+    def _named(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Every place on the board, with where it is given: regions, spaces, and the spaces
+        that grids, rows and tracks make."""
+        out: list[tuple[tuple[str | int, ...], str]] = []
+        for key in ("regions", "spaces"):
+            out += [((key, i, "name"), item.name) for i, item in enumerate(getattr(self, key))]
+        for i, grid in enumerate(self.grids):
+            out += [(("grids", i), n) for n in _grid_names(grid)]
+        for i, row in enumerate(self.rows):
+            out += [(("rows", i), f"{row.name}-{n}") for n in range(1, row.count + 1)]
+        for i, track in enumerate(self.tracks):
+            out += [(("tracks", i), f"{track.name}-{v}") for v in track.values]
+        return out
+
+    def _lists(self, *keys: str) -> list[list[tuple[tuple[str | int, ...], str]]]:
+        return [
+            [((key, i, "name"), item.name) for i, item in enumerate(getattr(self, key))]
+            for key in keys
+        ]
 
     def names(self) -> list[str]:
         """Every named thing on the board: regions, spaces, row and track spaces."""
         out = [r.name for r in self.regions] + [s.name for s in self.spaces]
         for grid in self.grids:
-            out += [
-                f"{grid.prefix}-{c}-{r}"
-                for c in range(1, grid.cols + 1)
-                for r in range(1, grid.rows + 1)
-            ]
+            out += _grid_names(grid)
         for row in self.rows:
             out += [f"{row.name}-{n}" for n in range(1, row.count + 1)]
         for track in self.tracks:
