@@ -8,7 +8,7 @@ tokens and dice of a game share counter sheets; token pages are whole pages of t
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab.graphics.shapes import Drawing
@@ -21,6 +21,7 @@ from generator.impose import (
     ImpositionError,
     Placement,
     Sheet,
+    fit_grid,
     impose_board,
     impose_cards,
     impose_counters,
@@ -309,14 +310,27 @@ class _Planner:
         face = self._store(spec.icons or "board", svg, f"board {component.id}")
         shape = Shape("rect", spec.size.w, spec.size.h)
         self.pack.components[-1].shape = shape
-        sheets: list[Sheet] = []
-        for design in component_designs:
-            for piece in self._pieces(design, shape, spec.bleed, face, None):
-                sheets.extend(
-                    impose_board(
-                        spec.title, piece, self.pack.paper, sheet_geometry(), BOARD_OVERLAP
-                    )
-                )
+        pieces = [
+            piece
+            for design in component_designs
+            for piece in self._pieces(design, shape, spec.bleed, face, None)
+        ]
+        geo = sheet_geometry()
+        grid = fit_grid(self.pack.paper, shape.w, shape.h, spec.bleed, geo)
+        if len(pieces) > 1 and grid is not None and grid.capacity > 1:
+            # several copies of a small board share sheets, like cards
+            sheets = impose_cards(spec.title, pieces, self.pack.paper, geo)
+            for sheet in sheets:
+                sheet.placements = [
+                    replace(p, window=(0.0, 0.0, shape.w, shape.h), tile="whole")
+                    for p in sheet.placements
+                ]
+        else:
+            sheets = [
+                sheet
+                for piece in pieces
+                for sheet in impose_board(spec.title, piece, self.pack.paper, geo, BOARD_OVERLAP)
+            ]
         self.pack.sections.append(Section(spec.title, sheets))
 
     def _sheet(self, component: Component, component_designs: list[Design]) -> None:

@@ -120,12 +120,12 @@ class FlowLayout:
                 frame.addFromList(story, canvas)
             stuck = len(story) == before and pages > 1
             if story and (stuck or pages >= (self.spec.pages or MAX_PAGES)):
-                return pages + 1, self._height(story)
+                return pages + 1, self._height(story, canvas)
         return pages, 0.0
 
-    def _height(self, story: list[Flowable]) -> float:
+    def _height(self, story: list[Flowable], canvas: Canvas) -> float:
         """How tall (mm) the flowables not yet placed are, in one column."""
-        return sum(f.wrap(self.column_width, 10**6)[1] for f in story) / mm
+        return sum(f.wrapOn(canvas, self.column_width, 10**6)[1] for f in story) / mm
 
     def fit(self, component: str) -> None:
         """Choose the largest font size (down to the minimum) at which the sheet fits."""
