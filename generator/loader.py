@@ -105,6 +105,10 @@ def load_game(root: Path, errors: ErrorList) -> Game | None:
         return None
     doc = _parse(game_file, errors)
     spec = _validate(GameSpec, doc, errors) if doc else None
+    if spec is not None:
+        for deck, recipe in spec.recipes.items():
+            for loc, message in recipe.problems():
+                errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
     components = [
         c
         for p in sorted(root.glob("*.yaml"))

@@ -182,7 +182,7 @@ def _cut_guides(canvas: Canvas, p: Placement) -> None:
     canvas.saveState()
     canvas.setLineWidth(CUT_WIDTH_PT)
     canvas.setStrokeGray(0)
-    if shape.kind == "net":
+    if shape.cuts:
         for x1, y1, x2, y2 in shape.cuts:
             canvas.line((p.x + x1) * mm, (p.y + y1) * mm, (p.x + x2) * mm, (p.y + y2) * mm)
         canvas.setDash(*FOLD_DASH_PT)

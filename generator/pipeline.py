@@ -31,11 +31,19 @@ from generator.impose import (
 from generator.loader import Component, Game
 from generator.packing import PackingError
 from generator.pieces import Design, Piece, designs
-from generator.render import TemplateRenderer, card_box, describe, net_svg
-from generator.shapes import Shape, die_net, token_shape
+from generator.render import TemplateRenderer, card_box, composed_svg, describe
+from generator.shapes import Shape, die_net, standee_shape, token_shape
 from generator.sheetflow import FlowLayout, Overflow
 from generator.sizes import paper_sizes, sheet_geometry
-from generator.spec import BoardSpec, DeckSpec, SheetSpec, SheetTable, TokenPagesSpec, TokenSpec
+from generator.spec import (
+    BoardSpec,
+    DeckSpec,
+    SheetSpec,
+    SheetTable,
+    StandeeSpec,
+    TokenPagesSpec,
+    TokenSpec,
+)
 from generator.strings import text
 from generator.svgart import ArtStore
 
@@ -46,6 +54,7 @@ PIECE_KIND = {
     "token-pages": "token",
     "board": "board",
     "sheet": "sheet",
+    "standees": "standee",
 }
 BOARD_OVERLAP = 10.0  # mm that neighbouring tiles of a board share, for glue
 
@@ -261,6 +270,12 @@ class _Planner:
                 return self._pieces(
                     design, shape, spec.bleed, *self._sides(design, shape, spec.bleed)
                 )
+        elif isinstance(spec, StandeeSpec):
+            shape = standee_shape(spec.size.w, spec.size.h, spec.base)
+            self._check_fits(component, shape, 0.0)
+
+            def make(design: Design) -> list[Piece]:
+                return self._pieces(design, shape, 0.0, self._standee(design, spec), None)
         else:
             shape = die_net(spec.size)
             self._check_fits(component, shape, 0.0)
@@ -283,6 +298,14 @@ class _Planner:
                 "choose a smaller size",
             )
 
+    def _standee(self, design: Design, spec: StandeeSpec) -> str:
+        """A standee's strip: its face and back rendered in their panels, then composed."""
+        box = card_box(spec.size.w, spec.size.h, 0.0, "rect")
+        sides = [(spec.face, "face"), (spec.back or spec.face, "back")]
+        arts = [self.renderer.render_design(design, t, box, side) for t, side in sides]
+        shape = standee_shape(spec.size.w, spec.size.h, spec.base)
+        return self._store(spec.face, composed_svg(shape, arts), describe(design))
+
     def _die(self, design: Design, edge: float, shape: Shape) -> str:
         """The net art of one die: each face rendered by the face template, then composed."""
         box = card_box(edge, edge, 0.0, "square")
@@ -292,7 +315,7 @@ class _Planner:
             )
             for value in design.entry.faces
         ]
-        return self._store(design.component.spec.face, net_svg(shape, faces), describe(design))
+        return self._store(design.component.spec.face, composed_svg(shape, faces), describe(design))
 
     def _board(self, component: Component, component_designs: list[Design]) -> None:
         """A board drawn from its spaces, on one page or tiled across several."""
@@ -339,15 +362,15 @@ class _Planner:
         left, bottom, right, top = printable_box(self.pack.paper, sheet_geometry())
         area = (left, bottom, right - left, top - bottom)
         icons: dict[str, Drawing] = {}
-        line = component.doc.line_of(("sections",))
 
-        def icon(name: str) -> Drawing:
+        def icon(name: str, where: tuple | None) -> Drawing:
             if name not in icons:
+                line = component.doc.line_of(where or ("sections",))
                 icons[name] = self._icon(component, name, line)
             return icons[name]
 
-        def rows_from(table: SheetTable) -> list[list[str]]:
-            return self._rows_from(component, table, line)
+        def rows_from(table: SheetTable, where: tuple) -> list[list[str]]:
+            return self._rows_from(component, table, component.doc.line_of(where))
 
         layout = FlowLayout(spec, area, icon, rows_from)
         layout.fit(component.id)

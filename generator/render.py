@@ -17,15 +17,23 @@ from lxml import etree
 from markupsafe import Markup
 
 from generator.errors import SpecError, display_path
-from generator.fonts import wrap
+from generator.fonts import text_width, wrap
 from generator.loader import Game
 from generator.paths import relative_problem
 from generator.pieces import Design
-from generator.shapes import NET_TAB, Shape, tab_polygons
+from generator.shapes import Shape
 from generator.sheetflow import Overflow
 from generator.svgart import SAFE_PARSER
 
-ALIASES = {"deck": "card", "tokens": "token", "dice": "die", "token-pages": "token"}
+ALIASES = {
+    "deck": "card",
+    "tokens": "token",
+    "dice": "die",
+    "token-pages": "token",
+    "standees": "standee",
+    "board": "board",
+    "sheet": "sheet",
+}
 
 
 def describe(design: Design) -> str:
@@ -141,17 +149,21 @@ class TemplateRenderer:
         while True:
             lines = wrap(text, width, current, weight)
             needed = len(lines) * current * leading
-            if needed <= height + 1e-6 or current - step < min_size - 1e-9:
+            widest = max(text_width(line, current, weight) for line in lines)
+            fits = needed <= height + 1e-6 and widest <= width + 1e-6
+            if fits or current - step < min_size - 1e-9:
                 break
             current -= step
-        if needed > height + 1e-6 and self._drawing is not None:
+        if not fits and self._drawing is not None:
             design = self._drawing
+            short = [f"{needed - height:.1f} mm of height"] if needed > height + 1e-6 else []
+            short += [f"{widest - width:.1f} mm of width"] if widest > width + 1e-6 else []
             self.overflows.append(
                 Overflow(
                     design.component.id,
                     design.name,
                     f"'{box}' ({width:g} x {height:g} mm)",
-                    f"{needed - height:.1f} mm at {current:.2f} mm text",
+                    f"{' and '.join(short)} at {current:.2f} mm text",
                 )
             )
         return {"lines": lines, "size": current, "leading": current * leading}
@@ -211,11 +223,12 @@ def _template_position(exc: Exception, name: str, game: Game) -> tuple[Path, int
     return Path(name), None
 
 
-def net_svg(shape: Shape, faces: list[str]) -> str:
-    """A die net's art: the six rendered faces in their slots and shaded glue tabs.
+def composed_svg(shape: Shape, arts: list[str]) -> str:
+    """The art of a piece made of panels (a die net, a standee): each panel's rendered SVG
+    moved into its slot (turned if the panel is), and the glue tabs shaded.
 
-    Face SVGs are drawn in their own mm units with the face at (0, 0); their contents are
-    moved into place in the net, whose frame is mm with y down (SVG)."""
+    Panel SVGs are drawn in their own mm units with the panel at (0, 0); the composed frame is
+    mm with y down (SVG), while shapes measure y up, hence the flips."""
     svg_ns = "http://www.w3.org/2000/svg"
     root = etree.Element(
         f"{{{svg_ns}}}svg",
@@ -224,14 +237,15 @@ def net_svg(shape: Shape, faces: list[str]) -> str:
         height=f"{shape.h:g}mm",
         viewBox=f"0 0 {shape.w:g} {shape.h:g}",
     )
-    edge = shape.w / (3 + 2 * NET_TAB)
-    for polygon in tab_polygons(shape):
+    for polygon in shape.tabs:
         points = " ".join(f"{x:.3f},{shape.h - y:.3f}" for x, y in polygon)
         etree.SubElement(root, f"{{{svg_ns}}}polygon", points=points, fill="#e6e6e6")
-    for (x, y), face in zip(shape.faces, faces, strict=True):
-        group = etree.SubElement(
-            root, f"{{{svg_ns}}}g", transform=f"translate({x:.3f} {shape.h - y - edge:.3f})"
-        )
-        for child in etree.fromstring(face.encode(), SAFE_PARSER):
+    for (x, y, w, h, turn), art in zip(shape.panels, arts, strict=True):
+        top = shape.h - y - h
+        move = f"translate({x:.3f} {top:.3f})"
+        if turn == 180:
+            move = f"translate({x + w:.3f} {top + h:.3f}) rotate(180)"
+        group = etree.SubElement(root, f"{{{svg_ns}}}g", transform=move)
+        for child in etree.fromstring(art.encode(), SAFE_PARSER):
             group.append(child)
     return etree.tostring(root, encoding="unicode")

@@ -27,7 +27,8 @@ class Shape:
     corner: float = 0.0
     cuts: tuple[Line, ...] = ()
     folds: tuple[Line, ...] = ()
-    faces: tuple[Point, ...] = ()
+    panels: tuple[tuple[float, float, float, float, int], ...] = ()
+    tabs: tuple[tuple[Point, ...], ...] = ()
 
     @property
     def label(self) -> str:
@@ -37,7 +38,9 @@ class Shape:
         if self.kind.startswith("hex"):
             return f"hex {min(self.w, self.h):g} mm"
         if self.kind == "net":
-            return f"die {self.w / (3 + 2 * NET_TAB):g} mm"
+            return f"die {self.panels[0][2]:g} mm"
+        if self.kind == "standee":
+            return f"standee {self.panels[0][2]:g} × {self.panels[0][3]:g} mm"
         return f"{self.w:g} × {self.h:g} mm"
 
 
@@ -94,16 +97,37 @@ def die_net(edge: float) -> Shape:
         folds.append(_norm(sides[(face, side)]))
         cuts.extend(_tab(sides[(face, side)], side, tab))
     width, height = 3 * edge + 2 * tab, 4 * edge + tab
-    return Shape("net", width, height, cuts=tuple(cuts), folds=tuple(folds), faces=faces)
+    return Shape(
+        "net",
+        width,
+        height,
+        cuts=tuple(cuts),
+        folds=tuple(folds),
+        panels=tuple((x, y, edge, edge, 0) for x, y in faces),
+        tabs=tuple(tuple(p) for p in _tab_polygons(faces, edge)),
+    )
 
 
-def tab_polygons(shape: Shape) -> list[list[Point]]:
+def standee_shape(w: float, h: float, base: float) -> Shape:
+    """A fold-over standee: a base tab, the front, the back (upside down, so it reads upright
+    once folded over the top), and a second base tab, in one strip; fold lines between."""
+    height = 2 * base + 2 * h
+    cuts = ((0, 0, w, 0), (w, 0, w, height), (w, height, 0, height), (0, height, 0, 0))
+    folds = tuple((0, y, w, y) for y in (base, base + h, base + 2 * h))
+    tabs = (
+        ((0, 0), (w, 0), (w, base), (0, base)),
+        ((0, base + 2 * h), (w, base + 2 * h), (w, height), (0, height)),
+    )
+    panels = ((0.0, base, w, h, 0), (0.0, base + h, w, h, 180))
+    return Shape("standee", w, height, cuts=cuts, folds=folds, panels=panels, tabs=tabs)
+
+
+def _tab_polygons(faces: tuple[Point, ...], edge: float) -> list[list[Point]]:
     """The glue tabs of a die net, as polygons (for shading them in the art)."""
-    edge = (shape.w) / (3 + 2 * NET_TAB)
     tab = NET_TAB * edge
     polygons = []
     for face, side in NET_TABS:
-        x, y = shape.faces[face]
+        x, y = faces[face]
         x1, y1, x2, y2 = _square_sides(x, y, edge)[side]
         dx, dy = _outward(side)
         ux, uy = (x2 - x1) / edge, (y2 - y1) / edge

@@ -28,6 +28,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus.doctemplate import ActionFlowable, _FrameBreak
 
 from generator.fonts import BOLD, REGULAR, register_fonts
 from generator.spec import SheetBlock, SheetSpec, SheetTable
@@ -37,6 +38,7 @@ BOLD_CODE = re.compile(r"\*\*(.+?)\*\*")
 ICON_BOX = 20.0
 SHRINK_STEP = 0.5
 MAX_PAGES = 60
+ICON_DROP = 0.18  # an icon's bottom sits this many font sizes below the baseline
 TITLE_SPACE = 14 * mm
 COLUMN_GAP = 6 * mm
 CALLBACK = "pnpicon"
@@ -75,8 +77,8 @@ class FlowLayout:
 
     spec: SheetSpec
     area: tuple[float, float, float, float]  # printable x, y, w, h in mm
-    icon: Callable[[str], Drawing]
-    rows_from: Callable[[SheetTable], list[list[str]]]
+    icon: Callable[[str, tuple | None], Drawing]
+    rows_from: Callable[[SheetTable, tuple], list[list[str]]]
     size: float = 0.0
     pages: int = 0
     overflow: Overflow | None = None
@@ -117,7 +119,7 @@ class FlowLayout:
             pages += 1
             before = len(story)
             for frame in self.frames(pages == 1):
-                frame.addFromList(story, canvas)
+                fill(frame, story, canvas)
             stuck = len(story) == before and pages > 1
             if story and (stuck or pages >= (self.spec.pages or MAX_PAGES)):
                 return pages + 1, self._height(story, canvas)
@@ -135,7 +137,7 @@ class FlowLayout:
             if not left:
                 self.size, self.pages = size, pages
                 return
-            if size - SHRINK_STEP < self.spec.min_font_size - 1e-9:
+            if size <= self.spec.min_font_size + 1e-9:
                 self.size, self.pages = size, self.spec.pages or pages
                 allowed = self.spec.pages or MAX_PAGES
                 self.overflow = Overflow(
@@ -145,7 +147,7 @@ class FlowLayout:
                     f"{left:.0f} mm of text at {size:g} pt",
                 )
                 return
-            size -= SHRINK_STEP
+            size = max(size - SHRINK_STEP, self.spec.min_font_size)
 
     def draw_page(self, canvas: Canvas, title: str) -> None:
         """Draw the next page of the sheet (pages are drawn in order)."""
@@ -163,20 +165,42 @@ class FlowLayout:
                 canvas.setFillGray(0)
                 canvas.drawString(x * mm, (y + h) * mm - 16, title)
             for frame in self.frames(page == 1):
-                frame.addFromList(story, canvas)
+                fill(frame, story, canvas)
             yield
 
     def _draw_icon(self, canvas: Canvas, kind: str, label: str) -> None:
-        """onDraw callback: the icon ``label`` at the current text position and size."""
+        """onDraw callback: the icon in the placeholder just before it ('name@size')."""
         info = canvas._curr_tx_info
-        size = info["tx"]._fontsize or info["xs"].style.fontSize
-        drawing = self.icon(label)
+        name, size_text = label.rsplit("@", 1)
+        size = float(size_text)
+        drawing = self.icon(name, None)
         scale = size / ICON_BOX
         canvas.saveState()
-        canvas.translate(info["cur_x"], info["cur_y"] - 0.18 * size)
+        canvas.translate(info["cur_x"] - size, info["cur_y"] - ICON_DROP * size)
         canvas.scale(scale, scale)
         renderPDF.draw(drawing, canvas, 0, 0)
         canvas.restoreState()
+
+
+def fill(frame: Frame, story: list[Flowable], canvas: Canvas) -> None:
+    """Fill ``frame`` from the front of ``story``, splitting what can be split (paragraphs,
+    tables, kept-together groups) as a document template would; what is placed leaves the
+    story."""
+    while story:
+        flowable = story[0]
+        if isinstance(flowable, _FrameBreak):
+            story.pop(0)
+            return
+        if isinstance(flowable, ActionFlowable):
+            story.pop(0)
+            continue
+        if frame.add(flowable, canvas, trySplit=1):
+            story.pop(0)
+            continue
+        parts = frame.split(flowable, canvas)
+        if not parts or parts[0] is flowable:
+            return
+        story[0:1] = parts
 
 
 class Story:
@@ -189,12 +213,17 @@ class Story:
         self.body = ParagraphStyle("body", fontName=REGULAR, fontSize=size, leading=size * 1.25)
         self.bold = ParagraphStyle("sub", parent=self.body, fontName=BOLD, spaceBefore=size * 0.4)
         self.bullet = ParagraphStyle(
-            "bullet", parent=self.body, leftIndent=size * 1.1, bulletIndent=size * 0.2
+            "bullet",
+            parent=self.body,
+            leftIndent=size * 1.1,
+            bulletIndent=size * 0.2,
+            bulletFontName=REGULAR,
         )
+        self.where: tuple[str | int, ...] = ()
 
     def build(self) -> list[Flowable]:
         out: list[Flowable] = []
-        for section in self.layout.spec.sections:
+        for index, section in enumerate(self.layout.spec.sections):
             head = ParagraphStyle(
                 "head",
                 parent=self.body,
@@ -204,23 +233,34 @@ class Story:
                 textColor=colors.white,
                 backColor=colors.HexColor(section.colour),
                 borderPadding=(1.5, 3, 1.5, 3),
+                leftIndent=3,
+                rightIndent=3,
                 spaceBefore=self.size * 0.9,
                 spaceAfter=self.size * 0.45,
             )
-            parts: list[Flowable] = [Paragraph(self.markup(section.heading), head)]
-            for block in section.blocks:
+            self.where = ("sections", index, "heading")
+            heading = Paragraph(self.markup(section.heading, head.fontSize), head)
+            parts: list[Flowable] = []
+            for number, block in enumerate(section.blocks):
+                self.where = ("sections", index, "blocks", number)
                 parts.extend(self.block(block))
+            # a heading never stands alone at the foot of a column
+            parts = [KeepTogether([heading, parts[0]]), *parts[1:]]
             out.extend([KeepTogether(parts)] if section.keep_together else parts)
         return out
 
     def block(self, block: SheetBlock) -> list[Flowable]:
         if block.heading:
-            return [Paragraph(self.markup(block.heading), self.bold)]
+            return [Paragraph(self.markup(block.heading, self.size), self.bold)]
         if block.text:
-            return [Paragraph(self.markup(block.text), self.body), Spacer(1, self.size * 0.25)]
+            return [
+                Paragraph(self.markup(block.text, self.size), self.body),
+                Spacer(1, self.size * 0.25),
+            ]
         if block.bullets:
             return [
-                Paragraph(self.markup(item), self.bullet, bulletText="•") for item in block.bullets
+                Paragraph(self.markup(item, self.size), self.bullet, bulletText="•")
+                for item in block.bullets
             ]
         assert block.table is not None
         return [self.table(block.table), Spacer(1, self.size * 0.5)]
@@ -229,9 +269,11 @@ class Story:
         size = min(table.font_size or self.size, self.size)
         cell = ParagraphStyle("cell", parent=self.body, fontSize=size, leading=size * 1.2)
         head = ParagraphStyle("cellhead", parent=cell, fontName=BOLD)
-        rows = self.layout.rows_from(table) if table.from_ else table.rows
-        data = [[Paragraph(self.markup(c), head) for c in table.header]] if table.header else []
-        data += [[Paragraph(self.markup(c), cell) for c in row] for row in rows]
+        rows = self.layout.rows_from(table, (*self.where, "table")) if table.from_ else table.rows
+        data = (
+            [[Paragraph(self.markup(c, size), head) for c in table.header]] if table.header else []
+        )
+        data += [[Paragraph(self.markup(c, size), cell) for c in row] for row in rows]
         width = self.layout.column_width
         weights = table.widths or [1.0] * len(data[0])
         widths = [width * w / sum(weights) for w in weights]
@@ -249,27 +291,17 @@ class Story:
         result.setStyle(TableStyle(style))
         return result
 
-    def markup(self, text: str) -> str:
-        """Spec text as paragraph markup: XML escaped, **bold**, and :icon: codes inline."""
+    def markup(self, text: str, size: float) -> str:
+        """Spec text as paragraph markup: XML escaped, **bold**, and :icon: codes inline as a
+        placeholder of the text's ``size`` followed by the callback that draws the icon."""
         escaped = BOLD_CODE.sub(r"<b>\1</b>", escape(str(text)))
-        return ICON_CODE.sub(self._icon_markup, escaped)
 
-    def _icon_markup(self, match: re.Match[str]) -> str:
-        self.layout.icon(match[1])  # an unknown icon fails now, naming the code
-        return (
-            f'<onDraw name="{CALLBACK}" label="{match[1]}"/>'
-            f'<img src="{blank_image()}" width="{self.size:.2f}" height="{self.size:.2f}" '
-            'valign="-18%"/>'
-        )
+        def icon(match: re.Match[str]) -> str:
+            self.layout.icon(match[1], self.where)  # an unknown icon fails now, at its line
+            return (
+                f'<img src="{blank_image()}" width="{size:.2f}" height="{size:.2f}" '
+                f'valign="-{ICON_DROP:.0%}"/>'
+                f'<onDraw name="{CALLBACK}" label="{match[1]}@{size:.2f}"/>'
+            )
 
-
-def icon_codes(spec: SheetSpec) -> set[str]:
-    """Every :icon: code a sheet's text uses."""
-    texts: list[str] = []
-    for section in spec.sections:
-        texts.append(section.heading)
-        for block in section.blocks:
-            texts += [block.heading or "", block.text or "", *(block.bullets or [])]
-            if block.table:
-                texts += [c for row in [block.table.header or [], *block.table.rows] for c in row]
-    return {m for text in texts for m in ICON_CODE.findall(text)}
+        return ICON_CODE.sub(icon, escaped)

@@ -126,17 +126,23 @@ class Recipe(StrictModel):
     )
     piles_from: int = Field(default=0, ge=0, description="the recipe line the piles split")
 
-    @model_validator(mode="after")
-    def _lines(self) -> Recipe:
+    def problems(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Mistakes in the recipe, each with where it is (relative to the recipe)."""
+        out: list[tuple[tuple[str | int, ...], str]] = []
         for i, line in enumerate(self.cards):
             if set(line) != set(self.identify):
-                raise ValueError(
-                    f"recipe line {i + 1} gives {sorted(line)}, not the identifying fields "
-                    f"{sorted(self.identify)}"
+                out.append(
+                    (
+                        ("cards", i),
+                        f"recipe line {i + 1} gives {sorted(line)}, not the "
+                        f"identifying fields {sorted(self.identify)}",
+                    )
                 )
         if self.piles and self.piles_from >= len(self.cards):
-            raise ValueError(f"piles_from {self.piles_from} is not a line of the recipe")
-        return self
+            out.append(
+                (("piles_from",), f"piles_from {self.piles_from} is not a line of the recipe")
+            )
+        return out
 
 
 class GameSpec(StrictModel):
@@ -402,6 +408,23 @@ class TokenPagesSpec(ComponentBase):
         description="tokens of each value on every page"
     )
     name: Slug = Field(default="token", description="kind name; a value's kind is name-value")
+
+
+class StandeeSpec(ComponentBase):
+    """Fold-over standees: front and back art on one strip with a fold over the top and a base
+    tab at each end, printed single-sided and packed onto the counter sheets."""
+
+    kind: Literal["standees"]
+    face: TemplateName
+    back: TemplateName | None = Field(
+        default=None, description="the other side; default: the face template again"
+    )
+    size: TokenSize = Field(description="the figure's width x height in mm, e.g. '30 x 50'")
+    base: float = Field(default=15.0, ge=5, le=60, description="depth of each base tab, mm")
+    standees: list[CountedEntry] = Field(min_length=1, max_length=MAX_COPIES)
+
+    kind_key: ClassVar[str] = "standees"
+    _unique_names = field_validator("standees")(_unique)
 
 
 # --- boards ---------------------------------------------------------------------------------
@@ -771,5 +794,8 @@ COMPONENT_KINDS: dict[str, type[ComponentBase]] = {
     "token-pages": TokenPagesSpec,
     "board": BoardSpec,
     "sheet": SheetSpec,
+    "standees": StandeeSpec,
 }
-ComponentSpec = DeckSpec | TokenSpec | DiceSpec | TokenPagesSpec | BoardSpec | SheetSpec
+ComponentSpec = (
+    DeckSpec | TokenSpec | DiceSpec | TokenPagesSpec | BoardSpec | SheetSpec | StandeeSpec
+)
