@@ -171,3 +171,17 @@ def board_counts(spec: BoardSpec) -> Counter[str]:
     counts["tables"] = len(spec.tables)
     counts["connections"] = len(spec.connections)
     return +counts
+
+
+def tally(component: Component) -> dict[str, int]:
+    """A deck's tally: how often each symbol appears over all its printed copies."""
+    spec = component.spec
+    if not getattr(spec, "tally", None):
+        return {}
+    totals = dict.fromkeys(spec.tally.symbols.values(), 0)
+    for design in designs(component, []):
+        value = design.fields().get(spec.tally.field, "")
+        text = "".join(map(str, value)) if isinstance(value, list) else str(value)
+        for symbol, name in spec.tally.symbols.items():
+            totals[name] += text.count(symbol) * design.count
+    return totals

@@ -375,6 +375,7 @@ class _Planner:
         layout = FlowLayout(spec, area, icon, rows_from)
         layout.fit(component.id)
         if layout.overflow:
+            layout.overflow.line = component.doc.line_of(("pages",))
             self.pack.overflows.append(layout.overflow)
         shape = Shape("rect", area[2], area[3])
         self.pack.components[-1].shape = shape

@@ -164,6 +164,7 @@ class TemplateRenderer:
                     design.name,
                     f"'{box}' ({width:g} x {height:g} mm)",
                     f"{' and '.join(short)} at {current:.2f} mm text",
+                    design.line,
                 )
             )
         return {"lines": lines, "size": current, "leading": current * leading}

@@ -28,7 +28,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
-from reportlab.platypus.doctemplate import ActionFlowable, _FrameBreak
+from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.fonts import BOLD, REGULAR, register_fonts
 from generator.spec import SheetBlock, SheetSpec, SheetTable
@@ -69,6 +69,7 @@ class Overflow:
     piece: str
     box: str
     missing: str
+    line: int | None = None
 
 
 @dataclass
@@ -188,11 +189,20 @@ def fill(frame: Frame, story: list[Flowable], canvas: Canvas) -> None:
     story."""
     while story:
         flowable = story[0]
-        if isinstance(flowable, _FrameBreak):
-            story.pop(0)
-            return
         if isinstance(flowable, ActionFlowable):
             story.pop(0)
+            continue
+        if isinstance(flowable, KeepTogether):
+            # reportlab splits these only inside a document template; do it here: the group
+            # goes on in this column if it fits (or the column is empty), else in the next.
+            content = list(flowable._content)
+            height = sum(
+                f.wrapOn(canvas, frame._aW, 10**6)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+                for f in content
+            )
+            if height > frame._y - frame._y1p and not frame._atTop:
+                return
+            story[0:1] = content
             continue
         if frame.add(flowable, canvas, trySplit=1):
             story.pop(0)

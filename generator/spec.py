@@ -314,6 +314,16 @@ def _unique(cls: type, entries: list[Entry]) -> list[Entry]:
     return entries
 
 
+class Tally(StrictModel):
+    """Symbols counted over every printed copy of a deck: e.g. the chocolate pieces of each
+    colour in a field that maps a card's grid as text."""
+
+    field: str = Field(description="the card field whose text holds the symbols")
+    symbols: dict[str, str] = Field(
+        min_length=1, description="symbol → name, e.g. {D: dark, M: milk, W: white}"
+    )
+
+
 class DeckSpec(ComponentBase):
     """A deck of cards: a size, a face and back template, and the cards with their counts."""
 
@@ -323,6 +333,10 @@ class DeckSpec(ComponentBase):
     bleed: float = Field(default=3.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
     back: TemplateName | None = Field(default=None, description="omit for single-sided cards")
     cards: list[CardSpec] = Field(min_length=1, max_length=MAX_COPIES)
+
+    tally: Tally | None = Field(
+        default=None, description="symbols to count over the whole deck, shown by pnp list"
+    )
 
     kind_key: ClassVar[str] = "cards"
     _unique_names = field_validator("cards")(_unique)

@@ -81,8 +81,9 @@ def explain_overflows(pack: Pack) -> None:
     """One error line per text that does not fit its box, even at its smallest size."""
     for o in pack.overflows:
         component = next(c for c in pack.game.components if c.id == o.component)
+        where = display_path(component.path) + (f":{o.line}" if o.line else "")
         click.echo(
-            f"{display_path(component.path)}: text does not fit: {o.piece}, box {o.box}: "
+            f"{where}: text does not fit: {o.piece}, box {o.box}: "
             f"{o.missing} missing; shorten the text or make the box larger",
             err=True,
         )

@@ -8,6 +8,7 @@ import click
 
 from generator.commands import components_option, games_argument, load_games, plan_games
 from generator.inventory import page_ranges
+from generator.pieces import tally
 from generator.pipeline import Pack
 
 
@@ -26,6 +27,9 @@ def describe(pack: Pack) -> None:
             f"{plan.count} pieces{size}, pages {page_ranges(plan.pages)}"
         )
         click.echo("    " + ", ".join(f"{d.name} {d.count}" for d in plan.designs))
+        totals = tally(component)
+        if totals:
+            click.echo("    tally: " + ", ".join(f"{name} {n}" for name, n in totals.items()))
     for page, sheet in pack.numbered_sheets():
         if sheet.side == "front" and sheet.area:
             click.echo(
