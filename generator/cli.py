@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from generator.commands import build, check, listing, schema
+from generator.commands import build, check, i18n, listing, schema
 
 EXIT_INTERNAL = 4
 
@@ -22,6 +22,7 @@ cli.add_command(build.command)
 cli.add_command(check.command)
 cli.add_command(listing.command)
 cli.add_command(schema.command)
+cli.add_command(i18n.command)
 
 
 def main() -> None:

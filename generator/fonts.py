@@ -1,25 +1,28 @@
 """Fonts embedded in every PDF, registered once for reportlab, svglib and text measuring.
 
-The default family is Bitstream Vera Sans, which ships inside reportlab itself (so a fresh
-machine needs nothing more) and covers Latin-1: German umlauts and ß included. Templates ask for
-``font-family="sans-serif"`` (or ``Vera``) with ``font-weight="bold"`` / ``font-style="italic"``.
+The family is DejaVu Sans (Bitstream Vera Sans with a far wider coverage: German umlauts and ß,
+typographic quotes and dashes, arrows, Greek, Cyrillic). Its files come with matplotlib, a
+well-kept package on PyPI, so a fresh machine gets them from the project's own install step.
+Templates ask for ``font-family="sans-serif"`` with ``font-weight="bold"`` /
+``font-style="italic"``. A character the font lacks is an error naming the text, never a
+missing glyph in print.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
 
-import reportlab
 from reportlab.pdfbase import pdfmetrics
 from svglib.fonts import get_global_font_map
 
-FONT_DIR = Path(reportlab.__file__).parent / "fonts"
+FONT_DIR = Path(find_spec("matplotlib").submodule_search_locations[0]) / "mpl-data/fonts/ttf"
 VARIANTS = {
-    ("normal", "normal"): ("PnpSans", "Vera.ttf"),
-    ("bold", "normal"): ("PnpSans-Bold", "VeraBd.ttf"),
-    ("normal", "italic"): ("PnpSans-Italic", "VeraIt.ttf"),
-    ("bold", "italic"): ("PnpSans-BoldItalic", "VeraBI.ttf"),
+    ("normal", "normal"): ("PnpSans", "DejaVuSans.ttf"),
+    ("bold", "normal"): ("PnpSans-Bold", "DejaVuSans-Bold.ttf"),
+    ("normal", "italic"): ("PnpSans-Italic", "DejaVuSans-Oblique.ttf"),
+    ("bold", "italic"): ("PnpSans-BoldItalic", "DejaVuSans-BoldOblique.ttf"),
 }
 FAMILIES = ("sans-serif", "Vera", "PnpSans", "Helvetica", "Arial")
 REGULAR, BOLD = "PnpSans", "PnpSans-Bold"
@@ -67,3 +70,10 @@ def wrap(text: object, width: float, size: float, weight: str = "normal") -> lis
                 line = candidate
         lines.append(line)
     return lines
+
+
+def missing_glyphs(text: str) -> list[str]:
+    """The characters of ``text`` the embedded font cannot draw."""
+    register_fonts()
+    cmap = pdfmetrics.getFont(REGULAR).face.charToGlyph
+    return sorted({c for c in text if c.isprintable() and not c.isspace() and ord(c) not in cmap})

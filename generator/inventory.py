@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
 SQUARE = 50.0  # mm: the calibration square
+MAX_KINDS_LISTED = 16  # a component with more kinds gives their number instead
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -60,6 +61,8 @@ def _table(pack: Pack, width: float) -> Table:
     for plan in pack.components:
         spec = plan.component.spec
         kinds = " · ".join(f"{escape(d.name)} {d.count}" for d in plan.designs)
+        if len(plan.designs) > MAX_KINDS_LISTED:
+            kinds = escape(text("inventory_kinds", count=len(plan.designs)))
         name = f"{escape(spec.title)}<br/><font size='7.5' color='#555555'>{kinds}</font>"
         size = plan.shape.label if plan.shape else ""
         rows.append(

@@ -16,7 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator.errors import ErrorList, SpecError
+from generator import i18n
+from generator.errors import ErrorList, SpecError, display_path
+from generator.fonts import missing_glyphs
 from generator.spec import COMPONENT_KINDS, BoardSpec, ComponentSpec, GameSpec
 from generator.yamlsource import YamlDoc, load_yaml
 
@@ -46,6 +48,8 @@ class Game:
     spec: GameSpec
     doc: YamlDoc
     components: list[Component] = field(default_factory=list)
+    language: str = "en"
+    report: i18n.Report | None = None
 
     def template_dirs(self) -> list[Path]:
         """Where templates are looked up: the game's own first, then the shared ones."""
@@ -96,32 +100,81 @@ class SpecFailureFor(Exception):
         super().__init__(str(self.error))
 
 
-def load_game(root: Path, errors: ErrorList) -> Game | None:
-    """Load one game folder; add every mistake to ``errors`` and return None if any."""
+def load_game(root: Path, errors: ErrorList, language: str | None = None) -> Game | None:
+    """Load one game folder, in ``language`` if given (else its source language); add every
+    mistake to ``errors`` and return None if any."""
     before = len(errors.errors)
     game_file = root / "game.yaml"
     if not game_file.is_file():
         errors.add(root, None, "no game.yaml; every game folder needs one (title, players, expect)")
         return None
     doc = _parse(game_file, errors)
+    files = [p for p in sorted(root.glob("*.yaml")) if p.name != "game.yaml"]
+    docs = [d for p in files if (d := _parse(p, errors)) is not None]
+    report = None
+    if doc is not None and language is not None:
+        report = _translate(root, [doc, *docs], language, errors)
+    for text_doc in [d for d in (doc, *docs) if d is not None]:
+        _check_glyphs(text_doc, errors)
     spec = _validate(GameSpec, doc, errors) if doc else None
     if spec is not None:
         for deck, recipe in spec.recipes.items():
             for loc, message in recipe.problems():
                 errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
-    components = [
-        c
-        for p in sorted(root.glob("*.yaml"))
-        if p.name != "game.yaml"
-        for c in [_load_component(p, errors)]
-        if c
-    ]
+    components = [c for d in docs if (c := _load_component(d, errors))]
     _check_unique_ids(components, errors)
     for component in components:
         _check_templates(root, component, errors)
     if spec is None or len(errors.errors) > before:
         return None
-    return Game(root.name, root, spec, doc, components)
+    game = Game(root.name, root, spec, doc, components)
+    game.language = language or spec.languages[0]
+    game.report = report
+    return game
+
+
+def _translate(
+    root: Path, docs: list[YamlDoc], language: str, errors: ErrorList
+) -> i18n.Report | None:
+    """Translate every document's strings in place; the report lists what was missing."""
+    declared = docs[0].data.get("languages", ["en"]) if isinstance(docs[0].data, dict) else []
+    if language not in declared:
+        errors.add(
+            docs[0].path,
+            docs[0].line_of(("languages",)),
+            f"the game does not declare language '{language}'; it has: "
+            f"{', '.join(map(str, declared))}",
+        )
+        return None
+    report = i18n.Report(language)
+    if language == declared[0]:
+        return report
+    path = i18n.catalog_dir(root) / f"{language}.po"
+    table: dict[str, str] = {}
+    if path.is_file():
+        try:
+            catalog = i18n.read_catalog(path)
+        except ValueError as exc:
+            errors.add(path, None, f"broken catalog: {exc}; fix the entry or run pnp i18n update")
+            return None
+        table = i18n.translations(catalog)
+        used = {text for d in docs for _, text in i18n.strings(d.data)}
+        i18n.audit(catalog, used, report)
+    for doc in docs:
+        doc.data = i18n.translate(doc, table, report, display_path(doc.path))
+    return report
+
+
+def _check_glyphs(doc: YamlDoc, errors: ErrorList) -> None:
+    """Every printed string can be drawn by the embedded font."""
+    for loc, text in i18n.strings(doc.data):
+        lacking = missing_glyphs(text)
+        if lacking:
+            errors.add(
+                doc.path,
+                doc.line_of(loc),
+                f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
+            )
 
 
 def _parse(path: Path, errors: ErrorList) -> YamlDoc | None:
@@ -132,10 +185,8 @@ def _parse(path: Path, errors: ErrorList) -> YamlDoc | None:
         return None
 
 
-def _load_component(path: Path, errors: ErrorList) -> Component | None:
-    doc = _parse(path, errors)
-    if doc is None:
-        return None
+def _load_component(doc: YamlDoc, errors: ErrorList) -> Component | None:
+    path = doc.path
     if not isinstance(doc.data, dict):
         errors.add(path, doc.line_of(()), "a component spec is a mapping with a 'kind' key")
         return None

@@ -44,7 +44,7 @@ from generator.spec import (
     TokenPagesSpec,
     TokenSpec,
 )
-from generator.strings import text
+from generator.strings import set_language, text
 from generator.svgart import ArtStore
 
 PIECE_KIND = {
@@ -109,6 +109,7 @@ class Pack:
 def plan_pack(game: Game, paper_name: str) -> Pack:
     """Render every design and impose every piece; raise ``SpecFailure`` listing all errors."""
     paper = paper_sizes()[paper_name]
+    set_language(game.language)
     pack = Pack(game, paper_name, paper, ArtStore(game.root))
     planner = _Planner(game, pack)
     for component in game.components:
@@ -500,9 +501,13 @@ class Built:
     pages: int
 
 
-def write_pack(pack: Pack, out_dir: Path) -> Built:
-    """Write ``<out>/<game>/<game>.pdf`` and ``manifest.json``, each atomically."""
+def write_pack(pack: Pack, out_dir: Path, by_language: bool = False) -> Built:
+    """Write ``<out>/<game>/<game>.pdf`` and ``manifest.json`` (under ``<lang>/`` when
+    ``by_language``), each atomically."""
+    set_language(pack.game.language)
     folder = out_dir / pack.game.name
+    if by_language:
+        folder = folder / pack.game.language
     sweep_stale(folder)
     pdf_path = folder / f"{pack.game.name}.pdf"
     manifest_path = folder / "manifest.json"

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from generator.strings import text
+
 Point = tuple[float, float]
 Line = tuple[float, float, float, float]
 
@@ -32,16 +34,16 @@ class Shape:
 
     @property
     def label(self) -> str:
-        """The size as a person reads it."""
+        """The size as a person reads it, in the language being printed."""
         if self.kind == "circle":
-            return f"Ø {self.w:g} mm"
+            return text("size_circle", d=f"{self.w:g}")
         if self.kind.startswith("hex"):
-            return f"hex {min(self.w, self.h):g} mm"
+            return text("size_hex", d=f"{min(self.w, self.h):g}")
         if self.kind == "net":
-            return f"die {self.panels[0][2]:g} mm"
+            return text("size_die", d=f"{self.panels[0][2]:g}")
         if self.kind == "standee":
-            return f"standee {self.panels[0][2]:g} × {self.panels[0][3]:g} mm"
-        return f"{self.w:g} × {self.h:g} mm"
+            return text("size_standee", w=f"{self.panels[0][2]:g}", h=f"{self.panels[0][3]:g}")
+        return text("size_rect", w=f"{self.w:g}", h=f"{self.h:g}")
 
 
 def token_shape(kind: str, w: float, h: float, corner: float = 0.0) -> Shape:

@@ -155,6 +155,11 @@ class GameSpec(StrictModel):
     paper: Literal[tuple(paper_sizes())] = Field(  # type: ignore[valid-type]
         default="a4", description="default paper: " + ", ".join(paper_sizes())
     )
+    languages: list[Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(_[A-Z]{2})?$")]] = Field(
+        default=["en"],
+        min_length=1,
+        description="languages the game prints in; the first is the source language",
+    )
     colours: list[PlayerColour] = Field(
         default_factory=list, description="player colours, for entries given 'per_player'"
     )

@@ -1,4 +1,6 @@
-"""The engine's own printed words, read from ``data/strings.yaml`` (see there)."""
+"""The engine's own printed words, read from ``data/strings.yaml`` (see there), in the
+language being built: translations come from ``generator/locale/<lang>.po`` (the key is the
+message context), falling back to English."""
 
 from __future__ import annotations
 
@@ -7,6 +9,10 @@ from importlib import resources
 
 import yaml
 
+from generator import i18n
+
+_language = "en"
+
 
 @cache
 def _strings() -> dict[str, str]:
@@ -14,6 +20,48 @@ def _strings() -> dict[str, str]:
     return yaml.safe_load(text)
 
 
+@cache
+def _translations(language: str) -> dict[str, str]:
+    """key → translated text for the engine's strings in ``language`` (those usable)."""
+    path = i18n.ENGINE_LOCALE / f"{language}.po"
+    if not path.is_file():
+        return {}
+    catalog = i18n.read_catalog(path)
+    source = _strings()
+    out = {}
+    for message in catalog:
+        key = message.context
+        usable = key in source and message.string and not message.fuzzy
+        if usable and not i18n.placeholders_differ(source[key], message.string):
+            out[key] = message.string
+    return out
+
+
+def set_language(language: str) -> None:
+    """Print the engine's words in ``language`` from now on."""
+    global _language
+    _language = language
+
+
 def text(key: str, **values: object) -> str:
-    """The string ``key`` with its ``{placeholders}`` filled in."""
-    return _strings()[key].format(**values)
+    """The string ``key`` in the current language with its ``{placeholders}`` filled in."""
+    template = _translations(_language).get(key, _strings()[key])
+    return template.format(**values)
+
+
+def missing(language: str) -> list[str]:
+    """The engine strings that have no usable translation in ``language``."""
+    if language == "en":
+        return []
+    have = _translations(language)
+    return [key for key in _strings() if key not in have]
+
+
+def engine_catalog(language: str | None = None) -> i18n.Catalog:
+    """A catalog of the engine's strings (key as context), for translators."""
+    catalog = i18n.Catalog(
+        project="pnp-generator", locale=language, creation_date=i18n.FIXED_DATE, fuzzy=False
+    )
+    for key, source in _strings().items():
+        catalog.add(source, context=key, locations=[("generator/data/strings.yaml", 0)])
+    return catalog

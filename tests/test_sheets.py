@@ -20,6 +20,8 @@ import yaml
 from click.testing import Result
 from pdfread import MM_PER_PT, Box, read_pages
 
+from generator.fonts import VARIANTS
+
 REPO = Path(__file__).resolve().parent.parent
 SHEET_GEO = yaml.safe_load((REPO / "generator" / "data" / "sizes.yaml").read_text("utf-8"))["sheet"]
 MARGIN = float(SHEET_GEO["margin"])  # README: the 5 mm a home printer cannot print
@@ -324,7 +326,8 @@ def test_sheet_bullets_are_text_in_the_embedded_font(flow_pack):
         lines = [squash(t) for t in page.extract_text().splitlines()]
         fonts = {c["fontname"].split("+")[-1] for c in page.chars}
     assert "• Two bullet alpha" in lines, [ln for ln in lines if "bullet" in ln]
-    assert all(f.startswith("BitstreamVera") for f in fonts), fonts
+    family = Path(VARIANTS[("normal", "normal")][1]).stem  # the embedded family's file name
+    assert all(f.startswith(family) for f in fonts), fonts
 
 
 # --- inline icons ---------------------------------------------------------------------------

@@ -35,8 +35,21 @@ def report_spec_errors(errors: list[SpecError]) -> None:
     sys.exit(EXIT_SPEC_ERROR)
 
 
-def load_games(components_dir: Path, names: tuple[str, ...]) -> list[Game]:
-    """Load the named games (all by default); on any spec error, report them all and exit 2."""
+lang_option = click.option(
+    "--lang",
+    "language",
+    default=None,
+    help="Language to print in: a code the game declares (e.g. de), or 'all' for every "
+    "language each game declares. Default: the game's source language.",
+)
+
+
+def load_games(
+    components_dir: Path, names: tuple[str, ...], language: str | None = None
+) -> list[Game]:
+    """Load the named games (all by default) in ``language`` ('all': in each language they
+    declare); on any spec error, report them all and exit 2. Unnamed games that do not declare
+    the language are left out."""
     try:
         roots = select_games(components_dir, names)
     except SpecFailureFor as exc:
@@ -45,7 +58,24 @@ def load_games(components_dir: Path, names: tuple[str, ...]) -> list[Game]:
     games = [g for root in roots if (g := load_game(root, errors)) is not None]
     if errors:
         report_spec_errors(errors.errors)
-    return games
+    if language is None:
+        return games
+    wanted: list[tuple[Path, str]] = []
+    for game in games:
+        declared = game.spec.languages
+        if language == "all":
+            wanted += [(game.root, lang) for lang in declared]
+        elif language in declared or names:
+            wanted.append((game.root, language))
+        else:
+            click.echo(
+                f"{game.name}: not printed in '{language}' (languages: {', '.join(declared)})",
+                err=True,
+            )
+    translated = [g for root, lang in wanted if (g := load_game(root, errors, lang)) is not None]
+    if errors:
+        report_spec_errors(errors.errors)
+    return translated
 
 
 def plan_games(games: list[Game], paper: str | None) -> list[Pack]:

@@ -12,6 +12,7 @@ from generator.commands import (
     EXIT_FAILED_CHECK,
     components_option,
     games_argument,
+    lang_option,
     load_games,
     plan_games,
 )
@@ -64,15 +65,21 @@ def passes_check(pack: Pack, force: bool) -> bool:
     help="Paper size (default: the game's own, usually a4).",
 )
 @click.option("--force", is_flag=True, help="Build even when the counts do not match.")
+@lang_option
 def command(
-    games: tuple[str, ...], components_dir: Path, out_dir: Path, paper: str | None, force: bool
+    games: tuple[str, ...],
+    components_dir: Path,
+    out_dir: Path,
+    paper: str | None,
+    force: bool,
+    language: str | None,
 ) -> None:
-    """Build print packs (every game by default)."""
-    packs = plan_games(load_games(components_dir, games), paper)
+    """Build print packs (every game by default); with --lang into <out>/<game>/<lang>/."""
+    packs = plan_games(load_games(components_dir, games, language), paper)
     accepted = [pack for pack in packs if passes_check(pack, force)]
     for pack in accepted:
         try:
-            built = write_pack(pack, out_dir)
+            built = write_pack(pack, out_dir, by_language=language is not None)
         except OSError as exc:
             click.echo(
                 f"{pack.game.name}: cannot write to {display_path(out_dir)}: "
@@ -81,6 +88,7 @@ def command(
             )
             sys.exit(EXIT_CANNOT_WRITE)
         click.echo(
-            f"{pack.game.name}: {display_path(built.pdf)} ({built.pages} pages, {pack.paper_name})"
+            f"{pack.game.name}: {display_path(built.pdf)} ({built.pages} pages, "
+            f"{pack.paper_name}, {pack.game.language})"
         )
     sys.exit(EXIT_FAILED_CHECK if len(accepted) < len(packs) else 0)

@@ -11,6 +11,7 @@ from generator.commands import (
     EXIT_FAILED_CHECK,
     components_option,
     games_argument,
+    lang_option,
     load_games,
     plan_games,
 )
@@ -25,6 +26,7 @@ from generator.rules import (
     check_recipes,
     mismatches,
 )
+from generator.strings import missing as missing_engine
 
 
 def print_table(game: Game, rows: list[CountRow]) -> None:
@@ -53,15 +55,23 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
 @games_argument
 @components_option
 @click.option("--strict", is_flag=True, help="Also fail on counts not yet specified.")
-def command(games: tuple[str, ...], components_dir: Path, strict: bool) -> None:
-    """Check component counts against the rulebook (every game by default).
+@lang_option
+def command(
+    games: tuple[str, ...], components_dir: Path, strict: bool, language: str | None
+) -> None:
+    """Check component counts against the rulebook (every game by default), and with --lang
+    the translations: strings missing, empty, fuzzy or with broken placeholders, and strings
+    no spec uses any more.
 
-    Templates are rendered too, so a template mistake is found here, not at build time."""
+    Templates are rendered too (in that language), so a template mistake or text that no
+    longer fits its box is found here, not at build time."""
     failed = False
-    for pack in plan_games(load_games(components_dir, games), None):
+    for pack in plan_games(load_games(components_dir, games, language), None):
         game = pack.game
         rows = check_counts(game)
         print_table(game, rows)
+        if language is not None:
+            failed |= not explain_translation(game)
         explain_mismatches(game, rows)
         explain_overflows(pack)
         recipe_problems = check_recipes(game)
@@ -75,6 +85,40 @@ def command(games: tuple[str, ...], components_dir: Path, strict: bool) -> None:
         failed |= bool(mismatches(rows) or pack.overflows or recipe_problems)
         failed |= strict and bool(pending)
     sys.exit(EXIT_FAILED_CHECK if failed else 0)
+
+
+def explain_translation(game: Game) -> bool:
+    """The translation report of a game in one language; True when it is complete."""
+    report = game.report
+    if report is None:
+        return True
+    label = f"{game.name} [{report.language}]"
+    engine = missing_engine(report.language)
+    for where, text in report.missing:
+        click.echo(f"{where}: not translated into {report.language}: {text!r}", err=True)
+    for where, text in report.fuzzy:
+        click.echo(f"{where}: fuzzy translation in {report.language}: {text!r}", err=True)
+    for where, text in report.placeholders:
+        click.echo(
+            f"{where}: the {report.language} translation of {text!r} changes its "
+            "{placeholders}; keep every {name} of the source",
+            err=True,
+        )
+    for key in engine:
+        click.echo(
+            f"generator/locale/{report.language}.po: engine string '{key}' is not translated",
+            err=True,
+        )
+    for text in report.obsolete:
+        click.echo(f"  {label}: catalog string no spec uses any more: {text!r}")
+    problems = len(report.missing) + len(report.fuzzy) + len(report.placeholders) + len(engine)
+    if problems:
+        click.echo(
+            f"  {label}: {problems} string(s) not translated; they print in the source language"
+        )
+    else:
+        click.echo(f"  {label}: translation complete")
+    return problems == 0
 
 
 def explain_overflows(pack: Pack) -> None:

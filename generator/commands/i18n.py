@@ -1,0 +1,89 @@
+"""``pnp i18n``: catalogs for translators (gettext PO files, via Babel)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from generator import i18n
+from generator.commands import components_option, load_games
+from generator.errors import display_path
+from generator.loader import Game
+from generator.strings import engine_catalog
+
+
+@click.group("i18n")
+def command() -> None:
+    """Extract, start and update translation catalogs."""
+
+
+def _template(game: Game) -> i18n.Catalog:
+    docs = [game.doc, *(c.doc for c in game.components)]
+    return i18n.extract(docs, game.root, game.spec.title)
+
+
+def _one_game(components_dir: Path, name: str) -> Game:
+    (game,) = load_games(components_dir, (name,))
+    return game
+
+
+@command.command("extract")
+@click.argument("game")
+@components_option
+def extract(game: str, components_dir: Path) -> None:
+    """Write locale/<game>.pot: every string the game prints, with its spec file and line."""
+    loaded = _one_game(components_dir, game)
+    catalog = _template(loaded)
+    path = i18n.catalog_dir(loaded.root) / f"{loaded.name}.pot"
+    i18n.write_catalog(catalog, path)
+    click.echo(f"{display_path(path)}: {len(catalog)} strings")
+
+
+@command.command("init")
+@click.argument("game")
+@click.argument("language")
+@components_option
+def init(game: str, language: str, components_dir: Path) -> None:
+    """Start locale/<language>.po for a new language from the game's strings."""
+    loaded = _one_game(components_dir, game)
+    path = i18n.catalog_dir(loaded.root) / f"{language}.po"
+    if path.exists():
+        raise click.ClickException(f"{display_path(path)} exists; use 'pnp i18n update'")
+    catalog = _template(loaded)
+    catalog.locale = language
+    i18n.write_catalog(catalog, path)
+    click.echo(f"{display_path(path)}: {len(catalog)} strings to translate")
+    if language not in loaded.spec.languages:
+        click.echo(
+            f"add '{language}' to 'languages' in {display_path(loaded.doc.path)} to build it"
+        )
+
+
+@command.command("update")
+@click.argument("game")
+@components_option
+def update(game: str, components_dir: Path) -> None:
+    """Bring every locale/<language>.po of a game up to date with its specs: new strings are
+    added, changed ones marked fuzzy, unused ones kept as obsolete."""
+    loaded = _one_game(components_dir, game)
+    template = _template(loaded)
+    for path in sorted(i18n.catalog_dir(loaded.root).glob("*.po")):
+        catalog = i18n.read_catalog(path)
+        catalog.update(template)
+        i18n.write_catalog(catalog, path)
+        click.echo(f"{display_path(path)}: updated")
+
+
+@command.command("engine")
+@click.argument("language")
+def engine(language: str) -> None:
+    """Write generator/locale/<language>.po (or .pot) of the engine's own words."""
+    catalog = engine_catalog(language)
+    path = i18n.ENGINE_LOCALE / f"{language}.po"
+    if path.exists():
+        existing = i18n.read_catalog(path)
+        existing.update(catalog)
+        catalog = existing
+    i18n.write_catalog(catalog, path)
+    click.echo(f"{display_path(path)}: {len(catalog)} strings")
