@@ -7,7 +7,16 @@ import sys
 
 import click
 
-from generator.commands import build, check, i18n, listing, schema
+from generator.commands import (
+    build,
+    calibrate,
+    check,
+    export,
+    i18n,
+    listing,
+    preview,
+    schema,
+)
 
 EXIT_INTERNAL = 4
 
@@ -23,6 +32,9 @@ cli.add_command(check.command)
 cli.add_command(listing.command)
 cli.add_command(schema.command)
 cli.add_command(i18n.command)
+cli.add_command(calibrate.command)
+cli.add_command(export.command)
+cli.add_command(preview.command)
 
 
 def main() -> None:

@@ -19,6 +19,21 @@ from generator.sizes import SheetGeometry
 Line = tuple[float, float, float, float]
 
 
+@dataclass(frozen=True)
+class PrintOptions:
+    """How the user prints: duplex flip edge, the back offset that corrects their printer,
+    gutter-fold instead of duplex, ink saving."""
+
+    duplex: str = "long"  # "long" or "short" edge flip
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm added to every back's position
+    layout: str = "duplex"  # "duplex" or "fold"
+    ink_saver: bool = False
+
+
+DEFAULT_OPTIONS = PrintOptions()
+FOLD_CLEAR = 6.0  # mm between the fold line and the nearest bleed (at least 5)
+
+
 class ImpositionError(ValueError):
     """Pieces that cannot be laid out on the paper (too large, too many for a page)."""
 
@@ -73,6 +88,7 @@ class Sheet:
     decorations: list[Decoration] = field(default_factory=list)
     area: float = 0.0
     glue: list[tuple[float, float, float, float]] = field(default_factory=list)
+    fold: float | None = None  # y (mm) of a gutter fold line
     assembly: BoardMap | None = None
     flow: Any = None  # a sheetflow.FlowLayout that draws this page's text
 
@@ -153,12 +169,18 @@ def fit_one(
 
 
 def _fit(
-    paper: tuple[float, float], w: float, h: float, bleed: float, geo: SheetGeometry, footer: bool
+    paper: tuple[float, float],
+    w: float,
+    h: float,
+    bleed: float,
+    geo: SheetGeometry,
+    footer: bool,
+    box: tuple[float, ...] | None = None,
 ) -> Grid | None:
     """The orientation that holds more cards (upright on a tie)."""
     best: Grid | None = None
     for rotated in (False, True):
-        grid = _grid(paper, w, h, bleed, geo, footer, rotated)
+        grid = _grid(paper, w, h, bleed, geo, footer, rotated, box=box)
         if grid is not None and (best is None or grid.capacity > best.capacity):
             best = grid
     return best
@@ -173,9 +195,11 @@ def _grid(
     footer: bool,
     rotated: bool,
     single: bool = False,
+    box: tuple[float, ...] | None = None,
 ) -> Grid | None:
-    """As many cells as fit (one if ``single``), centred, with room for crop marks."""
-    left, bottom, right, top = printable_box(paper, geo, footer)
+    """As many cells as fit (one if ``single``), centred in ``box`` (default: the printable
+    area), with room for crop marks."""
+    left, bottom, right, top = box or printable_box(paper, geo, footer)
     room = geo.mark_gap + geo.mark_min_length
     tw, th = (h, w) if rotated else (w, h)
     cols = math.floor((right - left - 2 * room + 1e-9) / (tw + 2 * bleed))
@@ -190,15 +214,27 @@ def _grid(
     return Grid(cols, rows, rotated, tw, th, bleed, x0, y0, footer)
 
 
+def fold_box(paper: tuple[float, float], geo: SheetGeometry) -> tuple[float, ...]:
+    """The upper half of a gutter-fold sheet, where the fronts go, clear of the fold."""
+    pw, ph = paper
+    return geo.margin, ph / 2 + FOLD_CLEAR, pw - geo.margin, ph - geo.margin
+
+
 def impose_cards(
     title: str,
     pieces: list[Piece],
     paper: tuple[float, float],
     geo: SheetGeometry,
+    options: PrintOptions = DEFAULT_OPTIONS,
 ) -> list[Sheet]:
-    """Sheets for a deck's pieces: each sheet of fronts followed by its mirrored backs."""
+    """Sheets for a deck's pieces: each sheet of fronts followed by its backs (or, folding,
+    with the backs below the fold on the same sheet)."""
     first = pieces[0]
-    grid = fit_grid(paper, first.w, first.h, first.bleed, geo)
+    fold = options.layout == "fold" and any(p.back for p in pieces)
+    if fold:
+        grid = _fit(paper, first.w, first.h, first.bleed, geo, True, fold_box(paper, geo))
+    else:
+        grid = fit_grid(paper, first.w, first.h, first.bleed, geo)
     if grid is None:
         raise ImpositionError(
             f"a {first.w:g} x {first.h:g} mm card with {first.bleed:g} mm bleed does not fit "
@@ -213,27 +249,60 @@ def impose_cards(
             front.placements.append(
                 Placement(piece, "front", x, y, grid.trim_w, grid.trim_h, 90 if grid.rotated else 0)
             )
-        front.marks = crop_marks(grid, len(chunk), paper, geo)
+        front.marks = crop_marks(
+            grid, len(chunk), paper, geo, fold_box(paper, geo) if fold else None
+        )
         sheets.append(front)
-        if any(p.back for p in chunk):
-            sheets.append(back_sheet(front, paper))
+        if fold:
+            fold_backs(front, paper)
+        elif any(p.back for p in chunk):
+            sheets.append(back_sheet(front, paper, options))
     return sheets
 
 
-def back_sheet(front: Sheet, paper: tuple[float, float]) -> Sheet:
-    """The backs of a sheet of fronts, for a long-edge flip: columns mirrored, no marks."""
-    back = Sheet(front.title, "back", front.number, front.of, label=front.label)
-    for p in front.placements:
+def fold_backs(front: Sheet, paper: tuple[float, float]) -> None:
+    """Gutter fold: each back below the fold line, mirrored across it and turned 180°, so
+    that a sheet folded along the line puts every back behind its front, the right way up."""
+    front.fold = paper[1] / 2
+    front.side = "fold"
+    for p in list(front.placements):
         if p.piece.back:
-            back.placements.append(
-                Placement(p.piece, "back", paper[0] - p.x - p.w, p.y, p.w, p.h, -p.rotation)
+            front.placements.append(
+                Placement(
+                    p.piece, "back", p.x, paper[1] - p.y - p.h, p.w, p.h, (p.rotation + 180) % 360
+                )
             )
+
+
+def back_sheet(
+    front: Sheet, paper: tuple[float, float], options: PrintOptions = DEFAULT_OPTIONS
+) -> Sheet:
+    """The backs of a sheet of fronts, no marks: for a long-edge flip columns are mirrored,
+    for a short-edge flip rows are mirrored and backs turned 180°; every back is then moved
+    by the printer's back offset."""
+    back = Sheet(front.title, "back", front.number, front.of, label=front.label)
+    dx, dy = options.back_offset
+    for p in front.placements:
+        if not p.piece.back:
+            continue
+        if options.duplex == "short":
+            x, y, turn = p.x, paper[1] - p.y - p.h, (p.rotation + 180) % 360
+        else:
+            x, y, turn = paper[0] - p.x - p.w, p.y, -p.rotation % 360
+        back.placements.append(Placement(p.piece, "back", x + dx, y + dy, p.w, p.h, turn))
     return back
 
 
-def crop_marks(grid: Grid, used: int, paper: tuple[float, float], geo: SheetGeometry) -> list[Line]:
-    """Marks at every trim line of the used cells, outside the bleed, never across a card."""
-    left, bottom, right, top = printable_box(paper, geo, grid.footer)
+def crop_marks(
+    grid: Grid,
+    used: int,
+    paper: tuple[float, float],
+    geo: SheetGeometry,
+    box: tuple[float, ...] | None = None,
+) -> list[Line]:
+    """Marks at every trim line of the used cells, outside the bleed, never across a card,
+    inside ``box`` (default: the printable area)."""
+    left, bottom, right, top = box or printable_box(paper, geo, grid.footer)
     cols_used = min(used, grid.cols)
     rows_used = math.ceil(used / grid.cols)
     block_left = grid.x0
@@ -265,11 +334,20 @@ def _area(paper: tuple[float, float], geo: SheetGeometry) -> Rect:
 
 
 def impose_counters(
-    title: str, pieces: list[Piece], paper: tuple[float, float], geo: SheetGeometry
+    title: str,
+    pieces: list[Piece],
+    paper: tuple[float, float],
+    geo: SheetGeometry,
+    options: PrintOptions = DEFAULT_OPTIONS,
 ) -> list[Sheet]:
     """Counter sheets: pieces of mixed shapes and sizes packed onto as few pages as possible,
-    a cutting gap between bleed boxes, each sheet followed by its backs where any has one."""
+    a cutting gap between bleed boxes, each sheet followed by its backs where any has one (or,
+    folding, with the backs below the fold)."""
+    fold = options.layout == "fold" and any(p.back for p in pieces)
     area = _area(paper, geo)
+    if fold:
+        left, bottom, right, top = fold_box(paper, geo)
+        area = Rect(left, bottom, right - left, top - bottom)
     half = geo.piece_gap / 2
     grown = Rect(area.x - half, area.y - half, area.w + 2 * half, area.h + 2 * half)
     items = [
@@ -285,8 +363,10 @@ def impose_counters(
             x, y = rect.x + half + piece.bleed, rect.y + half + piece.bleed
             front.placements.append(Placement(piece, "front", x, y, piece.w, piece.h, 0))
         sheets.append(front)
-        if any(p.piece.back for p in front.placements):
-            sheets.append(back_sheet(front, paper))
+        if fold:
+            fold_backs(front, paper)
+        elif any(p.piece.back for p in front.placements):
+            sheets.append(back_sheet(front, paper, options))
     return sheets
 
 

@@ -7,6 +7,7 @@ clipped to their shape grown by the bleed, and get cut lines that follow the sha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,8 +53,8 @@ class _FormXObject(pdfdoc.PDFFormXObject):
 pdfdoc.PDFFormXObject = _FormXObject
 
 
-def write(pack: Pack, path: Path) -> None:
-    """Draw the whole pack to ``path``."""
+def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None) -> None:
+    """Draw the whole pack to ``path``; ``progress(1)`` is called after every page."""
     register_fonts()
     game = pack.game.spec
     canvas = Canvas(str(path), pagesize=(pack.paper[0] * mm, pack.paper[1] * mm), invariant=1)
@@ -74,6 +75,8 @@ def write(pack: Pack, path: Path) -> None:
             canvas.addOutlineEntry(plan.component.spec.title, key, level=0)
         _draw_sheet(pack, sheet, page, canvas, forms)
         canvas.showPage()
+        if progress:
+            progress(1)
     canvas.showOutline()
     canvas.save()
 
@@ -90,16 +93,20 @@ def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, forms: set[
     for placement in sheet.placements:
         if placement.piece.kind == "sheet":
             continue
+        if placement.side == "back" and pack.options.ink_saver:
+            _outline_only(canvas, placement)
+            continue
         key = placement.piece.face if placement.side == "front" else placement.piece.back
         assert key is not None
         _ensure_form(pack, key, canvas, forms)
         _place(canvas, f"art{key}", placement)
     if sheet.assembly:
         _assembly_map(pack, sheet, canvas)
-    if sheet.side == "front":
-        for placement in sheet.placements:
-            if placement.piece.kind not in ("card", "board", "sheet"):
-                _cut_guides(canvas, placement)
+    for placement in sheet.placements:
+        if placement.side == "front" and placement.piece.kind not in ("card", "board", "sheet"):
+            _cut_guides(canvas, placement)
+    if sheet.fold is not None:
+        _fold_line(pack, canvas, sheet.fold)
     for glue in sheet.glue:
         _glue_area(canvas, glue)
     canvas.setLineWidth(MARK_WIDTH_PT)
@@ -143,14 +150,11 @@ def _place(canvas: Canvas, form: str, p: Placement) -> None:
     if p.piece.kind == "token":
         path = _outline(canvas, p.piece.shape, p.x, p.y, b)
         canvas.clipPath(path, stroke=0, fill=0)
-    if p.rotation == 90:
-        canvas.translate((p.x + p.w + b) * mm, (p.y - b) * mm)
-        canvas.rotate(90)
-    elif p.rotation == -90:
-        canvas.translate((p.x - b) * mm, (p.y + p.h + b) * mm)
-        canvas.rotate(-90)
-    else:
-        canvas.translate((p.x - b) * mm, (p.y - b) * mm)
+    # turn about the centre of the placement; the form's origin is its bleed box corner
+    w, h = (p.h, p.w) if p.rotation % 180 else (p.w, p.h)
+    canvas.translate((p.x + p.w / 2) * mm, (p.y + p.h / 2) * mm)
+    canvas.rotate(p.rotation)
+    canvas.translate(-(w / 2 + b) * mm, -(h / 2 + b) * mm)
     canvas.doForm(form)
     canvas.restoreState()
 
@@ -191,6 +195,33 @@ def _cut_guides(canvas: Canvas, p: Placement) -> None:
             canvas.line((p.x + x1) * mm, (p.y + y1) * mm, (p.x + x2) * mm, (p.y + y2) * mm)
     else:
         canvas.drawPath(_outline(canvas, shape, p.x, p.y), stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _outline_only(canvas: Canvas, p: Placement) -> None:
+    """Ink saver: a back is only its outline, a thin grey line on the trim."""
+    canvas.saveState()
+    canvas.setStrokeGray(0.6)
+    canvas.setLineWidth(0.3)
+    if p.piece.kind == "card":
+        canvas.rect(p.x * mm, p.y * mm, p.w * mm, p.h * mm, stroke=1, fill=0)
+    else:
+        canvas.drawPath(_outline(canvas, p.piece.shape, p.x, p.y), stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _fold_line(pack: Pack, canvas: Canvas, y: float) -> None:
+    """The dashed gutter-fold line across the sheet, labelled at both ends."""
+    margin = sheet_geometry().margin
+    canvas.saveState()
+    canvas.setStrokeGray(0.3)
+    canvas.setLineWidth(0.5)
+    canvas.setDash(4, 3)
+    canvas.line(margin * mm, y * mm, (pack.paper[0] - margin) * mm, y * mm)
+    canvas.setFont(REGULAR, 6)
+    canvas.setFillGray(0.3)
+    canvas.drawString(margin * mm, y * mm + 2, text("fold_here"))
+    canvas.drawRightString((pack.paper[0] - margin) * mm, y * mm + 2, text("fold_here"))
     canvas.restoreState()
 
 
@@ -264,6 +295,8 @@ def _page_label(pack: Pack, sheet: Sheet, page: int, canvas: Canvas) -> None:
     """A small line in the footer band naming the game, the sheet and its side."""
     has_backs = sheet.side == "back" or _followed_by_backs(pack, page)
     key = f"page_label_{sheet.side}s" if has_backs else "page_label_single"
+    if sheet.side == "fold":
+        key = "page_label_fold"
     tile = next((p.tile for p in sheet.placements if p.tile and p.tile != "whole"), None)
     if tile:
         key = "page_label_tile"

@@ -8,6 +8,7 @@ tokens and dice of a game share counter sheets; token pages are whole pages of t
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,8 +19,10 @@ from generator.atomic import replacing_all, sweep_stale
 from generator.boardart import board_svg
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.impose import (
+    DEFAULT_OPTIONS,
     ImpositionError,
     Placement,
+    PrintOptions,
     Sheet,
     fit_grid,
     impose_board,
@@ -94,6 +97,7 @@ class Pack:
     sections: list[Section] = field(default_factory=list)
     inventory_pages: int = 0
     overflows: list[Overflow] = field(default_factory=list)
+    options: PrintOptions = DEFAULT_OPTIONS
 
     @property
     def page_count(self) -> int:
@@ -106,11 +110,11 @@ class Pack:
         ]
 
 
-def plan_pack(game: Game, paper_name: str) -> Pack:
+def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIONS) -> Pack:
     """Render every design and impose every piece; raise ``SpecFailure`` listing all errors."""
     paper = paper_sizes()[paper_name]
     set_language(game.language)
-    pack = Pack(game, paper_name, paper, ArtStore(game.root))
+    pack = Pack(game, paper_name, paper, ArtStore(game.root, options.ink_saver), options=options)
     planner = _Planner(game, pack)
     for component in game.components:
         planner.add(component)
@@ -156,7 +160,7 @@ class _Planner:
     def __init__(self, game: Game, pack: Pack):
         self.game = game
         self.pack = pack
-        self.renderer = TemplateRenderer(game)
+        self.renderer = TemplateRenderer(game, pack.options.ink_saver)
         self.errors: list[SpecError] = []
         self.counters: list[Piece] = []
         self.counters_at: int | None = None
@@ -198,7 +202,11 @@ class _Planner:
             return
         try:
             sheets = impose_counters(
-                text("counter_sheets"), self.counters, self.pack.paper, sheet_geometry()
+                text("counter_sheets"),
+                self.counters,
+                self.pack.paper,
+                sheet_geometry(),
+                self.pack.options,
             )
         except PackingError as exc:
             first = next(c for c in self.game.components if c.id == self.counters[0].component)
@@ -256,7 +264,9 @@ class _Planner:
 
         pieces = self._each(component_designs, make)
         if pieces:
-            sheets = impose_cards(spec.title, pieces, self.pack.paper, sheet_geometry())
+            sheets = impose_cards(
+                spec.title, pieces, self.pack.paper, sheet_geometry(), self.pack.options
+            )
             self.pack.sections.append(Section(spec.title, sheets))
 
     def _counters(self, component: Component, component_designs: list[Design]) -> None:
@@ -501,7 +511,12 @@ class Built:
     pages: int
 
 
-def write_pack(pack: Pack, out_dir: Path, by_language: bool = False) -> Built:
+def write_pack(
+    pack: Pack,
+    out_dir: Path,
+    by_language: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Built:
     """Write ``<out>/<game>/<game>.pdf`` and ``manifest.json`` (under ``<lang>/`` when
     ``by_language``), each atomically."""
     set_language(pack.game.language)
@@ -512,6 +527,6 @@ def write_pack(pack: Pack, out_dir: Path, by_language: bool = False) -> Built:
     pdf_path = folder / f"{pack.game.name}.pdf"
     manifest_path = folder / "manifest.json"
     with replacing_all([pdf_path, manifest_path]) as (tmp_pdf, tmp_manifest):
-        pdf.write(pack, tmp_pdf)
+        pdf.write(pack, tmp_pdf, progress)
         manifest.write(pack, tmp_manifest)
     return Built(pdf_path, manifest_path, pack.page_count)

@@ -88,7 +88,7 @@ def resolve_asset(root: Path, name: str) -> str:
 class TemplateRenderer:
     """Renders a game's templates; one sandboxed environment per game."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, ink_saver: bool = False):
         self.game = game
         self.env = SandboxedEnvironment(
             loader=jinja2.FileSystemLoader([str(d) for d in game.template_dirs()]),
@@ -98,6 +98,7 @@ class TemplateRenderer:
             lstrip_blocks=True,
         )
         self.env.globals["wrap"] = wrap
+        self.env.globals["ink_saver"] = ink_saver
         self.env.globals["fit"] = self._fit
         self.overflows: list[Overflow] = []
         self._drawing: Design | None = None

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from generator.errors import ErrorList, SpecError, SpecFailure
+from generator.impose import DEFAULT_OPTIONS, PrintOptions
 from generator.loader import DEFAULT_COMPONENTS, Game, SpecFailureFor, load_game, select_games
 from generator.pipeline import Pack, plan_pack
 
@@ -44,6 +45,61 @@ lang_option = click.option(
 )
 
 
+def _offset(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple:
+    if value is None:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter("give X,Y in mm, e.g. 1.5,-0.5") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise click.BadParameter("an offset of more than 20 mm is not a printer's error")
+    return (x, y)
+
+
+def print_options(func):
+    """The options that say how the user prints (duplex edge, back offset, fold, ink)."""
+    options = [
+        click.option(
+            "--duplex",
+            type=click.Choice(["long", "short"]),
+            default="long",
+            show_default=True,
+            help="The edge your printer flips the sheet on.",
+        ),
+        click.option(
+            "--back-offset",
+            callback=_offset,
+            default=None,
+            metavar="X,Y",
+            help="Move every back by X,Y mm to correct your printer (measure with pnp calibrate).",
+        ),
+        click.option(
+            "--layout",
+            type=click.Choice(["duplex", "fold"]),
+            default="duplex",
+            show_default=True,
+            help="fold: fronts and backs on one sheet, for single-sided printers.",
+        ),
+        click.option(
+            "--ink-saver", is_flag=True, help="Outline-only backs and lighter dark areas."
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def make_options(
+    duplex: str = "long",
+    back_offset: tuple = (0.0, 0.0),
+    layout: str = "duplex",
+    ink_saver: bool = False,
+) -> PrintOptions:
+    """PrintOptions from the command line's values."""
+    return PrintOptions(duplex, tuple(back_offset), layout, ink_saver)
+
+
 def load_games(
     components_dir: Path, names: tuple[str, ...], language: str | None = None
 ) -> list[Game]:
@@ -78,14 +134,16 @@ def load_games(
     return translated
 
 
-def plan_games(games: list[Game], paper: str | None) -> list[Pack]:
+def plan_games(
+    games: list[Game], paper: str | None, options: PrintOptions = DEFAULT_OPTIONS
+) -> list[Pack]:
     """Render and impose every game; report the template and art errors of all games at once
     (exit 2) before anything is written."""
     packs: list[Pack] = []
     errors: list[SpecError] = []
     for game in games:
         try:
-            packs.append(plan_pack(game, paper or game.spec.paper))
+            packs.append(plan_pack(game, paper or game.spec.paper, options))
         except SpecFailure as exc:
             errors.extend(exc.errors)
     if errors:

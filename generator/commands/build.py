@@ -14,11 +14,14 @@ from generator.commands import (
     games_argument,
     lang_option,
     load_games,
+    make_options,
     plan_games,
+    print_options,
 )
 from generator.commands.check import explain_mismatches, explain_overflows
+from generator.commands.watch import watch_games
 from generator.errors import display_path
-from generator.pipeline import Pack, write_pack
+from generator.pipeline import Built, Pack, write_pack
 from generator.rules import check_counts, check_recipes, mismatches
 from generator.sizes import paper_sizes
 
@@ -66,6 +69,8 @@ def passes_check(pack: Pack, force: bool) -> bool:
 )
 @click.option("--force", is_flag=True, help="Build even when the counts do not match.")
 @lang_option
+@print_options
+@click.option("--watch", is_flag=True, help="Rebuild a game whenever its files change.")
 def command(
     games: tuple[str, ...],
     components_dir: Path,
@@ -73,13 +78,16 @@ def command(
     paper: str | None,
     force: bool,
     language: str | None,
+    watch: bool,
+    **printing: object,
 ) -> None:
     """Build print packs (every game by default); with --lang into <out>/<game>/<lang>/."""
-    packs = plan_games(load_games(components_dir, games, language), paper)
+    options = make_options(**printing)
+    packs = plan_games(load_games(components_dir, games, language), paper, options)
     accepted = [pack for pack in packs if passes_check(pack, force)]
     for pack in accepted:
         try:
-            built = write_pack(pack, out_dir, by_language=language is not None)
+            built = write_with_progress(pack, out_dir, language is not None)
         except OSError as exc:
             click.echo(
                 f"{pack.game.name}: cannot write to {display_path(out_dir)}: "
@@ -91,4 +99,15 @@ def command(
             f"{pack.game.name}: {display_path(built.pdf)} ({built.pages} pages, "
             f"{pack.paper_name}, {pack.game.language})"
         )
+    if watch:
+        watch_games(packs, components_dir, out_dir, paper, options, language, force)
     sys.exit(EXIT_FAILED_CHECK if len(accepted) < len(packs) else 0)
+
+
+def write_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> Built:
+    """Write a pack, with a progress bar of its pages when standard error is a terminal."""
+    if not sys.stderr.isatty():
+        return write_pack(pack, out_dir, by_language)
+    label = f"{pack.game.name} [{pack.game.language}]"
+    with click.progressbar(length=pack.page_count, label=label, file=sys.stderr) as bar:
+        return write_pack(pack, out_dir, by_language, bar.update)

@@ -1,0 +1,47 @@
+"""``pnp preview``: PNG pages and a contact sheet of a game's print pack."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.commands import components_option, load_games, plan_games
+from generator.errors import display_path
+from generator.pipeline import write_pack
+from generator.preview import contact_sheet, render_pages
+
+
+@click.command("preview")
+@click.argument("game")
+@components_option
+@click.option("--page", "pages", type=int, multiple=True, help="Only this page (repeatable).")
+@click.option("--dpi", type=click.IntRange(20, 600), default=60, show_default=True)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("output"),
+    show_default=True,
+)
+def command(
+    game: str, components_dir: Path, pages: tuple[int, ...], dpi: int, out_dir: Path
+) -> None:
+    """Render a game's pack (built now if it is missing or older than its specs) to
+    <out>/<game>/preview/: page-NN.png and contact.png."""
+    (pack,) = plan_games(load_games(components_dir, (game,)), None)
+    pdf = out_dir / game / f"{game}.pdf"
+    sources = [p for p in pack.game.root.rglob("*") if p.is_file()]
+    if not pdf.is_file() or any(p.stat().st_mtime > pdf.stat().st_mtime for p in sources):
+        pdf = write_pack(pack, out_dir).pdf
+    folder = out_dir / game / "preview"
+    try:
+        written = render_pages(pdf, folder, dpi, list(pages) or None)
+    except ValueError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    contact = contact_sheet(pdf, folder / "contact.png")
+    click.echo(
+        f"{len(written)} page(s) in {display_path(folder)}; contact sheet {display_path(contact)}"
+    )
