@@ -54,7 +54,7 @@ def _front(canvas: Canvas, paper: tuple[float, float], cx: float, cy: float, dup
     canvas.setFont(REGULAR, 9.5)
     y = paper[1] - 35
     for key in ("calibrate_step1", "calibrate_step2", "calibrate_step3"):
-        canvas.drawCentredString(cx * mm, y * mm, text(key, duplex=duplex))
+        canvas.drawCentredString(cx * mm, y * mm, text(key, duplex=text(f"duplex_{duplex}")))
         y -= 6
 
 

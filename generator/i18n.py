@@ -80,7 +80,11 @@ def strings(data: Any, loc: Loc = ()) -> Iterator[tuple[Loc, str]]:
             if key in TEXT_KEYS and is_text(value):
                 yield here, value
             elif key in TEXT_LIST_KEYS and isinstance(value, list):
-                yield from ((((*here, i)), v) for i, v in enumerate(value) if is_text(v))
+                for i, v in enumerate(value):
+                    if is_text(v):
+                        yield (*here, i), v
+                    elif isinstance(v, (dict, list)):
+                        yield from strings(v, (*here, i))
             elif key == "rows" and isinstance(value, list):
                 for r, row in enumerate(value):
                     if isinstance(row, list):
@@ -98,10 +102,10 @@ def strings(data: Any, loc: Loc = ()) -> Iterator[tuple[Loc, str]]:
             yield from strings(item, (*loc, i))
 
 
-def _free(mapping: dict, loc: Loc) -> Iterator[tuple[Loc, str]]:
+def _free(mapping: dict, loc: Loc, top: bool = True) -> Iterator[tuple[Loc, str]]:
     """Free fields: any value that reads as text, also inside lists and mappings."""
     for key, value in mapping.items():
-        if key in RESERVED or key in DATA_KEYS:
+        if (top and key in RESERVED) or key in DATA_KEYS:
             continue
         here = (*loc, key)
         if is_text(value):
@@ -111,9 +115,9 @@ def _free(mapping: dict, loc: Loc) -> Iterator[tuple[Loc, str]]:
                 if is_text(item):
                     yield (*here, i), item
                 elif isinstance(item, dict):
-                    yield from _free(item, (*here, i))
+                    yield from _free(item, (*here, i), False)
         elif isinstance(value, dict):
-            yield from _free(value, here)
+            yield from _free(value, here, False)
 
 
 def catalog_dir(root: Path) -> Path:

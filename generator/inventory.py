@@ -89,8 +89,41 @@ def _table(pack: Pack, width: float) -> Table:
     return table
 
 
-def _header_height() -> float:
-    return SQUARE * mm + 22 * mm
+def _header_parts(pack: Pack) -> list[Paragraph]:
+    """The title, subtitle, designer and printing notes beside the calibration square."""
+    st = _styles()
+    game = pack.game.spec
+    parts = [
+        Paragraph(escape(text("inventory_title", title=game.title)), st["title"]),
+        Paragraph(escape(text("inventory_subtitle", players=game.players)), st["sub"]),
+    ]
+    if game.designer:
+        parts.append(
+            Paragraph(escape(text("inventory_designer", designer=game.designer)), st["sub"])
+        )
+    duplex = any(sheet.side == "back" for _, sheet in pack.numbered_sheets())
+    sides = "inventory_duplex" if duplex else "inventory_single"
+    for key in ("inventory_print_scale", sides, "inventory_square"):
+        parts.append(Paragraph(escape(text(key)), st["note"]))
+    return parts
+
+
+def _text_width(pack: Pack) -> float:
+    return pack.paper[0] * mm - 2 * SIDE * mm - SQUARE * mm - 8 * mm
+
+
+def _gap(index: int, count: int) -> float:
+    return 6 if index in (1, count - 4) else 3
+
+
+def _header_height(pack: Pack) -> float:
+    """How far down the header reaches: the square or the notes, whichever is longer, then
+    the 'Contents' heading."""
+    parts = _header_parts(pack)
+    notes = sum(
+        p.wrap(_text_width(pack), 10**6)[1] + _gap(i, len(parts)) for i, p in enumerate(parts)
+    )
+    return max(SQUARE * mm, notes) + 22 * mm
 
 
 def _chunks(pack: Pack) -> list[Table]:
@@ -102,7 +135,7 @@ def _chunks(pack: Pack) -> list[Table]:
     table: Table | None = _table(pack, width)
     first = True
     while table is not None:
-        avail = ph - SIDE * mm - bottom - (_header_height() if first else 0)
+        avail = ph - SIDE * mm - bottom - (_header_height(pack) if first else 0)
         parts = table.split(width, avail)
         if not parts:
             parts = [table]
@@ -127,7 +160,7 @@ def draw(pack: Pack, canvas: Canvas) -> None:
         top = ph - SIDE * mm
         if index == 0:
             _header(pack, canvas, width, top)
-            top -= _header_height()
+            top -= _header_height(pack)
         _, height = chunk.wrapOn(canvas, width, top)
         chunk.drawOn(canvas, SIDE * mm, top - height)
         canvas.showPage()
@@ -135,8 +168,6 @@ def draw(pack: Pack, canvas: Canvas) -> None:
 
 def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
     """Title, instructions and the calibration square."""
-    st = _styles()
-    game = pack.game.spec
     square_left = SIDE * mm + width - SQUARE * mm
     canvas.setLineWidth(0.5)
     canvas.setStrokeGray(0)
@@ -145,23 +176,12 @@ def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
     canvas.drawCentredString(
         square_left + SQUARE * mm / 2, top - SQUARE * mm / 2 - 3, text("inventory_square_label")
     )
-    text_width = width - SQUARE * mm - 8 * mm
-    parts = [
-        Paragraph(escape(text("inventory_title", title=game.title)), st["title"]),
-        Paragraph(escape(text("inventory_subtitle", players=game.players)), st["sub"]),
-    ]
-    if game.designer:
-        parts.append(
-            Paragraph(escape(text("inventory_designer", designer=game.designer)), st["sub"])
-        )
-    duplex = any(sheet.side == "back" for _, sheet in pack.numbered_sheets())
-    sides = "inventory_duplex" if duplex else "inventory_single"
-    for key in ("inventory_print_scale", sides, "inventory_square"):
-        parts.append(Paragraph(escape(text(key)), st["note"]))
+    parts = _header_parts(pack)
     y = top
     for i, para in enumerate(parts):
-        _, h = para.wrapOn(canvas, text_width, top)
-        y -= h + (6 if i in (1, len(parts) - 4) else 3)
+        _, h = para.wrapOn(canvas, _text_width(pack), top)
+        y -= h + _gap(i, len(parts))
         para.drawOn(canvas, SIDE * mm, y)
     canvas.setFont(BOLD, 12)
-    canvas.drawString(SIDE * mm, top - SQUARE * mm - 12 * mm, text("inventory_heading"))
+    heading_y = top - _header_height(pack) + 10 * mm
+    canvas.drawString(SIDE * mm, heading_y, text("inventory_heading"))

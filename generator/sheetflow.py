@@ -213,6 +213,22 @@ def fill(frame: Frame, story: list[Flowable], canvas: Canvas) -> None:
         story[0:1] = parts
 
 
+def _keep_headings_with_next(parts: list[Flowable]) -> list[Flowable]:
+    """Each heading joined with the flowable after it, so a column break cannot part them."""
+    out: list[Flowable] = []
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        is_heading = isinstance(part, Paragraph) and part.style.name in ("head", "sub")
+        if is_heading and i + 1 < len(parts):
+            out.append(KeepTogether([part, parts[i + 1]]))
+            i += 2
+        else:
+            out.append(part)
+            i += 1
+    return out
+
+
 class Story:
     """Builds a sheet's flowables at one font size."""
 
@@ -254,8 +270,8 @@ class Story:
             for number, block in enumerate(section.blocks):
                 self.where = ("sections", index, "blocks", number)
                 parts.extend(self.block(block))
-            # a heading never stands alone at the foot of a column
-            parts = [KeepTogether([heading, parts[0]]), *parts[1:]]
+            # a heading (or sub-heading) never stands alone at the foot of a column
+            parts = _keep_headings_with_next([heading, *parts])
             out.extend([KeepTogether(parts)] if section.keep_together else parts)
         return out
 
