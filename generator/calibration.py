@@ -22,6 +22,8 @@ RANGE = 8.0  # mm either way: duplex printers are commonly 1-4 mm out
 STEP = 0.5  # mm between ticks
 LINE_REACH = 45.0  # mm the reference lines run from the centre
 SCALE_AT = 25.0  # mm from the centre where the scales cross the lines
+LABEL_EVERY = 4  # ticks (of STEP mm) between labels: every 2 mm
+LABEL_PT = 5
 
 
 def behind(x: float, y: float, paper: tuple[float, float], duplex: str) -> tuple[float, float]:
@@ -64,18 +66,19 @@ def _back(canvas: Canvas, paper: tuple[float, float], bx: float, by: float, dupl
     fx, fy = bx, by + SCALE_AT if duplex != "short" else by - SCALE_AT
     gx, gy = bx + SCALE_AT if duplex == "short" else bx - SCALE_AT, by
     canvas.setLineWidth(0.25)
-    canvas.setFont(REGULAR, 5)
+    canvas.setFont(REGULAR, LABEL_PT)
     steps = int(RANGE / STEP)
     for i in range(-steps, steps + 1):
         t = i * STEP
-        length = 4 if i % 2 == 0 else 2
+        length = 4 if i % LABEL_EVERY == 0 else 2
         canvas.line((fx + t) * mm, fy * mm, (fx + t) * mm, (fy + length) * mm)
         canvas.line(gx * mm, (gy + t) * mm, (gx + length) * mm, (gy + t) * mm)
-        if i % 2 == 0:
-            canvas.drawCentredString((fx + t) * mm, (fy + 5) * mm, f"{t:+g}")
-            canvas.drawString((gx + 5) * mm, (gy + t) * mm - 1.5, f"{t:+g}")
+        if i % LABEL_EVERY == 0:
+            stagger = 2.5 * ((i // LABEL_EVERY) % 2)  # neighbours' labels never touch
+            canvas.drawCentredString((fx + t) * mm, (fy + 5 + stagger) * mm, f"{t:+g}")
+            canvas.drawString((gx + 5 + 2 * stagger) * mm, (gy + t) * mm - 2, f"{t:+g}")
     canvas.setFont(BOLD, 8)
-    canvas.drawCentredString(fx * mm, (fy + 9) * mm, "X")
-    canvas.drawString((gx + 12) * mm, gy * mm - 2, "Y")
+    canvas.drawCentredString(fx * mm, (fy + 11) * mm, "X")
+    canvas.drawString((gx + 16) * mm, gy * mm - 2, "Y")
     canvas.setFont(REGULAR, 9)
     canvas.drawCentredString(paper[0] / 2 * mm, 20 * mm, text("calibrate_back"))

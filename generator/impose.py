@@ -215,9 +215,11 @@ def _grid(
 
 
 def fold_box(paper: tuple[float, float], geo: SheetGeometry) -> tuple[float, ...]:
-    """The upper half of a gutter-fold sheet, where the fronts go, clear of the fold."""
+    """The upper half of a gutter-fold sheet, where the fronts go, clear of the fold; it
+    stops as far from the top as the footer band is from the bottom, so that the backs,
+    mirrored below the fold, keep clear of the page label."""
     pw, ph = paper
-    return geo.margin, ph / 2 + FOLD_CLEAR, pw - geo.margin, ph - geo.margin
+    return geo.margin, ph / 2 + FOLD_CLEAR, pw - geo.margin, ph - geo.margin - geo.footer
 
 
 def impose_cards(
@@ -269,7 +271,7 @@ def fold_backs(front: Sheet, paper: tuple[float, float]) -> None:
         if p.piece.back:
             front.placements.append(
                 Placement(
-                    p.piece, "back", p.x, paper[1] - p.y - p.h, p.w, p.h, (p.rotation + 180) % 360
+                    p.piece, "back", p.x, paper[1] - p.y - p.h, p.w, p.h, (180 - p.rotation) % 360
                 )
             )
 
@@ -286,7 +288,7 @@ def back_sheet(
         if not p.piece.back:
             continue
         if options.duplex == "short":
-            x, y, turn = p.x, paper[1] - p.y - p.h, (p.rotation + 180) % 360
+            x, y, turn = p.x, paper[1] - p.y - p.h, (180 - p.rotation) % 360
         else:
             x, y, turn = paper[0] - p.x - p.w, p.y, -p.rotation % 360
         back.placements.append(Placement(p.piece, "back", x + dx, y + dy, p.w, p.h, turn))

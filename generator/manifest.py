@@ -46,6 +46,7 @@ def write(pack: Pack, path: Path) -> None:
         "game": pack.game.name,
         "title": pack.game.spec.title,
         "paper": pack.paper_name,
+        "inputs": pack.key,
         "language": pack.game.language,
         "paper_mm": list(pack.paper),
         "pages": pack.page_count,

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reportlab.graphics import renderPDF
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
@@ -121,9 +120,9 @@ def _ensure_form(pack: Pack, key: str, canvas: Canvas, forms: set[str]) -> None:
     """Define the form XObject for art ``key`` the first time it is used."""
     if key in forms:
         return
-    drawing = pack.art.drawing(key)
-    canvas.beginForm(f"art{key}", 0, 0, drawing.width, drawing.height)
-    renderPDF.draw(drawing, canvas, 0, 0)
+    art = pack.art.drawing(key)
+    canvas.beginForm(f"art{key}", 0, 0, art.width, art.height)
+    art.draw(canvas)
     canvas.endForm()
     forms.add(key)
 

@@ -12,8 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from reportlab.graphics.shapes import Drawing
-
 from generator import inventory, manifest, pdf
 from generator.atomic import replacing_all, sweep_stale
 from generator.boardart import board_svg
@@ -48,7 +46,7 @@ from generator.spec import (
     TokenSpec,
 )
 from generator.strings import set_language, text
-from generator.svgart import ArtStore
+from generator.svgart import ArtStore, Artwork
 
 PIECE_KIND = {
     "deck": "card",
@@ -98,6 +96,7 @@ class Pack:
     inventory_pages: int = 0
     overflows: list[Overflow] = field(default_factory=list)
     options: PrintOptions = DEFAULT_OPTIONS
+    key: str = ""  # what the pack is made from (see buildcache); stored in the manifest
 
     @property
     def page_count(self) -> int:
@@ -372,9 +371,9 @@ class _Planner:
         spec = component.spec
         left, bottom, right, top = printable_box(self.pack.paper, sheet_geometry())
         area = (left, bottom, right - left, top - bottom)
-        icons: dict[str, Drawing] = {}
+        icons: dict[str, Artwork] = {}
 
-        def icon(name: str, where: tuple | None) -> Drawing:
+        def icon(name: str, where: tuple | None) -> Artwork:
             if name not in icons:
                 line = component.doc.line_of(where or ("sections",))
                 icons[name] = self._icon(component, name, line)
@@ -402,7 +401,7 @@ class _Planner:
                     sheets.append(sheet)
         self.pack.sections.append(Section(spec.title, sheets))
 
-    def _icon(self, component: Component, name: str, line: int) -> Drawing:
+    def _icon(self, component: Component, name: str, line: int) -> Artwork:
         """An inline icon of a sheet, drawn by the component's icon macro."""
         spec = component.spec
         if not spec.icons:
@@ -511,6 +510,12 @@ class Built:
     pages: int
 
 
+def out_folder(out_dir: Path, game: Game, by_language: bool) -> Path:
+    """Where a game's pack goes: <out>/<game>/, or <out>/<game>/<lang>/."""
+    folder = out_dir / game.name
+    return folder / game.language if by_language else folder
+
+
 def write_pack(
     pack: Pack,
     out_dir: Path,
@@ -520,9 +525,7 @@ def write_pack(
     """Write ``<out>/<game>/<game>.pdf`` and ``manifest.json`` (under ``<lang>/`` when
     ``by_language``), each atomically."""
     set_language(pack.game.language)
-    folder = out_dir / pack.game.name
-    if by_language:
-        folder = folder / pack.game.language
+    folder = out_folder(out_dir, pack.game, by_language)
     sweep_stale(folder)
     pdf_path = folder / f"{pack.game.name}.pdf"
     manifest_path = folder / "manifest.json"

@@ -21,8 +21,6 @@ from functools import cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -32,6 +30,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.fonts import BOLD, REGULAR, register_fonts
 from generator.spec import SheetBlock, SheetSpec, SheetTable
+from generator.svgart import Artwork
 
 ICON_CODE = re.compile(r":([a-z0-9][a-z0-9-]*):")
 BOLD_CODE = re.compile(r"\*\*(.+?)\*\*")
@@ -78,7 +77,7 @@ class FlowLayout:
 
     spec: SheetSpec
     area: tuple[float, float, float, float]  # printable x, y, w, h in mm
-    icon: Callable[[str, tuple | None], Drawing]
+    icon: Callable[[str, tuple | None], Artwork]
     rows_from: Callable[[SheetTable, tuple], list[list[str]]]
     size: float = 0.0
     pages: int = 0
@@ -179,7 +178,7 @@ class FlowLayout:
         canvas.saveState()
         canvas.translate(info["cur_x"] - size, info["cur_y"] - ICON_DROP * size)
         canvas.scale(scale, scale)
-        renderPDF.draw(drawing, canvas, 0, 0)
+        drawing.draw(canvas)
         canvas.restoreState()
 
 

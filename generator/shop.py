@@ -8,7 +8,6 @@ every file with the number of copies the game needs.
 
 from __future__ import annotations
 
-import copy
 import io
 import json
 from collections import Counter
@@ -16,9 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group
-from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -63,25 +59,6 @@ def shop_pages(pack: Pack) -> dict[str, list[ShopPage]]:
     return out
 
 
-def cmyk(drawing: Drawing) -> Drawing:
-    """A copy of a drawing with every fill and stroke colour converted to CMYK (black
-    generation at the full grey component, so total ink stays within 300%)."""
-    converted = copy.deepcopy(drawing)
-    _convert(converted)
-    return converted
-
-
-def _convert(node: object) -> None:
-    for attr in ("fillColor", "strokeColor"):
-        colour = getattr(node, attr, None)
-        if isinstance(colour, colors.Color) and not isinstance(colour, colors.CMYKColor):
-            c, m, y, k = colors.rgb2cmyk(colour.red, colour.green, colour.blue)
-            setattr(node, attr, colors.CMYKColor(c, m, y, k, alpha=colour.alpha))
-    if isinstance(node, (Group, Drawing)):
-        for child in node.contents:
-            _convert(child)
-
-
 def _page_pdf(pack: Pack, pages: list[ShopPage], target, space: str | None) -> None:
     """Draw each page at bleed-box size, trim and bleed boxes set, no marks; ``space``
     'cmyk' converts every colour and lets reportlab refuse any that slipped through."""
@@ -96,8 +73,7 @@ def _page_pdf(pack: Pack, pages: list[ShopPage], target, space: str | None) -> N
         canvas.setPageSize((w, h))
         canvas.setBleedBox([0, 0, w, h])
         canvas.setTrimBox([b * mm, b * mm, w - b * mm, h - b * mm])
-        drawing = pack.art.drawing(page.art)
-        renderPDF.draw(cmyk(drawing) if space == "cmyk" else drawing, canvas, 0, 0)
+        pack.art.drawing(page.art).draw(canvas, cmyk=space == "cmyk")
         canvas.showPage()
     canvas.save()
 

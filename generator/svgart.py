@@ -1,11 +1,15 @@
-"""Distinct SVG art, parsed safely once and converted once to reportlab drawings.
+"""Distinct SVG art, parsed safely once and converted once to something that draws it.
 
 Art is keyed by the hash of its SVG text, so identical faces and backs are stored once and the
-PDF draws them by reference. Parsing never resolves entities or reaches the network.
+PDF draws them by reference. Parsing never resolves entities or reaches the network. Art in
+the subset our templates use is compiled by the fast path (``svgdraw``); anything else is
+converted by svglib. Either way the result has ``width``, ``height`` (points) and
+``draw(canvas, cmyk=False)``.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 from collections import OrderedDict
@@ -13,11 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
-from reportlab.graphics.shapes import Drawing
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing, Group
+from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import SvgRenderer
 
 from generator.errors import SpecError
 from generator.fonts import register_fonts
+from generator.svgdraw import Drawer, compile_svg
 
 SAFE_PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True, huge_tree=False
@@ -33,24 +41,67 @@ class Art:
     source: Path
 
 
+class SvglibArt:
+    """Art outside the fast path's subset, as svglib's drawing."""
+
+    __slots__ = ("drawing",)
+
+    def __init__(self, drawing: Drawing):
+        self.drawing = drawing
+
+    @property
+    def width(self) -> float:
+        return self.drawing.width
+
+    @property
+    def height(self) -> float:
+        return self.drawing.height
+
+    def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
+        """Draw with the viewport's lower-left corner at the canvas origin, in points."""
+        renderPDF.draw(cmyk_drawing(self.drawing) if cmyk else self.drawing, canvas, 0, 0)
+
+
+Artwork = Drawer | SvglibArt  # what ArtStore.drawing() hands out
+
+
+def cmyk_drawing(drawing: Drawing) -> Drawing:
+    """A copy of a drawing with every fill and stroke colour converted to CMYK (black
+    generation at the full grey component, so total ink stays within 300%)."""
+    converted = copy.deepcopy(drawing)
+    _to_cmyk(converted)
+    return converted
+
+
+def _to_cmyk(node: object) -> None:
+    for attr in ("fillColor", "strokeColor"):
+        colour = getattr(node, attr, None)
+        if isinstance(colour, colors.Color) and not isinstance(colour, colors.CMYKColor):
+            c, m, y, k = colors.rgb2cmyk(colour.red, colour.green, colour.blue)
+            setattr(node, attr, colors.CMYKColor(c, m, y, k, alpha=colour.alpha))
+    if isinstance(node, (Group, Drawing)):
+        for child in node.contents:
+            _to_cmyk(child)
+
+
 CACHE_SIZE = 4000  # drawings kept between builds in one process
-_CONVERTED: OrderedDict[tuple, tuple[Art, Drawing]] = OrderedDict()
+_CONVERTED: OrderedDict[tuple, tuple[Art, Artwork]] = OrderedDict()
 
 
-def _remember(key: tuple, art: Art, drawing: Drawing) -> None:
+def _remember(key: tuple, art: Art, drawing: Artwork) -> None:
     _CONVERTED[key] = (art, drawing)
     while len(_CONVERTED) > CACHE_SIZE:
         _CONVERTED.popitem(last=False)
 
 
 class ArtStore:
-    """Collects distinct SVG art and hands out reportlab drawings for it."""
+    """Collects distinct SVG art and hands out what draws it."""
 
     def __init__(self, base: Path, ink_saver: bool = False):
         self.base = base
         self.ink_saver = ink_saver
         self.art: dict[str, Art] = {}
-        self._drawings: dict[str, Drawing] = {}
+        self._drawings: dict[str, Artwork] = {}
 
     def add(self, svg: str, source: Path, where: str) -> str:
         """Store ``svg`` (unless already stored) and return its key; bad XML is a SpecError.
@@ -83,21 +134,25 @@ class ArtStore:
                 _remember(cache_key, self.art[key], self._drawings[key])
         return key
 
-    def _convert(self, root: etree._Element, source: Path, where: str) -> Drawing:
+    def _convert(self, root: etree._Element, source: Path, where: str) -> Artwork:
         """Convert parsed SVG now, during planning, so that art svglib cannot draw is a spec
-        error before any file is written. Relative references (``asset()`` paths) resolve
-        from the game folder and may not leave it."""
+        error before any file is written: by the fast path when the art stays in its subset,
+        else by svglib. Relative references (``asset()`` paths) resolve from the game folder
+        and may not leave it."""
         register_fonts()
+        drawer = compile_svg(root)
+        if drawer is not None:
+            return drawer
         renderer = SvgRenderer(str(self.base / "art.svg"), external_reference_root=str(self.base))
         try:
-            return renderer.render(root)
+            return SvglibArt(renderer.render(root))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise SpecError(
                 source, None, f"the SVG this template renders cannot be drawn: {exc} ({where})"
             ) from None
 
-    def drawing(self, key: str) -> Drawing:
-        """The reportlab drawing of art ``key``."""
+    def drawing(self, key: str) -> Artwork:
+        """What draws art ``key``: ``width``, ``height`` (points), ``draw(canvas, cmyk)``."""
         return self._drawings[key]
 
 
@@ -114,14 +169,39 @@ def lighten_large_dark_fills(root: etree._Element) -> None:
     if total <= 0:
         return
     for element in root.iter():
-        fill = element.get("fill", "")
-        if not re.fullmatch(r"#[0-9a-fA-F]{6}", fill):
+        rgb = _fill_rgb(element)
+        if rgb is None:
             continue
-        rgb = [int(fill[i : i + 2], 16) / 255 for i in (1, 3, 5)]
         luminance = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
         if luminance < DARK and _area(element) >= LARGE * total:
             light = (round((c + (1 - c) * LIGHTEN) * 255) for c in rgb)
-            element.set("fill", "#" + "".join(f"{c:02x}" for c in light))
+            _set_fill(element, "#" + "".join(f"{c:02x}" for c in light))
+
+
+STYLE_FILL = re.compile(r"(^|;)\s*fill\s*:\s*([^;]+)")
+
+
+def _fill_rgb(element: etree._Element) -> tuple[float, float, float] | None:
+    """An element's own fill as RGB (0-1), however it is written, or None."""
+    value = element.get("fill")
+    match = STYLE_FILL.search(element.get("style", ""))
+    if match:
+        value = match.group(2)
+    if not value or value.strip() in ("none", "transparent") or "url(" in value:
+        return None
+    try:
+        colour = colors.toColor(value.strip())
+    except ValueError:
+        return None
+    return colour.red, colour.green, colour.blue
+
+
+def _set_fill(element: etree._Element, value: str) -> None:
+    style = element.get("style", "")
+    if STYLE_FILL.search(style):
+        element.set("style", STYLE_FILL.sub(lambda m: f"{m.group(1)}fill:{value}", style))
+    else:
+        element.set("fill", value)
 
 
 def _area(element: etree._Element) -> float:

@@ -14,11 +14,17 @@ The clipping area is followed too, as the box around each clipping path intersec
 one before (``q``/``Q`` restore it): every form use, segment and path records the clip box in
 force when it was drawn (``clip_box``, None when nothing clips it), so what is visible of it is
 ``box.intersect(clip_box)``.
+
+Colours are followed as well: every painted path records the fill and stroke colour in force
+(``DrawnPath.fill``, ``DrawnPath.stroke``) and every text-showing operator is kept with its
+fill colour (``PageContent.texts``); ``colour_operators`` counts the colour-setting operators of
+a whole file, pages and forms alike.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +38,8 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 STROKE_OPS = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
 PAINT_OPS = STROKE_OPS | {b"f", b"F", b"f*"}
 CLOSE_OPS = {b"s", b"b", b"b*"}
+TEXT_OPS = {b"Tj", b"TJ", b"'", b'"'}
+COLOUR_OPS = {b"g", b"G", b"rg", b"RG", b"k", b"K", b"cs", b"CS", b"sc", b"SC", b"scn", b"SCN"}
 
 
 def concat(first: Matrix, then: Matrix) -> Matrix:
@@ -158,6 +166,44 @@ class FormUse:
 
 
 @dataclass(frozen=True)
+class Colour:
+    """A colour as set in a content stream: its space ('gray', 'rgb', 'cmyk', or the name of
+    a colour space set with ``cs``) and its components (0-1)."""
+
+    space: str
+    values: tuple[float, ...]
+
+    @property
+    def rgb(self) -> tuple[float, float, float]:
+        """Approximately, as RGB (0-1); a colour space by name counts as black."""
+        if self.space == "gray":
+            return (self.values[0],) * 3  # type: ignore[return-value]
+        if self.space == "rgb":
+            return self.values  # type: ignore[return-value]
+        if self.space == "cmyk":
+            c, m, y, k = self.values
+            return (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
+        return 0.0, 0.0, 0.0
+
+    @property
+    def luminance(self) -> float:
+        """Relative luminance of the (uncorrected) RGB components, 0 black to 1 white."""
+        r, g, b = self.rgb
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+BLACK = Colour("gray", (0.0,))
+
+
+@dataclass(frozen=True)
+class TextShow:
+    """One text-showing operator (``Tj``, ``TJ``, ...) with the fill colour it paints in."""
+
+    text: str
+    fill: Colour
+
+
+@dataclass(frozen=True)
 class Segment:
     """A straight piece of a stroked path, in mm, with the line width in points (user space)
     and the dash array in effect (empty: solid)."""
@@ -234,6 +280,8 @@ class DrawnPath:
     width_pt: float
     dash: tuple[float, ...]
     clip_box: Box | None = None  # the clipping area in force before this path, mm
+    fill: Colour = BLACK  # the fill colour in force when it was painted
+    stroke: Colour = BLACK  # the stroke colour in force when it was painted
 
     @property
     def stroked(self) -> bool:
@@ -265,6 +313,7 @@ class PageContent:
     strokes: list[Segment] = field(default_factory=list)  # straight stroked segments
     painted: list[Box] = field(default_factory=list)  # every painted path, image or shading
     paths: list[DrawnPath] = field(default_factory=list)  # painted and clipping paths, whole
+    texts: list[TextShow] = field(default_factory=list)  # text shown, with its fill colour
 
 
 def _num(value: object) -> float:
@@ -301,8 +350,10 @@ class _Interpreter:
         self.xobjects = _resolve(resources.get("/XObject")) or {}
         self.ops = ops
         self.ctm: Matrix = ctm
-        self.stack: list[tuple[Matrix, float, tuple[float, ...], Box | None]] = []
+        self.stack: list[tuple[Matrix, float, tuple[float, ...], Box | None, Colour, Colour]] = []
         self.clip_box: Box | None = None
+        self.fill: Colour = BLACK
+        self.stroke: Colour = BLACK
         self.line_width = 1.0
         self.dash: tuple[float, ...] = ()
         self.points: list[tuple[float, float]] = []  # every point of the current path, page pt
@@ -361,6 +412,8 @@ class _Interpreter:
                     self.line_width,
                     self.dash,
                     self.clip_box,
+                    self.fill,
+                    self.stroke,
                 )
             )
         if self.clipping and self.points:
@@ -387,12 +440,34 @@ class _Interpreter:
             corners = [apply(self.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
             self.out.painted.append(_mm_box(corners))
 
+    def _colour(self, op: bytes, operands: list) -> None:
+        name = op.decode()
+        if name.lower() in ("cs",):
+            colour = Colour(str(operands[0]), ())
+        elif name.lower() in ("sc", "scn"):
+            space = (self.stroke if name.isupper() else self.fill).space
+            colour = Colour(space, tuple(_num(v) for v in operands if not isinstance(v, str)))
+        else:
+            space = {"g": "gray", "rg": "rgb", "k": "cmyk"}[name.lower()]
+            colour = Colour(space, tuple(_num(v) for v in operands))
+        if name.isupper():
+            self.stroke = colour
+        else:
+            self.fill = colour
+
     def run(self) -> PageContent:
         for operands, op in self.ops:
             if op == b"q":
-                self.stack.append((self.ctm, self.line_width, self.dash, self.clip_box))
+                self.stack.append(
+                    (self.ctm, self.line_width, self.dash, self.clip_box, self.fill, self.stroke)
+                )
             elif op == b"Q":
-                self.ctm, self.line_width, self.dash, self.clip_box = self.stack.pop()
+                state = self.stack.pop()
+                self.ctm, self.line_width, self.dash, self.clip_box, self.fill, self.stroke = state
+            elif op in COLOUR_OPS:
+                self._colour(op, operands)
+            elif op in TEXT_OPS:
+                self.out.texts.append(TextShow(_shown(op, operands), self.fill))
             elif op == b"cm":
                 self.ctm = concat(tuple(_num(v) for v in operands), self.ctm)  # type: ignore[arg-type]
             elif op == b"w":
@@ -430,6 +505,19 @@ class _Interpreter:
         return self.out
 
 
+def _shown(op: bytes, operands: list) -> str:
+    """The characters a text-showing operator shows (as its string bytes, Latin-1)."""
+    if op == b"TJ":
+        parts = [p for p in operands[0] if not isinstance(p, (int, float))]
+    else:
+        parts = [operands[-1]]
+    out = []
+    for part in parts:
+        raw = part.original_bytes if hasattr(part, "original_bytes") else str(part).encode()
+        out.append(raw.decode("latin-1"))
+    return "".join(out)
+
+
 def _mm_box(points: list[tuple[float, float]]) -> Box:
     return Box.around([(x * MM_PER_PT, y * MM_PER_PT) for x, y in points])
 
@@ -451,6 +539,31 @@ def read_form(path: Path, page_number: int, use: FormUse) -> PageContent:
         raise AssertionError(f"page {page_number}: no form {use.name}")
     out = PageContent(page_number, 0.0, 0.0)
     return _Interpreter.for_form(out, xobject, reader, use.matrix).run()
+
+
+def colour_operators(path: Path) -> Counter[str]:
+    """How often each colour-setting operator (``rg``, ``k``, ``cs`` ...) occurs in the file:
+    in every page's content stream and in every form XObject they use, nested forms too."""
+    reader = PdfReader(str(path))
+    found: Counter[str] = Counter()
+    seen: set[int] = set()
+
+    def visit(stream, resources) -> None:
+        for _, op in ContentStream(stream, reader).operations:
+            if op in COLOUR_OPS:
+                found[op.decode()] += 1
+        xobjects = _resolve((_resolve(resources) or {}).get("/XObject")) or {}
+        for ref in xobjects.values():
+            xobject = _resolve(ref)
+            key = ref.idnum if isinstance(ref, IndirectObject) else id(xobject)
+            if key in seen or xobject.get("/Subtype") != "/Form":
+                continue
+            seen.add(key)
+            visit(xobject, xobject.get("/Resources"))
+
+    for page in reader.pages:
+        visit(page.get_contents(), page.get("/Resources"))
+    return found
 
 
 def form_xobject_count(path: Path) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def _offset(ctx: click.Context, param: click.Parameter, value: str | None) -> tu
         x, y = (float(v) for v in value.split(","))
     except ValueError:
         raise click.BadParameter("give X,Y in mm, e.g. 1.5,-0.5") from None
-    if abs(x) > 20 or abs(y) > 20:
+    if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > 20 or abs(y) > 20:
         raise click.BadParameter("an offset of more than 20 mm is not a printer's error")
     return (x, y)
 

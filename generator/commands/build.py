@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from generator.atomic import sweep_stale
+from generator.buildcache import pack_key, up_to_date
 from generator.commands import (
     EXIT_CANNOT_WRITE,
     EXIT_FAILED_CHECK,
@@ -21,7 +23,9 @@ from generator.commands import (
 from generator.commands.check import explain_mismatches, explain_overflows
 from generator.commands.watch import watch_games
 from generator.errors import display_path
-from generator.pipeline import Built, Pack, write_pack
+from generator.impose import PrintOptions
+from generator.loader import SpecFailureFor, select_games
+from generator.pipeline import Built, Pack, out_folder, write_pack
 from generator.rules import check_counts, check_recipes, mismatches
 from generator.sizes import paper_sizes
 
@@ -83,7 +87,23 @@ def command(
 ) -> None:
     """Build print packs (every game by default); with --lang into <out>/<game>/<lang>/."""
     options = make_options(**printing)
-    packs = plan_games(load_games(components_dir, games, language), paper, options)
+    loaded = load_games(
+        components_dir,
+        stale(components_dir, games, out_dir, paper, options, language, force),
+        language,
+    )
+    todo = []
+    for game in loaded:
+        source = None if language is None else game.language
+        key = pack_key(game.root, settings(paper, options, source, language, force))
+        folder = out_folder(out_dir, game, language is not None)
+        if up_to_date(folder, game.name, key):
+            click.echo(f"{game.name}: {display_path(folder)} is up to date")
+        else:
+            todo.append((game, key))
+    packs = plan_games([game for game, _ in todo], paper, options)
+    for pack, (_, key) in zip(packs, todo, strict=True):
+        pack.key = key
     accepted = [pack for pack in packs if passes_check(pack, force)]
     for pack in accepted:
         try:
@@ -102,6 +122,54 @@ def command(
     if watch:
         watch_games(packs, components_dir, out_dir, paper, options, language, force)
     sys.exit(EXIT_FAILED_CHECK if len(accepted) < len(packs) else 0)
+
+
+def settings(
+    paper: str | None,
+    options: PrintOptions,
+    game_language: str | None,
+    language: str | None,
+    force: bool,
+) -> dict:
+    """Everything besides files that changes what a build writes (the game's own default
+    paper and source language are in its files)."""
+    return {
+        "paper": paper,
+        "options": [options.duplex, list(options.back_offset), options.layout, options.ink_saver],
+        "language": game_language,
+        "by_language": language is not None,
+        "force": force,
+    }
+
+
+def stale(
+    components_dir: Path,
+    games: tuple[str, ...],
+    out_dir: Path,
+    paper: str | None,
+    options: PrintOptions,
+    language: str | None,
+    force: bool,
+) -> tuple[str, ...]:
+    """The games to load: without --lang, those whose pack is not up to date, found from
+    their files alone (so a build with nothing to do loads no spec); with --lang, all."""
+    if language is not None:
+        return games
+    try:
+        roots = select_games(components_dir, games)
+    except SpecFailureFor:
+        return games  # loading reports it
+    todo = []
+    for root in roots:
+        key = pack_key(root, settings(paper, options, None, None, force))
+        sweep_stale(out_dir / root.name)
+        if up_to_date(out_dir / root.name, root.name, key):
+            click.echo(f"{root.name}: {display_path(out_dir / root.name)} is up to date")
+        else:
+            todo.append(root.name)
+    if not todo:
+        sys.exit(0)
+    return tuple(todo)
 
 
 def write_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> Built:

@@ -1,0 +1,68 @@
+"""Workload 2: 540 art cards, every face its own 300 dpi PNG (744 x 1039 px), one back PNG.
+
+    .venv/bin/python benchmarks/bench_art.py [--cards N] [--runs R]
+
+The PNGs are generated first (not timed); the build is timed. Prints one line:
+``cards=N seconds=X pdf_bytes=N png_bytes=N images_in_pdf=N``. The target: under 5 seconds,
+each PNG embedded once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+from workload import build, colour, median, write_game
+
+FACE = """\
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+     {{ box.svg_attrs }}>
+  <image x="0" y="0" width="{{ box.w }}" height="{{ box.h }}"
+         xlink:href="{{ asset(card.art) }}"/>
+</svg>
+"""
+
+
+def make_pngs(folder: Path, cards: int) -> int:
+    """Card art: a 744 x 1039 px PNG per card, each different; returns their total bytes."""
+    (folder / "art").mkdir(parents=True, exist_ok=True)
+    total = 0
+    for n in range(1, cards + 1):
+        image = Image.new("RGB", (744, 1039), colour(n))
+        draw = ImageDraw.Draw(image)
+        for i in range(12):
+            x, y = 60 + (i % 4) * 160, 200 + (i // 4) * 220
+            draw.ellipse((x, y, x + 40 + (n * i) % 90, y + 120), fill=colour(n + i * 7))
+        draw.text((60, 80), f"Card {n}", fill="white")
+        path = folder / "art" / f"card-{n:05d}.png"
+        image.save(path, optimize=False)
+        total += path.stat().st_size
+    return total
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cards", type=int, default=540)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="pnp-art-") as tmp:
+        root = Path(tmp)
+        folder = write_game(root, args.cards, FACE, lambda n: {"art": f"art/card-{n:05d}.png"})
+        png_bytes = make_pngs(folder, args.cards)
+        times = []
+        for run in range(args.runs):
+            seconds, pdf, _ = build(folder, root / f"out-{run}")
+            times.append(seconds)
+        data = pdf.read_bytes()
+        images = len(re.findall(rb"/Subtype\s*/Image", data))
+    print(
+        f"cards={args.cards} seconds={median(times):.2f} pdf_bytes={len(data)} "
+        f"png_bytes={png_bytes} images_in_pdf={images}"
+    )
+
+
+if __name__ == "__main__":
+    main()
