@@ -34,10 +34,10 @@ SAFE_PARSER = etree.XMLParser(
 
 @dataclass
 class Art:
-    """One distinct piece of art: its parsed SVG and where it came from."""
+    """One distinct piece of art and where it came from (the parsed SVG is not kept: only
+    its compact drawing is, so thousands of designs stay small in memory)."""
 
     key: str
-    root: etree._Element
     source: Path
 
 
@@ -128,7 +128,7 @@ class ArtStore:
                 raise SpecError(source, None, f"the template must produce an <svg> ({where})")
             if self.ink_saver:
                 lighten_large_dark_fills(root)
-            self.art[key] = Art(key, root, source)
+            self.art[key] = Art(key, source)
             self._drawings[key] = self._convert(root, source, where)
             if "href" not in svg:
                 _remember(cache_key, self.art[key], self._drawings[key])
