@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
+from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib import colors
@@ -58,8 +59,16 @@ class SvglibArt:
         return self.drawing.height
 
     def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
-        """Draw with the viewport's lower-left corner at the canvas origin, in points."""
-        renderPDF.draw(cmyk_drawing(self.drawing) if cmyk else self.drawing, canvas, 0, 0)
+        """Draw with the viewport's lower-left corner at the canvas origin, in points.
+
+        svglib draws images inline, which reportlab can only write ASCII85-encoded into a
+        page's text stream, so ASCII85 is switched on while it draws."""
+        saved = rl_config.useA85
+        rl_config.useA85 = 1
+        try:
+            renderPDF.draw(cmyk_drawing(self.drawing) if cmyk else self.drawing, canvas, 0, 0)
+        finally:
+            rl_config.useA85 = saved
 
 
 Artwork = Drawer | SvglibArt  # what ArtStore.drawing() hands out
@@ -140,7 +149,7 @@ class ArtStore:
         else by svglib. Relative references (``asset()`` paths) resolve from the game folder
         and may not leave it."""
         register_fonts()
-        drawer = compile_svg(root)
+        drawer = compile_svg(root, self.base)
         if drawer is not None:
             return drawer
         renderer = SvgRenderer(str(self.base / "art.svg"), external_reference_root=str(self.base))

@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from pathlib import Path
 
 from lxml import etree
 from reportlab.lib import colors
@@ -53,6 +54,7 @@ from svglib.svglib import Svg2RlgAttributeConverter
 from svglib.utils import bezier_arc_from_end_points
 
 from generator.fonts import FAMILIES, VARIANTS, register_fonts
+from generator.images import draw_image
 
 NS = "{http://www.w3.org/2000/svg}"
 XML_NS = "{http://www.w3.org/XML/1998/namespace}"
@@ -64,7 +66,7 @@ DEFAULT_FONT_SIZE = 16.0  # user units: svglib's 12 pt
 DEFAULT_MITER = 10  # the PDF default, which svglib leaves in place
 
 # operations other than literal PDF text
-SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT = range(6)
+SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT, IMAGE = range(7)
 
 INHERITED = frozenset(
     (
@@ -119,6 +121,7 @@ GEOMETRY = {
     "path": frozenset(("d", "transform")),
     "text": frozenset(("x", "y", "transform")),
     "g": frozenset(("transform",)),
+    "image": frozenset(("x", "y", "width", "height", "transform", "preserveAspectRatio", "href")),
     "tspan": frozenset(),
     "svg": frozenset(("width", "height", "viewBox", "preserveAspectRatio")),
 }
@@ -177,6 +180,12 @@ class Drawer:
                 canvas.setFillAlpha(op[1])
             elif code == STROKE_ALPHA:
                 canvas.setStrokeAlpha(op[1])
+            elif code == IMAGE:
+                _, path, x, y, w, h = op
+                canvas.saveState()
+                canvas.transform(w, 0, 0, -h, x, y + h)  # SVG's y runs down
+                draw_image(canvas, path)
+                canvas.restoreState()
             else:
                 _, font, size, x, y, text = op
                 t = canvas.beginText()
@@ -198,11 +207,12 @@ def _to_cmyk(match: re.Match[str]) -> str:
     return f"{_fmt(c, m, y, k)} {'k' if match[4] == 'rg' else 'K'}"
 
 
-def compile_svg(root: etree._Element) -> Drawer | None:
-    """A drawer for the SVG if it only uses the supported subset, else None (use svglib)."""
+def compile_svg(root: etree._Element, base: Path | None = None) -> Drawer | None:
+    """A drawer for the SVG if it only uses the supported subset, else None (use svglib).
+    ``base`` is the folder relative image references are read from (none allowed without)."""
     register_fonts()
     try:
-        return _Compiler().compile(root)
+        return _Compiler(base).compile(root)
     except (Unsupported, ValueError, ArithmeticError, LookupError):
         return None  # values svglib may still make something of
 
@@ -652,7 +662,8 @@ class _Compiler:
 
     # what is known of the graphics state: fill, fill alpha, stroke, stroke alpha, line
     # width, cap, join, miter limit, dash (None: not known, so set before use)
-    def __init__(self) -> None:
+    def __init__(self, base: Path | None = None) -> None:
+        self.base = base
         self.ops: list = []
         self.literal: list[str] = []
         self.state: list = [None] * 9
@@ -765,6 +776,8 @@ class _Compiler:
                 own.setdefault("style", value)
             elif name in HARMLESS or name == XML_NS + "lang":
                 pass
+            elif tag == "image" and name == XLINK_NS + "href":
+                pass  # read by image()
             elif name.startswith("{") and not name.startswith((XML_NS, XLINK_NS, NS)):
                 pass  # another application's data (Inkscape's, say)
             else:
@@ -809,6 +822,8 @@ class _Compiler:
                 self.save(matrix)
             if tag == "g":
                 self.children(element, own_style, own_opacity)
+            elif tag == "image":
+                self.image(element, attrs)
             elif tag == "text":
                 self.text(element, attrs, own_style, own_opacity)
             else:
@@ -846,6 +861,22 @@ class _Compiler:
         )
         if paint is not None:
             self.paint(paint, path)
+
+    def image(self, element: etree._Element, attrs: dict[str, str]) -> None:
+        """A raster image from the game folder, stretched to its box (the templates' use)."""
+        href = element.get(f"{XLINK_NS}href") or element.get("href") or ""
+        if self.base is None or not href or ":" in href or href.startswith("/"):
+            raise Unsupported("image reference")
+        base = self.base.resolve()
+        path = (base / href).resolve()
+        if not path.is_relative_to(base) or not path.is_file():
+            raise Unsupported("image outside the game folder")
+        if attrs.get("preserveAspectRatio", "none") != "none":
+            raise Unsupported("preserveAspectRatio on an image")
+        x, y = _geometry(attrs, "x"), _geometry(attrs, "y")
+        w, h = _geometry(attrs, "width"), _geometry(attrs, "height")
+        if w > 0 and h > 0:
+            self.op(IMAGE, path, x, y, w, h)
 
     def text(
         self, element: etree._Element, attrs: dict[str, str], style: dict[str, str], opacity: float
