@@ -140,11 +140,19 @@ def extract(docs: list[YamlDoc], root: Path, project: str) -> Catalog:
 
 def read_catalog(path: Path) -> Catalog:
     """A PO/POT file; raises ValueError naming the line of a broken entry."""
+    lines = path.read_bytes().splitlines()
+    for number, line in enumerate(lines):
+        text = line.strip()
+        keyword = text.startswith((b"msgid", b"msgstr", b"msgctxt", b'"'))
+        if keyword and not text.endswith(b'"') or text.endswith(b'\\"') and keyword:
+            raise ValueError(f"a string is not closed on {number}")
     with open(path, "rb") as handle:
         try:
             return pofile.read_po(handle, abort_invalid=True)
         except pofile.PoFileError as exc:
             raise ValueError(str(exc)) from None
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise ValueError(f"not readable as its declared charset ({exc})") from None
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:

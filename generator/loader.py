@@ -100,9 +100,12 @@ class SpecFailureFor(Exception):
         super().__init__(str(self.error))
 
 
-def load_game(root: Path, errors: ErrorList, language: str | None = None) -> Game | None:
+def load_game(
+    root: Path, errors: ErrorList, language: str | None = None, partial: bool = False
+) -> Game | None:
     """Load one game folder, in ``language`` if given (else its source language); add every
-    mistake to ``errors`` and return None if any."""
+    mistake to ``errors`` and return None if any (with ``partial``, the game with the
+    components that are sound, so that drawing them can find the mistakes left)."""
     before = len(errors.errors)
     game_file = root / "game.yaml"
     if not game_file.is_file():
@@ -110,6 +113,10 @@ def load_game(root: Path, errors: ErrorList, language: str | None = None) -> Gam
         return None
     doc = _parse(game_file, errors)
     files = [p for p in sorted(root.glob("*.yaml")) if p.name != "game.yaml"]
+    for path in [game_file, *files]:
+        if not path.resolve().is_relative_to(root.resolve()):
+            errors.add(path, None, "a link to a file outside the game folder; copy the file in")
+    files = [p for p in files if p.resolve().is_relative_to(root.resolve())]
     docs = [d for p in files if (d := _parse(p, errors)) is not None]
     report = None
     if doc is not None and language is not None:
@@ -125,7 +132,7 @@ def load_game(root: Path, errors: ErrorList, language: str | None = None) -> Gam
     _check_unique_ids(components, errors)
     for component in components:
         _check_templates(root, component, errors)
-    if spec is None or len(errors.errors) > before:
+    if spec is None or (len(errors.errors) > before and not partial):
         return None
     game = Game(root.name, root, spec, doc, components)
     game.language = language or spec.languages[0]
@@ -155,7 +162,11 @@ def _translate(
         try:
             catalog = i18n.read_catalog(path)
         except ValueError as exc:
-            errors.add(path, None, f"broken catalog: {exc}; fix the entry or run pnp i18n update")
+            errors.add(
+                path,
+                _catalog_line(path, str(exc)),
+                f"broken catalog: {exc}; fix the entry or run pnp i18n update",
+            )
             return None
         table = i18n.translations(catalog)
         used = {text for d in docs for _, text in i18n.strings(d.data)}
@@ -165,9 +176,25 @@ def _translate(
     return report
 
 
+def _catalog_line(path: Path, message: str) -> int | None:
+    """The line of a catalog that a reading error points at, where it can be told."""
+    raw = path.read_bytes()
+    found = re.search(r"\bon (?:line )?(\d+)", message)
+    if found:
+        return int(found[1]) + 1  # Babel counts lines from 0
+    if "decode" in message:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return raw.count(b"\n", 0, exc.start) + 1
+    if "encoding" in message and b"charset=" in raw:
+        return raw.count(b"\n", 0, raw.index(b"charset=")) + 1
+    return None
+
+
 def _check_glyphs(doc: YamlDoc, errors: ErrorList) -> None:
-    """Every printed string can be drawn by the embedded font."""
-    for loc, text in i18n.strings(doc.data):
+    """Every string a template may print can be drawn by the embedded font."""
+    for loc, text in _all_strings(doc.data):
         lacking = missing_glyphs(text)
         if lacking:
             errors.add(
@@ -175,6 +202,17 @@ def _check_glyphs(doc: YamlDoc, errors: ErrorList) -> None:
                 doc.line_of(loc),
                 f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
             )
+
+
+def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:
+    """Every string value of a document, with its path."""
+    if isinstance(data, str):
+        return [(loc, data)]
+    if isinstance(data, dict):
+        return [s for k, v in data.items() for s in _all_strings(v, (*loc, k))]
+    if isinstance(data, list):
+        return [s for i, v in enumerate(data) for s in _all_strings(v, (*loc, i))]
+    return []
 
 
 def _parse(path: Path, errors: ErrorList) -> YamlDoc | None:
@@ -195,7 +233,7 @@ def _load_component(doc: YamlDoc, errors: ErrorList) -> Component | None:
     if kind is None:
         errors.add(path, 1, f"missing 'kind'; say what this component is: {kinds}")
         return None
-    if kind not in COMPONENT_KINDS:
+    if not isinstance(kind, str) or kind not in COMPONENT_KINDS:
         errors.add(path, doc.line_of(("kind",)), f"unknown kind '{kind}'; allowed: {kinds}")
         return None
     spec = _validate(COMPONENT_KINDS[kind], doc, errors)
@@ -224,8 +262,7 @@ def _check_unique_ids(components: list[Component], errors: ErrorList) -> None:
 
 
 def _check_templates(root: Path, component: Component, errors: ErrorList) -> None:
-    for key in ("face", "back"):
-        name = getattr(component.spec, key, None)
+    for key, name in component.spec.templates().items():
         if name and not any((d / name).is_file() for d in template_dirs(root)):
             errors.add(
                 component.path,
@@ -248,6 +285,16 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
         for err in found:
             loc = tuple(err["loc"])
             typo = _misspelling(data, loc) if err["type"] == "missing" else None
+            if typo is None and "exactly one of count" in str(err.get("msg", "")):
+                near = _close_key(data, loc, ("count", "per_player", "counts"))
+                if near:
+                    key, wanted = near
+                    errors.add(
+                        doc.path,
+                        doc.line_of((*loc, key)),
+                        f"'{key}' is not a key here; did you mean '{wanted}'?",
+                    )
+                    continue
             if typo is None:
                 errors.add(doc.path, doc.line_of(loc), explain(model, err))
             elif (*loc[:-1], typo) not in unknown:
@@ -257,6 +304,23 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
                     f"'{typo}' is not a key here; did you mean '{loc[-1]}'? (it is required)",
                 )
         return None
+
+
+def _close_key(data: Any, loc: tuple, wanted: tuple[str, ...]) -> tuple[str, str] | None:
+    """A key of the mapping at ``loc`` that looks like a misspelling of one of ``wanted``."""
+    mapping = data
+    for part in loc:
+        try:
+            mapping = mapping[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(mapping, dict):
+        return None
+    for key in mapping:
+        close = difflib.get_close_matches(str(key), wanted, n=1, cutoff=0.6)
+        if close and key not in wanted:
+            return str(key), close[0]
+    return None
 
 
 def _misspelling(data: Any, loc: tuple) -> str | None:

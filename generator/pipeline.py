@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from lxml import etree
+
 from generator import inventory, manifest, pdf
 from generator.atomic import replacing_all, sweep_stale
 from generator.boardart import board_svg
@@ -57,6 +59,7 @@ PIECE_KIND = {
     "sheet": "sheet",
     "standees": "standee",
 }
+MAX_PIECES = 20_000  # printed pieces per build: more would run for minutes
 BOARD_OVERLAP = 10.0  # mm that neighbouring tiles of a board share, for glue
 
 
@@ -162,11 +165,25 @@ class _Planner:
         self.renderer = TemplateRenderer(game, pack.options.ink_saver)
         self.errors: list[SpecError] = []
         self.counters: list[Piece] = []
+        self.total = 0
         self.counters_at: int | None = None
 
     def add(self, component: Component) -> None:
         spec = component.spec
         component_designs = designs(component, self.game.spec.colours)
+        self.total += sum(d.count for d in component_designs)
+        if self.total > MAX_PIECES:
+            line = component.doc.line_of((spec.kind_key,) if spec.kind_key else ())
+            self.errors.append(
+                SpecError(
+                    component.path,
+                    line,
+                    f"the game asks for {self.total:,} pieces so far; one build prints at most "
+                    f"{MAX_PIECES:,} (split the game, or lower the counts)",
+                )
+            )
+            self.total = -(10**12)  # report once
+            return
         self.pack.components.append(ComponentPlan(component, component_designs))
         if not self.game.spec.colours:
             uncoloured = [i for i, e in enumerate(spec.entries) if getattr(e, "per_player", None)]
@@ -193,7 +210,9 @@ class _Planner:
         except SpecError as exc:
             self.errors.append(exc)
         except ImpositionError as exc:
-            self._error(component, ("size",), f"{exc}; choose a smaller size")
+            self._error(
+                component, ("size",), f"{exc} ({self.pack.paper_name}); choose a smaller size"
+            )
 
     def finish(self) -> None:
         """Impose the counter sheets, where the first token component stood."""
@@ -209,7 +228,7 @@ class _Planner:
             )
         except PackingError as exc:
             first = next(c for c in self.game.components if c.id == self.counters[0].component)
-            self._error(first, ("size",), f"{exc}; choose a smaller size")
+            self._error(first, ("size",), f"{exc} ({self.pack.paper_name}); choose a smaller size")
             return
         assert self.counters_at is not None
         self.pack.sections.insert(self.counters_at, Section(text("counter_sheets"), sheets))
@@ -339,7 +358,16 @@ class _Planner:
                     spec.icons, "icon", name, lambda _v: (component.path, line)
                 )
 
-        svg = board_svg(spec, icon)
+        try:
+            svg = board_svg(spec, icon)
+        except etree.XMLSyntaxError as exc:
+            line = component.doc.line_of(("icons",))
+            raise SpecError(
+                component.path,
+                line,
+                f"an icon of {spec.icons} is not well-formed "
+                f"SVG: {exc.msg}; check the macro icon()",
+            ) from None
         face = self._store(spec.icons or "board", svg, f"board {component.id}")
         shape = Shape("rect", spec.size.w, spec.size.h)
         self.pack.components[-1].shape = shape

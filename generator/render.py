@@ -85,13 +85,26 @@ def resolve_asset(root: Path, name: str) -> str:
     return target.relative_to(real_root).as_posix()
 
 
+class ContainedLoader(jinja2.FileSystemLoader):
+    """A file-system loader that will not follow a link out of its folders."""
+
+    def get_source(self, environment, template):  # noqa: ANN001, ANN201 - Jinja's signature
+        source, filename, uptodate = super().get_source(environment, template)
+        real = Path(filename).resolve()
+        if not any(real.is_relative_to(Path(p).resolve()) for p in self.searchpath):
+            raise jinja2.TemplateNotFound(
+                f"{template} (a link leading out of the templates folders)"
+            )
+        return source, filename, uptodate
+
+
 class TemplateRenderer:
     """Renders a game's templates; one sandboxed environment per game."""
 
     def __init__(self, game: Game, ink_saver: bool = False):
         self.game = game
         self.env = SandboxedEnvironment(
-            loader=jinja2.FileSystemLoader([str(d) for d in game.template_dirs()]),
+            loader=ContainedLoader([str(d) for d in game.template_dirs()]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -203,6 +216,13 @@ class TemplateRenderer:
         except AssetError as exc:
             path, line = locate(exc.name)
             raise SpecError(path, line, f"{exc} (drawn by template {name})") from None
+        except (OverflowError, RecursionError, MemoryError) as exc:
+            path, line = _template_position(exc, name, self.game)
+            raise SpecError(
+                path,
+                line,
+                f"the template asks too much ({type(exc).__name__}: {exc}; while drawing {where})",
+            ) from None
         except jinja2.TemplateSyntaxError as exc:
             path = Path(exc.filename) if exc.filename else Path(name)
             raise SpecError(path, exc.lineno, f"template syntax error: {exc.message}") from None

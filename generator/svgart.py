@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
+from PIL import Image
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Group
@@ -25,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import SvgRenderer
 
 from generator.errors import SpecError
-from generator.fonts import register_fonts
+from generator.fonts import missing_glyphs, register_fonts
 from generator.svgdraw import Drawer, compile_svg
 
 SAFE_PARSER = etree.XMLParser(
@@ -135,6 +136,8 @@ class ArtStore:
                 ) from None
             if etree.QName(root).localname != "svg":
                 raise SpecError(source, None, f"the template must produce an <svg> ({where})")
+            check_images(root, self.base, source, where)
+            check_glyphs(root, source, where)
             if self.ink_saver:
                 lighten_large_dark_fills(root)
             self.art[key] = Art(key, source)
@@ -163,6 +166,49 @@ class ArtStore:
     def drawing(self, key: str) -> Artwork:
         """What draws art ``key``: ``width``, ``height`` (points), ``draw(canvas, cmyk)``."""
         return self._drawings[key]
+
+
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
+def check_images(root: etree._Element, base: Path, source: Path, where: str) -> None:
+    """Every image the art draws is a readable image file inside the game folder."""
+    for element in root.iter("{http://www.w3.org/2000/svg}image"):
+        href = element.get(XLINK_HREF) or element.get("href") or ""
+        if href.startswith("data:"):
+            continue
+        path = (base / href).resolve()
+        if ":" in href or href.startswith("/") or not path.is_relative_to(base.resolve()):
+            raise SpecError(source, None, f"image '{href}' is outside the game folder ({where})")
+        problem = image_problem(path)
+        if problem:
+            raise SpecError(source, None, f"image '{href}' {problem} ({where})")
+
+
+def check_glyphs(root: etree._Element, source: Path, where: str) -> None:
+    """Every character the art writes can be drawn by the embedded font."""
+    for element in root.iter("{http://www.w3.org/2000/svg}text"):
+        text = "".join(element.itertext())
+        lacking = missing_glyphs(text)
+        if lacking:
+            raise SpecError(
+                source,
+                None,
+                f"the font has no glyph for {' '.join(lacking)} in "
+                f"'{text.strip()}' ({where}); use other characters",
+            )
+
+
+def image_problem(path: Path) -> str | None:
+    """Why a file cannot be used as an image, or None if it can."""
+    if not path.is_file():
+        return "is not in the game folder"
+    try:
+        with Image.open(path) as image:
+            image.verify()
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        return f"cannot be read as an image ({exc.__class__.__name__}); export it as PNG or JPEG"
+    return None
 
 
 DARK = 0.45  # relative luminance below which a fill counts as dark

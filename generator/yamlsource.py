@@ -18,6 +18,7 @@ from generator.errors import SpecError
 
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 200_000
+MAX_DEPTH = 100
 
 Path_ = tuple[str | int, ...]
 
@@ -58,12 +59,29 @@ class _Builder:
                 f"the document expands to more than {MAX_NODES:,} values (aliases?); "
                 "split it or remove repeated aliases",
             )
+        if len(loc) > MAX_DEPTH:
+            raise SpecError(
+                self.path,
+                node.start_mark.line + 1,
+                f"nested deeper than {MAX_DEPTH} levels; flatten the spec",
+            )
         self.lines.setdefault(loc, node.start_mark.line + 1)
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, loc)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
-        return self.loader.construct_object(node)
+        value = self.loader.construct_object(node)
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SpecError(
+                    self.path,
+                    node.start_mark.line + 1,
+                    "the text holds an escape that is no character (a lone "
+                    "surrogate); write the character itself",
+                ) from None
+        return value
 
     def _mapping(self, node: yaml.MappingNode, loc: Path_) -> dict[Any, Any]:
         self.loader.flatten_mapping(node)
@@ -119,11 +137,24 @@ def _syntax_error(path: Path, exc: yaml.MarkedYAMLError) -> SpecError:
 def parse_yaml(path: Path, text: str) -> YamlDoc:
     """Parse YAML text that came from ``path``."""
     try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SpecError(path, None, "the file holds characters that are not text") from None
+    try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(path, exc) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise SpecError(
+            path, line, f"character {exc.character!r} is not allowed in YAML; remove it"
+        ) from None
     except yaml.YAMLError as exc:
         raise SpecError(path, None, f"YAML error: {exc}") from None
+    except RecursionError:
+        raise SpecError(
+            path, None, f"nested deeper than YAML can read ({MAX_DEPTH} levels at most)"
+        ) from None
     if node is None:
         return YamlDoc(path, None, {(): 1})
     builder = _Builder(path)
@@ -134,4 +165,6 @@ def parse_yaml(path: Path, text: str) -> YamlDoc:
         raise SpecError(
             path, mark.line + 1 if mark else None, f"YAML error: {exc.problem}"
         ) from None
+    except RecursionError:
+        raise SpecError(path, None, f"nested deeper than {MAX_DEPTH} levels") from None
     return YamlDoc(path, data, builder.lines)

@@ -101,8 +101,11 @@ def make_options(
     return PrintOptions(duplex, tuple(back_offset), layout, ink_saver)
 
 
+_deferred: list[SpecError] = []  # load errors kept for plan_games to report with its own
+
+
 def load_games(
-    components_dir: Path, names: tuple[str, ...], language: str | None = None
+    components_dir: Path, names: tuple[str, ...], language: str | None = None, defer: bool = False
 ) -> list[Game]:
     """Load the named games (all by default) in ``language`` ('all': in each language they
     declare); on any spec error, report them all and exit 2. Unnamed games that do not declare
@@ -112,10 +115,11 @@ def load_games(
     except SpecFailureFor as exc:
         report_spec_errors([exc.error])
     errors = ErrorList()
-    games = [g for root in roots if (g := load_game(root, errors)) is not None]
-    if errors:
+    games = [g for root in roots if (g := load_game(root, errors, partial=defer)) is not None]
+    if errors and not defer:
         report_spec_errors(errors.errors)
     if language is None:
+        _deferred.extend(errors.errors)
         return games
     wanted: list[tuple[Path, str]] = []
     for game in games:
@@ -129,9 +133,16 @@ def load_games(
                 f"{game.name}: not printed in '{language}' (languages: {', '.join(declared)})",
                 err=True,
             )
-    translated = [g for root, lang in wanted if (g := load_game(root, errors, lang)) is not None]
-    if errors:
+    if not wanted:
+        report_spec_errors(
+            [SpecError(components_dir, None, f"no game here declares language '{language}'")]
+        )
+    translated = [
+        g for root, lang in wanted if (g := load_game(root, errors, lang, defer)) is not None
+    ]
+    if errors and not defer:
         report_spec_errors(errors.errors)
+    _deferred.extend(errors.errors)
     return translated
 
 
@@ -141,7 +152,8 @@ def plan_games(
     """Render and impose every game; report the template and art errors of all games at once
     (exit 2) before anything is written."""
     packs: list[Pack] = []
-    errors: list[SpecError] = []
+    errors: list[SpecError] = list(dict.fromkeys(_deferred))
+    _deferred.clear()
     for game in games:
         try:
             packs.append(plan_pack(game, paper or game.spec.paper, options))

@@ -87,11 +87,8 @@ def command(
 ) -> None:
     """Build print packs (every game by default); with --lang into <out>/<game>/<lang>/."""
     options = make_options(**printing)
-    loaded = load_games(
-        components_dir,
-        stale(components_dir, games, out_dir, paper, options, language, force),
-        language,
-    )
+    todo_names = stale(components_dir, games, out_dir, paper, options, language, force)
+    loaded = load_games(components_dir, todo_names, language, defer=True)
     todo = []
     for game in loaded:
         source = None if language is None else game.language

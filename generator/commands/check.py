@@ -66,7 +66,7 @@ def command(
     Templates are rendered too (in that language), so a template mistake or text that no
     longer fits its box is found here, not at build time."""
     failed = False
-    for pack in plan_games(load_games(components_dir, games, language), None):
+    for pack in plan_games(load_games(components_dir, games, language, defer=True), None):
         game = pack.game
         rows = check_counts(game)
         print_table(game, rows)

@@ -1,0 +1,467 @@
+"""Fuzzing ``pnp check``: generated and mutated specs end in exit 0, 1 or 2, never in a crash or
+a hang.
+
+Each example is a game folder: either the small valid game below with its YAML (or a template)
+mutated as a person's typing or a broken editor would (characters deleted, doubled or replaced,
+lines deleted, doubled, swapped or re-indented, numbers, scalar types and keys changed), or a
+component spec generated from the keys the spec format knows, with values of any type. It is
+checked in-process through click's CliRunner: the result may be exit 0 (all good), 1 (the
+check fails) or 2 (spec errors, listed as ``file:LINE: message``), and ``result.exception``
+must be None or the SystemExit of that status: any other exception is a crash.
+
+The normal suite runs ``PNP_FUZZ_EXAMPLES`` (default 60) derandomized examples without
+shrinking, so it is fast and repeatable; set the variable to run longer with fresh random
+examples (shrunk when one fails), e.g.
+``PNP_FUZZ_EXAMPLES=3000 pytest tests/test_fuzz.py --hypothesis-show-statistics``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import strategies as st
+
+from generator.cli import cli
+from generator.errors import display_path
+
+EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "60"))
+LONG_RUN = "PNP_FUZZ_EXAMPLES" in os.environ
+HANG_SECONDS = 60  # one check of a small game takes well under a second
+
+GAME = """\
+title: Fuzz Game
+players: 2-4
+colours:
+  - {name: red, label: Red, colour: "#c0392b"}
+  - {name: blue, label: Blue, colour: "#2e86c1"}
+expect:
+  deck: 2
+  deck/a: 1
+  tokens: 5
+  tokens/crew: 2
+recipes:
+  deck:
+    identify: [suit]
+    cards:
+      - {suit: [hearts, spades]}
+"""
+DECK = """\
+kind: deck
+title: Deck
+size: poker
+bleed: 3
+face: card.svg.j2
+back: back.svg.j2
+fields:
+  reminder: Trade freely.
+cards:
+  - name: a
+    count: 1
+    title: Alpha
+    suit: hearts
+  - name: b
+    count: 1
+    title: Beta
+    suit: spades
+"""
+TOKENS = """\
+kind: tokens
+title: Tokens
+shape: hex-flat
+size: 16
+bleed: 1
+face: token.svg.j2
+tokens:
+  - name: crew
+    per_player: 1
+    label: Crew
+  - name: move
+    series: 1-3
+    count: 1
+"""
+BOARD = """\
+kind: board
+title: Board
+size: 120 x 80
+icons: icons.svg.j2
+groups:
+  - {name: north, fill: "#dfe9f5"}
+regions:
+  - {name: field, group: north, polygon: [[10, 10], [50, 10], [50, 50]]}
+spaces:
+  - {name: camp, at: [80, 30], style: dashed}
+tracks:
+  - {name: score, values: 0-4, path: [[10, 70], [110, 70]], size: 8, count: 5}
+icons_at:
+  - {icon: star, at: [100, 50], points_to: field}
+connections:
+  - {from: camp, to: field}
+"""
+SHEET = """\
+kind: sheet
+title: Rules
+columns: 2
+pages: 1
+icons: icons.svg.j2
+sections:
+  - heading: "Setup :star:"
+    blocks:
+      - text: "Take **two** cards."
+      - bullets: [Draw, Play]
+      - table: {header: [Card, Suit], from: deck, columns: [title, suit]}
+"""
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>\n'
+TEMPLATES = {
+    "card.svg.j2": SVG
+    + '  <rect x="0" y="0" width="{{ box.w }}" height="{{ box.h }}" fill="#ffffff"/>\n'
+    + "  {% set f = fit(card.reminder, box.w - 10, 20, 4, 2) %}\n"
+    + '  <text x="5" y="10" font-family="sans-serif" font-size="4">{{ card.title }}</text>\n'
+    + '  <text x="5" y="40" font-size="{{ f.size }}">{{ f.lines | join(" ") }}</text>\n'
+    + "</svg>\n",
+    "back.svg.j2": SVG + '  <rect x="0" y="0" width="10" height="10" fill="#553322"/>\n</svg>\n',
+    "token.svg.j2": SVG
+    + '  <circle cx="{{ box.cx }}" cy="{{ box.cy }}" r="6" fill="#eeeeee"/>\n'
+    + '  <text x="2" y="8" font-size="3">{{ token.name }}</text>\n</svg>\n',
+    "icons.svg.j2": '{% macro icon(name) -%}\n{% if name == "star" -%}\n'
+    '<circle cx="0" cy="0" r="8" fill="#1a7a3a"/>\n{%- endif %}\n{%- endmacro %}\n',
+}
+BASE = {
+    "game.yaml": GAME,
+    "deck.yaml": DECK,
+    "tokens.yaml": TOKENS,
+    "board.yaml": BOARD,
+    "sheet.yaml": SHEET,
+    **{f"templates/{name}": text for name, text in TEMPLATES.items()},
+}
+
+# --- mutations ------------------------------------------------------------------------------------
+
+ALPHABET = list(" :-[]{},&*!#|>'\"%@`\\\t\n0123456789.xyzäß漢") + ["\u00a0", "\x00", "\u200b"]
+NUMBERS = ["0", "-1", "1", "2", "3", "1.5", "999", "1000", "1001", "1e309", "-0", "0x10", "1_000"]
+SCALARS = [
+    "[]",
+    "{}",
+    "~",
+    "null",
+    "true",
+    "no",
+    "[1, 2]",
+    "{a: 1}",
+    '"text"',
+    "''",
+    "-1",
+    "2.5",
+    ".nan",
+    ".inf",
+    "&anchor x",
+    "*anchor",
+    "!!str 3",
+    "!!binary aGk=",
+    "!!set {a, b}",
+    "2024-01-01",
+    "[[1, 2], [3]]",
+    "poker",
+    "circle",
+    "../x.svg.j2",
+    "/etc/passwd",
+    "漢字",
+]
+KEYS = [  # keys of the spec format, misspellings and odd keys
+    "kind",
+    "title",
+    "size",
+    "face",
+    "back",
+    "bleed",
+    "cards",
+    "tokens",
+    "dice",
+    "standees",
+    "fields",
+    "count",
+    "per_player",
+    "series",
+    "counts",
+    "group",
+    "shape",
+    "corner",
+    "pages",
+    "each",
+    "values",
+    "header",
+    "page_title",
+    "name",
+    "id",
+    "icons",
+    "sections",
+    "blocks",
+    "text",
+    "bullets",
+    "table",
+    "heading",
+    "columns",
+    "rows",
+    "widths",
+    "from",
+    "spaces",
+    "regions",
+    "groups",
+    "tracks",
+    "connections",
+    "labels",
+    "at",
+    "path",
+    "players",
+    "expect",
+    "colours",
+    "paper",
+    "languages",
+    "recipes",
+    "identify",
+    "piles",
+    "copies",
+    "border",
+    "background",
+    "label",
+    "polygon",
+    "to",
+    "titel",
+    "cuont",
+    "per_playr",
+    "shpe",
+    "0",
+    "null",
+    "<<",
+]
+NUMBER = r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])"
+
+
+def _line_mutation(draw, lines: list[str], op: str) -> list[str]:
+    i = draw(st.integers(0, len(lines) - 1))
+    if op == "delete-line":
+        return lines[:i] + lines[i + 1 :]
+    if op == "duplicate-line":
+        return lines[: i + 1] + lines[i:]
+    if op == "swap-lines":
+        j = draw(st.integers(0, len(lines) - 1))
+        lines = list(lines)
+        lines[i], lines[j] = lines[j], lines[i]
+        return lines
+    if op == "indent":
+        delta = draw(st.sampled_from([-4, -2, -1, 1, 2, 4]))
+        line = lines[i]
+        line = line[-delta:] if delta < 0 and line.startswith(" " * -delta) else " " * delta + line
+        return lines[:i] + [line] + lines[i + 1 :]
+    if op == "insert-line":
+        other = draw(st.sampled_from(sorted(BASE.values())))
+        donor = other.split("\n")
+        return lines[:i] + [donor[draw(st.integers(0, len(donor) - 1))]] + lines[i:]
+    raise AssertionError(op)
+
+
+def _value_mutation(draw, text: str, op: str) -> str:
+    if op == "number":
+        spans = [m.span() for m in re.finditer(NUMBER, text)]
+        replacement = draw(st.sampled_from(NUMBERS))
+    elif op == "scalar":
+        spans = [(m.start(1), m.end(1)) for m in re.finditer(r": ([^\n]+)", text)]
+        replacement = draw(st.sampled_from(SCALARS))
+    else:  # key
+        spans = [(m.start(1), m.end(1)) for m in re.finditer(r"^[ -]*([A-Za-z_]\w*):", text, re.M)]
+        replacement = draw(st.sampled_from(KEYS))
+    if not spans:
+        return text
+    start, end = draw(st.sampled_from(spans))
+    return text[:start] + replacement + text[end:]
+
+
+def _char_mutation(draw, text: str, op: str) -> str:
+    if not text:
+        return draw(st.sampled_from(ALPHABET))
+    i = draw(st.integers(0, len(text) - 1))
+    if op == "delete-char":
+        return text[:i] + text[i + 1 :]
+    if op == "duplicate-char":
+        return text[: i + 1] + text[i:]
+    return text[:i] + draw(st.sampled_from(ALPHABET)) + text[i + 1 :]  # replace-char
+
+
+LINE_OPS = ["delete-line", "duplicate-line", "swap-lines", "indent", "insert-line"]
+VALUE_OPS = ["number", "scalar", "key"]
+CHAR_OPS = ["delete-char", "duplicate-char", "replace-char"]
+# changed values keep the YAML well-formed more often, so they reach rendering more often
+OPS = LINE_OPS + VALUE_OPS * 3 + CHAR_OPS
+
+
+@st.composite
+def mutated_game(draw) -> dict[str, str]:
+    """The base game with one to four mutations, mostly in its YAML, sometimes in a template."""
+    files = dict(BASE)
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2, 2, 3, 4]))):
+        name = draw(
+            st.sampled_from(sorted(n for n in files if n.endswith(".yaml")))
+            | st.sampled_from(sorted(n for n in files if n.startswith("templates/")))
+        )
+        op = draw(st.sampled_from(OPS))
+        event(f"mutation: {op}")
+        text = files[name]
+        if op in LINE_OPS:
+            lines = text.split("\n")
+            text = "\n".join(_line_mutation(draw, lines, op)) if lines else text
+        elif op in VALUE_OPS:
+            text = _value_mutation(draw, text, op)
+        else:
+            text = _char_mutation(draw, text, op)
+        files[name] = text
+    return files
+
+
+SPEC_KEYS = KEYS + ["size", "face", "title", "kind", "cards", "tokens"]
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 1200)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.sampled_from(
+        ["poker", "16", "1-3", "30 x 50", "card.svg.j2", "token.svg.j2", "icons.svg.j2", "a"]
+    )
+    | st.text(max_size=8)
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(SPEC_KEYS) | st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+entries = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.sampled_from(["a", "b", "crew", "x-1"]) | st.text(max_size=4)},
+        optional={
+            "count": st.integers(-2, 1002) | scalars,
+            "per_player": st.integers(0, 3),
+            "series": st.sampled_from(["1-3", "2,4", "3-1", "x"]) | values,
+            "title": scalars,
+            "label": scalars,
+            "faces": values,
+        },
+    ),
+    max_size=4,
+)
+
+
+@st.composite
+def generated_game(draw) -> dict[str, str]:
+    """The base game plus one generated component: a known kind (or not) with keys the spec
+    format knows (or not) and values of any type."""
+    kind = draw(
+        st.sampled_from(["deck", "tokens", "dice", "token-pages", "board", "sheet", "standees"])
+        | scalars
+    )
+    spec = {"kind": kind}
+    spec |= draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "title": scalars,
+                "size": scalars,
+                "face": st.sampled_from(["card.svg.j2", "token.svg.j2"]) | scalars,
+                "shape": st.sampled_from(["circle", "square", "rounded", "hex-flat"]) | scalars,
+                "cards": entries,
+                "tokens": entries,
+                "dice": entries,
+                "standees": entries,
+                "header": scalars,
+                "pages": st.integers(-1, 201) | scalars,
+                "each": st.integers(-1, 101) | scalars,
+                "values": scalars,
+                "page_title": scalars,
+                "icons": scalars,
+                "sections": values,
+                "spaces": values,
+                "fields": values,
+            },
+        )
+    )
+    spec |= draw(st.dictionaries(st.sampled_from(SPEC_KEYS), values, max_size=2))
+    known = kind in ("deck", "tokens", "dice", "token-pages", "board", "sheet", "standees")
+    event(f"generated kind: {kind if known else 'other'}")
+    text = yaml.safe_dump(spec, allow_unicode=True, sort_keys=False)
+    return {**BASE, "generated.yaml": text}
+
+
+class Hang(BaseException):
+    """Raised by the alarm: a check ran far longer than any check of a small game may."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise Hang(f"pnp check still running after {HANG_SECONDS} s")
+
+
+@pytest.fixture(scope="module")
+def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("fuzz")
+
+
+def check(folder: Path, files: dict[str, str]):
+    """``pnp check`` of the game ``files`` written under ``folder``."""
+    game = folder / "components" / "game"
+    for name, text in files.items():
+        path = game / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(HANG_SECONDS)
+    try:
+        return CliRunner().invoke(cli, ["check", "--components", str(folder / "components")])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_base_game_checks_clean(fuzz_dir: Path) -> None:
+    """The game every mutation starts from is valid, so each failure comes from a mutation."""
+    result = check(Path(tempfile.mkdtemp(dir=fuzz_dir)), BASE)
+    assert result.exit_code == 0, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=timedelta(seconds=20),
+    database=None,
+    derandomize=not LONG_RUN,
+    # a long run shrinks what it finds; the normal suite reports the failing example as found
+    phases=list(Phase) if LONG_RUN else [Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(files=mutated_game() | generated_game())
+def test_check_ends_in_0_1_or_2_never_a_crash(fuzz_dir: Path, files: dict[str, str]) -> None:
+    folder = Path(tempfile.mkdtemp(dir=fuzz_dir))
+    try:
+        result = check(folder, files)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    exception = result.exception
+    if exception is not None and not isinstance(exception, SystemExit):
+        raise AssertionError(
+            f"pnp check crashed: {type(exception).__name__}: {exception}\n{result.output}"
+        ) from exception
+    event(f"exit {result.exit_code}")
+    assert result.exit_code in (0, 1, 2), result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    if result.exit_code == 2:
+        assert "nothing was built" in result.stderr, result.stderr
+        where = display_path(folder / "components")
+        assert any(line.startswith(where) for line in result.stderr.splitlines()), result.stderr
