@@ -51,6 +51,7 @@ DATA_KEYS = {
     "faces",
 }
 CODE = re.compile(r":[a-z0-9][a-z0-9-]*:")
+PO_STRING = re.compile(rb'(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)?\s*"(?:[^"\\]|\\.)*"')
 PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
 ENGINE_LOCALE = Path(__file__).resolve().parent / "locale"
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # catalogs diff cleanly
@@ -143,8 +144,9 @@ def read_catalog(path: Path) -> Catalog:
     lines = path.read_bytes().splitlines()
     for number, line in enumerate(lines):
         text = line.strip()
-        keyword = text.startswith((b"msgid", b"msgstr", b"msgctxt", b'"'))
-        if keyword and not text.endswith(b'"') or text.endswith(b'\\"') and keyword:
+        if text.startswith((b"msgid", b"msgstr", b"msgctxt", b'"')) and not PO_STRING.fullmatch(
+            text
+        ):
             raise ValueError(f"a string is not closed on {number}")
     with open(path, "rb") as handle:
         try:

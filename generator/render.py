@@ -199,6 +199,11 @@ class TemplateRenderer:
         except jinja2.TemplateError as exc:
             path, line = _template_position(exc, template, self.game)
             raise SpecError(path, line, f"{exc.message or type(exc).__name__} ({where})") from None
+        except Exception as exc:  # a template's own arithmetic, a runaway loop...
+            path, line = _template_position(exc, template, self.game)
+            raise SpecError(
+                path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
+            ) from None
 
     def render(
         self,
@@ -222,6 +227,11 @@ class TemplateRenderer:
                 path,
                 line,
                 f"the template asks too much ({type(exc).__name__}: {exc}; while drawing {where})",
+            ) from None
+        except Exception as exc:  # a template's own arithmetic (1e309, division by zero...)
+            path, line = _template_position(exc, name, self.game)
+            raise SpecError(
+                path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
             ) from None
         except jinja2.TemplateSyntaxError as exc:
             path = Path(exc.filename) if exc.filename else Path(name)

@@ -18,8 +18,8 @@ reach).
 
 To keep the suite fast, the synthetic games run in parallel when the module starts (``runs``),
 several mistakes to a game where the engine reports them all in one run (it collects every
-spec error before exiting). The cases that crash the engine today share runs of their own, so
-a crash fails only those tests.
+spec error before exiting). Cases that crashed the engine when these tests were written have
+runs of their own, so a crash fails only their tests.
 """
 
 from __future__ import annotations
@@ -748,7 +748,8 @@ RUNS: dict[str, Run] = {
             }
         )
     ),
-    # each of these crashes the engine today (exit 4), so they share a run of their own
+    # cases that crashed the engine (exit 4) when these tests were written have runs of their
+    # own, so that a crash fails only their tests: while drawing ...
     "crashes": Run(
         game(
             {
@@ -766,7 +767,15 @@ RUNS: dict[str, Run] = {
             }
         )
     ),
-    # ... and these crash it while loading
+    "template-inf": Run(
+        game(
+            {
+                "inf.yaml": with_face(DECK, "inf.svg.j2"),
+                "templates/inf.svg.j2": sub(CARD_FACE, "{{ box.w }}", "{{ box.w - 1e309 }}"),
+            }
+        )
+    ),
+    # ... and while loading
     "load-crashes": Run(
         game({"deep.yaml": "x: " + "[" * 5000 + "]" * 5000 + "\n", "kind-list.yaml": "kind: []\n"})
     ),
@@ -813,6 +822,17 @@ RUNS: dict[str, Run] = {
     ),
     "catalog-charset": Run(
         catalog_game("po-charset", CATALOG_HEAD.replace("UTF-8", "klingon") + CATALOG_OK),
+        ("check", "--lang", "de"),
+    ),
+    "catalog-backslash": Run(
+        game(
+            {
+                "game.yaml": GAME_YAML + "languages: [en, de]\n",
+                "deck.yaml": sub(DECK, "title: Visible A", "title: 'Path C:\\'"),
+                "locale/de.po": CATALOG_HEAD + 'msgid "Path C:\\\\"\nmsgstr "Pfad C:\\\\"\n',
+            },
+            "po-backslash",
+        ),
         ("check", "--lang", "de"),
     ),
     "names": Run(
@@ -1185,6 +1205,9 @@ MISTAKES: dict[str, Mistake] = {
     "sandbox: a template including itself": Mistake(
         "crashes", "game/templates/again.svg.j2", None, (r"(?i)recurs|include|itself",)
     ),
+    "a number in a template beyond floating point": Mistake(
+        "template-inf", "game/templates/inf.svg.j2", ("1e309",)
+    ),
     # XML entities
     "billion laughs in rendered SVG": Mistake(
         "templates", "game/templates/lol.svg.j2", None, (r"(?i)entit",)
@@ -1231,6 +1254,15 @@ def test_a_bad_asset_is_an_error_naming_it_and_its_spec_line(runs, card: str) ->
 
 
 # --- bad input on the command line --------------------------------------------------------------
+
+
+def test_a_sound_catalog_entry_ending_in_a_backslash_is_read(runs) -> None:
+    """``msgid "Path C:\\\\"`` is a closed string (an escaped backslash, then the quote)."""
+    proc = runs("catalog-backslash")
+    assert_no_crash(proc)
+    assert "broken catalog" not in proc.stderr, proc.stderr
+    assert proc.code in (0, 1), proc.out
+    assert "'Path C:\\\\'" not in proc.stderr, "the entry's translation was not used"
 
 
 def test_unknown_paper_on_the_command_line(runs) -> None:
