@@ -37,6 +37,14 @@ def report_spec_errors(errors: list[SpecError]) -> None:
     sys.exit(EXIT_SPEC_ERROR)
 
 
+out_option = click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("output"),
+    show_default=True,
+    help="Output folder: packs go to <out>/<game>/.",
+)
 lang_option = click.option(
     "--lang",
     "language",

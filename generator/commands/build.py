@@ -17,6 +17,7 @@ from generator.commands import (
     lang_option,
     load_games,
     make_options,
+    out_option,
     plan_games,
     print_options,
 )
@@ -57,14 +58,7 @@ def passes_check(pack: Pack, force: bool) -> bool:
 @click.command("build")
 @games_argument
 @components_option
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("output"),
-    show_default=True,
-    help="Folder to write <game>/<game>.pdf and manifest.json into.",
-)
+@out_option
 @click.option(
     "--paper",
     type=click.Choice(list(paper_sizes())),

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from generator.calibration import write_calibration
+from generator.commands import out_option
 from generator.errors import display_path
 from generator.sizes import paper_sizes
 
@@ -14,13 +15,7 @@ from generator.sizes import paper_sizes
 @click.command("calibrate")
 @click.option("--paper", type=click.Choice(list(paper_sizes())), default="a4", show_default=True)
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True)
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("output"),
-    show_default=True,
-)
+@out_option
 def command(paper: str, duplex: str, out_dir: Path) -> None:
     """Write calibration.pdf: print it double-sided to measure your printer's back offset."""
     path = out_dir / f"calibration-{paper}-{duplex}.pdf"

@@ -13,6 +13,7 @@ from generator.commands import (
     games_argument,
     lang_option,
     load_games,
+    out_option,
     plan_games,
 )
 from generator.errors import display_path
@@ -23,13 +24,7 @@ from generator.shop import export
 @games_argument
 @components_option
 @click.option("--shop", is_flag=True, required=True, help="Print-shop files (the only export).")
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("output"),
-    show_default=True,
-)
+@out_option
 @lang_option
 def command(
     games: tuple[str, ...], components_dir: Path, shop: bool, out_dir: Path, language: str | None

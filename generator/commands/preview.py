@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator.commands import components_option, load_games, plan_games
+from generator.commands import components_option, load_games, out_option, plan_games
 from generator.errors import display_path
 from generator.pipeline import write_pack
 from generator.preview import contact_sheet, render_pages
@@ -18,13 +18,7 @@ from generator.preview import contact_sheet, render_pages
 @components_option
 @click.option("--page", "pages", type=int, multiple=True, help="Only this page (repeatable).")
 @click.option("--dpi", type=click.IntRange(20, 600), default=60, show_default=True)
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("output"),
-    show_default=True,
-)
+@out_option
 def command(
     game: str, components_dir: Path, pages: tuple[int, ...], dpi: int, out_dir: Path
 ) -> None:
