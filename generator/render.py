@@ -247,7 +247,8 @@ class TemplateRenderer:
 def _template_position(exc: Exception, name: str, game: Game) -> tuple[Path, int | None]:
     """The template file and line where a render error happened, from Jinja's traceback."""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename and not frame.filename.endswith(".py"):
+        # template files only: not Python, not the string the engine calls a macro from
+        if frame.filename and not frame.filename.endswith(".py") and frame.filename[0] != "<":
             return Path(frame.filename), frame.lineno
     for directory in game.template_dirs():
         if (directory / name).is_file():
