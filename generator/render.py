@@ -228,11 +228,6 @@ class TemplateRenderer:
                 line,
                 f"the template asks too much ({type(exc).__name__}: {exc}; while drawing {where})",
             ) from None
-        except Exception as exc:  # a template's own arithmetic (1e309, division by zero...)
-            path, line = _template_position(exc, name, self.game)
-            raise SpecError(
-                path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
-            ) from None
         except jinja2.TemplateSyntaxError as exc:
             path = Path(exc.filename) if exc.filename else Path(name)
             raise SpecError(path, exc.lineno, f"template syntax error: {exc.message}") from None
@@ -242,6 +237,11 @@ class TemplateRenderer:
             path, line = _template_position(exc, name, self.game)
             message = exc.message or type(exc).__name__
             raise SpecError(path, line, f"{message} (while drawing {where})") from None
+        except Exception as exc:  # a template's own arithmetic (1e309, division by zero...)
+            path, line = _template_position(exc, name, self.game)
+            raise SpecError(
+                path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
+            ) from None
 
 
 def _template_position(exc: Exception, name: str, game: Game) -> tuple[Path, int | None]:
