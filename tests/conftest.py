@@ -69,6 +69,26 @@ CARD_BACK = """\
 """
 
 
+# token templates shared by the token and printing tests: the name on the face, and
+# "<name> back" on the back, so that a side can be told from its text
+TOKEN_FACE = """\
+<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
+        height="{{ box.full_h }}" fill="#dde8f0"/>
+  <text x="{{ box.cx }}" y="{{ box.cy }}" font-family="sans-serif" font-size="3"
+        text-anchor="middle">{{ token.name }}</text>
+</svg>
+"""
+TOKEN_BACK = """\
+<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
+        height="{{ box.full_h }}" fill="#553322"/>
+  <text x="{{ box.cx }}" y="{{ box.cy }}" font-family="sans-serif" font-size="3"
+        text-anchor="middle" fill="#ffffff">{{ token.name }} back</text>
+</svg>
+"""
+
+
 @pytest.fixture
 def make_deck_game(tmp_path: Path) -> Callable[..., Path]:
     """``make_deck_game(cards={"a": 6, "b": 5}, size="poker", bleed=0, back=True)`` writes a

@@ -34,6 +34,7 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
+from conftest import TOKEN_BACK, TOKEN_FACE
 from pdfread import (
     MM_PER_PT,
     Box,
@@ -83,22 +84,6 @@ DARK_FACE = """\
   <rect x="4" y="4" width="10" height="5" fill="#181818"/>
   <text x="{{ box.w / 2 }}" y="{{ box.h / 2 }}" font-family="sans-serif" font-size="6"
         text-anchor="middle" fill="#101010">{{ card.name }}</text>
-</svg>
-"""
-TOKEN_FACE = """\
-<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
-  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
-        height="{{ box.full_h }}" fill="#dde8f0"/>
-  <text x="{{ box.cx }}" y="{{ box.cy }}" font-family="sans-serif" font-size="3"
-        text-anchor="middle">{{ token.name }}</text>
-</svg>
-"""
-TOKEN_BACK = """\
-<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
-  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
-        height="{{ box.full_h }}" fill="#553322"/>
-  <text x="{{ box.cx }}" y="{{ box.cy }}" font-family="sans-serif" font-size="3"
-        text-anchor="middle" fill="#ffffff">{{ token.name }} back</text>
 </svg>
 """
 COINS, MARKS = 12, 4  # double-sided 16 mm circles, single-sided 20 mm squares

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import TOKEN_BACK, TOKEN_FACE
 from pdfread import Box, DrawnPath, FormUse, PageContent, read_form, read_pages
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,22 +34,8 @@ TOL = 0.1  # mm, for shapes
 EPS = 0.01  # mm, for positions the engine computes exactly
 ROOT3 = math.sqrt(3.0)
 
-FACE = """\
-<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
-  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
-        height="{{ box.full_h }}" fill="#dde8f0"/>
-  <text x="{{ box.cx }}" y="{{ box.cy }}" font-family="sans-serif" font-size="3"
-        text-anchor="middle">{{ token.name }}</text>
-</svg>
-"""
-BACK = """\
-<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
-  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
-        height="{{ box.full_h }}" fill="#553322"/>
-  <text x="{{ box.cx }}" y="{{ box.cy }}" font-family="sans-serif" font-size="3"
-        text-anchor="middle">{{ token.name }} back</text>
-</svg>
-"""
+FACE = TOKEN_FACE
+BACK = TOKEN_BACK
 # A die face fills its face exactly, so the six faces can be found inside the net's art.
 DIE_FACE = """\
 <svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
