@@ -181,3 +181,18 @@ def test_a_deliberately_long_text_fails_the_check(pnp, bundled_copy):
     result = pnp("check", "chocolate-coin", "--components", bundled_copy)
     assert result.exit_code == 1, result.output
     assert "does not fit" in result.stderr and first["name"] in result.stderr, result.stderr
+
+
+def test_the_same_input_builds_the_same_bytes(pnp, tmp_path):
+    """Output is byte-for-byte deterministic, so caches and diffs work: two builds of the same
+    game in fresh folders give identical PDFs and manifests."""
+    outputs = []
+    for run in ("one", "two"):
+        out = tmp_path / run
+        result = pnp("build", "schokoly", "chocolate-market", "--components", BUNDLED, "--out", out)
+        assert result.exit_code == 0, result.output
+        outputs.append(out)
+    for game in ("schokoly", "chocolate-market"):
+        for name in (f"{game}.pdf", "manifest.json"):
+            first = (outputs[0] / game / name).read_bytes()
+            assert first == (outputs[1] / game / name).read_bytes(), (game, name)
