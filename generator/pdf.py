@@ -295,7 +295,8 @@ def _assembly_map(pack: Pack, sheet: Sheet, canvas: Canvas) -> None:
 
 def _page_label(pack: Pack, sheet: Sheet, page: int, canvas: Canvas) -> None:
     """A small line in the footer band naming the game, the sheet and its side."""
-    has_backs = sheet.side == "back" or _followed_by_backs(pack, page)
+    # a sheet of fronts is followed by its backs exactly when one of its pieces has a back
+    has_backs = sheet.side == "back" or any(p.piece.back for p in sheet.placements)
     key = f"page_label_{sheet.side}s" if has_backs else "page_label_single"
     if sheet.side == "fold":
         key = "page_label_fold"
@@ -317,9 +318,3 @@ def _page_label(pack: Pack, sheet: Sheet, page: int, canvas: Canvas) -> None:
     canvas.setFillGray(0.35)
     baseline = sheet_geometry().margin + 1.2
     canvas.drawCentredString(pack.paper[0] / 2 * mm, baseline * mm, label)
-
-
-def _followed_by_backs(pack: Pack, page: int) -> bool:
-    sheets = dict(pack.numbered_sheets())
-    following = sheets.get(page + 1)
-    return following is not None and following.side == "back"

@@ -21,13 +21,13 @@ from generator.commands import (
     plan_games,
     print_options,
 )
-from generator.commands.check import explain_mismatches, explain_overflows
+from generator.commands.check import explain_failures
 from generator.commands.watch import watch_games
 from generator.errors import display_path
 from generator.impose import PrintOptions
 from generator.loader import SpecFailureFor, select_games
 from generator.pipeline import Built, Pack, out_folder, write_pack
-from generator.rules import check_counts, check_recipes, mismatches
+from generator.rules import check_counts
 from generator.sizes import paper_sizes
 
 
@@ -35,14 +35,8 @@ def passes_check(pack: Pack, force: bool) -> bool:
     """Run the rules check (counts, and text that does not fit); a failing game is refused
     unless ``force``."""
     game = pack.game
-    rows = check_counts(game)
-    recipe_problems = check_recipes(game)
-    if not mismatches(rows) and not pack.overflows and not recipe_problems:
+    if not explain_failures(pack, check_counts(game)):
         return True
-    explain_mismatches(game, rows)
-    explain_overflows(pack)
-    for problem in recipe_problems:
-        click.echo(problem, err=True)
     if force:
         click.echo(
             f"warning: {game.name}: building despite the mismatches above (--force)", err=True

@@ -72,19 +72,25 @@ def command(
         print_table(game, rows)
         if language is not None:
             failed |= not explain_translation(game)
-        explain_mismatches(game, rows)
-        explain_overflows(pack)
-        recipe_problems = check_recipes(game)
-        for problem in recipe_problems:
-            click.echo(problem, err=True)
-        if game.spec.recipes and not recipe_problems:
+        broken = explain_failures(pack, rows)
+        if game.spec.recipes and not check_recipes(game):
             click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
         pending = [r for r in rows if r.status == NOT_YET]
         if pending:
             click.echo(f"  {len(pending)} rulebook count(s) not yet specified by any component.")
-        failed |= bool(mismatches(rows) or pack.overflows or recipe_problems)
-        failed |= strict and bool(pending)
+        failed |= broken or (strict and bool(pending))
     sys.exit(EXIT_FAILED_CHECK if failed else 0)
+
+
+def explain_failures(pack: Pack, rows: list[CountRow]) -> bool:
+    """Report what fails the rules check (counts, text that does not fit, recipes), one error
+    line each; True when anything does."""
+    explain_mismatches(pack.game, rows)
+    explain_overflows(pack)
+    recipe_problems = check_recipes(pack.game)
+    for problem in recipe_problems:
+        click.echo(problem, err=True)
+    return bool(mismatches(rows) or pack.overflows or recipe_problems)
 
 
 def explain_translation(game: Game) -> bool:

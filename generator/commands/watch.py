@@ -12,11 +12,12 @@ from pathlib import Path
 
 import click
 
+from generator.commands.check import explain_failures
 from generator.errors import ErrorList, SpecFailure, display_path
 from generator.impose import PrintOptions
 from generator.loader import SHARED_TEMPLATES, load_game
 from generator.pipeline import Pack, plan_pack, write_pack
-from generator.rules import check_counts, mismatches
+from generator.rules import check_counts
 
 POLL = 0.2  # seconds between looks at the files
 
@@ -54,7 +55,7 @@ def rebuild(
         for error in exc.errors:
             click.echo(str(error), err=True)
         return
-    if (mismatches(check_counts(game)) or pack.overflows) and not force:
+    if explain_failures(pack, check_counts(game)) and not force:
         click.echo(f"{game.name}: the check fails; not rebuilt (run pnp check)", err=True)
         return
     built = write_pack(pack, out_dir, by_language=language is not None)
