@@ -14,7 +14,11 @@ from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 
+from unittest.mock import patch
+
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from svglib import fonts as svglib_fonts
 from svglib.fonts import get_global_font_map
 
 FONT_DIR = Path(find_spec("matplotlib").submodule_search_locations[0]) / "mpl-data/fonts/ttf"
@@ -30,11 +34,9 @@ REGULAR, BOLD = "PnpSans", "PnpSans-Bold"
 
 @cache
 def register_fonts() -> None:
-    """Register the embedded font family with reportlab and map SVG family names to it."""
-    font_map = get_global_font_map()
-    for (weight, style), (name, filename) in VARIANTS.items():
-        for family in FAMILIES:
-            font_map.register_font(family, str(FONT_DIR / filename), weight, style, name)
+    """Register the embedded font family with reportlab, each file parsed once."""
+    for name, filename in VARIANTS.values():
+        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
     names = {key: name for key, (name, _) in VARIANTS.items()}
     pdfmetrics.registerFontFamily(
         REGULAR,
@@ -43,6 +45,19 @@ def register_fonts() -> None:
         italic=names[("normal", "italic")],
         boldItalic=names[("bold", "italic")],
     )
+
+
+@cache
+def map_svg_families() -> None:
+    """Map the SVG family names to the embedded fonts in svglib's font map, for the art svglib
+    draws. svglib parses a font file on every mapping (20 here, half a second), so its parser
+    is handed the fonts already registered instead."""
+    register_fonts()
+    font_map = get_global_font_map()
+    with patch.object(svglib_fonts, "TTFont", lambda name, _path: pdfmetrics.getFont(name)):
+        for (weight, style), (name, filename) in VARIANTS.items():
+            for family in FAMILIES:
+                font_map.register_font(family, str(FONT_DIR / filename), weight, style, name)
 
 
 def font_name(weight: str = "normal", style: str = "normal") -> str:

@@ -1,13 +1,20 @@
 """The print pack PDF: inventory page(s), then every section's sheets, drawn with reportlab.
 
-Each distinct piece of art becomes one PDF form XObject, drawn by reference wherever it is
-placed; its bounding box is the bleed box, so art never spills onto a neighbour. Tokens are
-clipped to their shape grown by the bleed, and get cut lines that follow the shape.
+Art placed more than once (backs, repeated faces) becomes one PDF form XObject, drawn by
+reference wherever it is placed; its bounding box is the bleed box, so art never spills onto a
+neighbour. Art placed once is drawn straight into the page, clipped to the same box, inside a
+marked-content sequence ``/PnpArt <</Art (key) /BBox [...]>> BDC ... EMC`` that tells readers
+(and the tests) where one piece's art begins and ends: a form of its own would cost an object,
+a resource dictionary and a separately compressed stream per card, nearly doubling a deck of
+distinct cards. Tokens are clipped to their shape grown by the bleed, and get cut lines that
+follow the shape.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +29,7 @@ from generator.impose import Placement, Sheet
 from generator.shapes import Shape, hex_points
 from generator.sizes import sheet_geometry
 from generator.strings import text
+from generator.svgdraw import pdf_number
 
 if TYPE_CHECKING:
     from generator.pipeline import Pack
@@ -69,13 +77,13 @@ def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None)
     for plan in pack.components:
         if plan.pages:
             first_pages[plan.pages[0]].append(plan)
-    forms: set[str] = set()
+    arts = _ArtPlacer(pack, Counter(_art_uses(pack)))
     for page, sheet in pack.numbered_sheets():
         for plan in first_pages.get(page, []):
             key = f"component-{plan.component.id}"
             canvas.bookmarkPage(key)
             canvas.addOutlineEntry(plan.component.spec.title, key, level=0)
-        _draw_sheet(pack, sheet, page, canvas, forms)
+        _draw_sheet(pack, sheet, page, canvas, arts)
         canvas.showPage()
         if progress:
             progress(1)
@@ -83,25 +91,66 @@ def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None)
     canvas.save()
 
 
-def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, forms: set[str]) -> None:
+def _art_uses(pack: Pack) -> Iterator[str]:
+    """The art key of every placement and decoration the pack draws, once per use."""
+    for _, sheet in pack.numbered_sheets():
+        for decoration in sheet.decorations:
+            yield decoration.art
+        for p in sheet.placements:
+            key = _placed_art(pack, p)
+            if key is not None:
+                yield key
+
+
+def _placed_art(pack: Pack, p: Placement) -> str | None:
+    """The art a placement draws (None: a sheet's flow, or an ink-saver back's outline)."""
+    if p.piece.kind == "sheet" or (p.side == "back" and pack.options.ink_saver):
+        return None
+    return p.piece.face if p.side == "front" else p.piece.back
+
+
+@dataclass
+class _ArtPlacer:
+    """Draws art at the canvas origin: by reference to its form when it is placed more than
+    once (the form defined on first use), else straight into the page."""
+
+    pack: Pack
+    uses: Counter[str]
+    forms: set[str] = field(default_factory=set)
+
+    def draw(self, canvas: Canvas, key: str) -> None:
+        art = self.pack.art.drawing(key)
+        if self.uses[key] > 1:
+            if key not in self.forms:
+                canvas.beginForm(f"art{key}", 0, 0, art.width, art.height)
+                art.draw(canvas)
+                canvas.endForm()
+                self.forms.add(key)
+            canvas.doForm(f"art{key}")
+            return
+        w, h = pdf_number(art.width), pdf_number(art.height)
+        canvas.addLiteral(f"/PnpArt <</Art ({key}) /BBox [0 0 {w} {h}]>> BDC")
+        canvas.saveState()
+        canvas.addLiteral(f"0 0 {w} {h} re W n")
+        art.draw(canvas)
+        canvas.restoreState()
+        canvas.addLiteral("EMC")
+
+
+def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, arts: _ArtPlacer) -> None:
     for decoration in sheet.decorations:
-        _ensure_form(pack, decoration.art, canvas, forms)
         canvas.saveState()
         canvas.translate(decoration.x * mm, decoration.y * mm)
-        canvas.doForm(f"art{decoration.art}")
+        arts.draw(canvas, decoration.art)
         canvas.restoreState()
     if sheet.flow is not None:
         sheet.flow.draw_page(canvas, sheet.title)
     for placement in sheet.placements:
-        if placement.piece.kind == "sheet":
-            continue
-        if placement.side == "back" and pack.options.ink_saver:
+        key = _placed_art(pack, placement)
+        if key is not None:
+            _place(canvas, placement, lambda: arts.draw(canvas, key))  # noqa: B023 - called now
+        elif placement.side == "back" and placement.piece.kind != "sheet":
             _outline_only(canvas, placement)
-            continue
-        key = placement.piece.face if placement.side == "front" else placement.piece.back
-        assert key is not None
-        _ensure_form(pack, key, canvas, forms)
-        _place(canvas, f"art{key}", placement)
     if sheet.assembly:
         _assembly_map(pack, sheet, canvas)
     for placement in sheet.placements:
@@ -119,20 +168,10 @@ def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, forms: set[
         _page_label(pack, sheet, page, canvas)
 
 
-def _ensure_form(pack: Pack, key: str, canvas: Canvas, forms: set[str]) -> None:
-    """Define the form XObject for art ``key`` the first time it is used."""
-    if key in forms:
-        return
-    art = pack.art.drawing(key)
-    canvas.beginForm(f"art{key}", 0, 0, art.width, art.height)
-    art.draw(canvas)
-    canvas.endForm()
-    forms.add(key)
-
-
-def _place(canvas: Canvas, form: str, p: Placement) -> None:
-    """Draw ``form`` so that its trim box lands on the placement's box, turned as placed;
-    a token's art is clipped to its shape grown by the bleed."""
+def _place(canvas: Canvas, p: Placement, draw_art: Callable[[], None]) -> None:
+    """Draw the art (``draw_art`` draws it at the origin) so that its trim box lands on the
+    placement's box, turned as placed; a token's art is clipped to its shape grown by the
+    bleed."""
     b = p.piece.bleed
     canvas.saveState()
     if p.window and p.tile != "whole":
@@ -146,7 +185,7 @@ def _place(canvas: Canvas, form: str, p: Placement) -> None:
         else:
             canvas.translate(p.x * mm, p.y * mm)
         canvas.translate(-(bx + b) * mm, -(by + b) * mm)
-        canvas.doForm(form)
+        draw_art()
         canvas.restoreState()
         return
     if p.piece.kind == "token":
@@ -157,7 +196,7 @@ def _place(canvas: Canvas, form: str, p: Placement) -> None:
     canvas.translate((p.x + p.w / 2) * mm, (p.y + p.h / 2) * mm)
     canvas.rotate(p.rotation)
     canvas.translate(-(w / 2 + b) * mm, -(h / 2 + b) * mm)
-    canvas.doForm(form)
+    draw_art()
     canvas.restoreState()
 
 

@@ -26,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import SvgRenderer
 
 from generator.errors import SpecError
-from generator.fonts import missing_glyphs, register_fonts
+from generator.fonts import map_svg_families, missing_glyphs, register_fonts
 from generator.svgdraw import Drawer, compile_svg
 
 SAFE_PARSER = etree.XMLParser(
@@ -155,6 +155,7 @@ class ArtStore:
         drawer = compile_svg(root, self.base)
         if drawer is not None:
             return drawer
+        map_svg_families()
         renderer = SvgRenderer(str(self.base / "art.svg"), external_reference_root=str(self.base))
         try:
             return SvglibArt(renderer.render(root))

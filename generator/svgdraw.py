@@ -196,7 +196,7 @@ class Drawer:
         canvas.restoreState()
 
 
-def _fmt(*values: float) -> str:
+def pdf_number(*values: float) -> str:
     """Numbers for a content stream: four decimals at most, no trailing zeros (reportlab's
     fp_str does the same, slower when its C accelerator is missing)."""
     return " ".join([f"{v:.4f}".rstrip("0").rstrip(".") for v in values])
@@ -204,7 +204,7 @@ def _fmt(*values: float) -> str:
 
 def _to_cmyk(match: re.Match[str]) -> str:
     c, m, y, k = colors.rgb2cmyk(float(match[1]), float(match[2]), float(match[3]))
-    return f"{_fmt(c, m, y, k)} {'k' if match[4] == 'rg' else 'K'}"
+    return f"{pdf_number(c, m, y, k)} {'k' if match[4] == 'rg' else 'K'}"
 
 
 def compile_svg(root: etree._Element, base: Path | None = None) -> Drawer | None:
@@ -424,7 +424,7 @@ def _paint(
                 raise Unsupported("negative dash")
             if sum(lengths) > 0:
                 offset = _length(dashoffset) if dashoffset not in (None, "none") else 0.0
-                dash = f"[{_fmt(*lengths)}] {_fmt(offset)} d"
+                dash = f"[{pdf_number(*lengths)}] {pdf_number(offset)} d"
     if fill_rgb is None and stroke_rgb is None:
         return None
     if fill_rgb is not None and stroke_rgb is not None:
@@ -510,7 +510,7 @@ def _path(d: str) -> tuple[str, bool]:
         if not out and upper != "M":
             raise Unsupported("path data must begin with a moveto")
         if closed and upper != "M":
-            out.append(f"{_fmt(x, y)} m")  # a new subpath from the closed one's start
+            out.append(f"{pdf_number(x, y)} m")  # a new subpath from the closed one's start
             subpaths.append([(x, y)])
         closed = False
         count = PATH_ARGS[upper]
@@ -537,7 +537,7 @@ def _path(d: str) -> tuple[str, bool]:
                 args[6] += y
         if upper == "M":
             x, y = start_x, start_y = args
-            out.append(f"{_fmt(x, y)} m")
+            out.append(f"{pdf_number(x, y)} m")
             command = "l" if relative else "L"  # further pairs are lines
             subpaths.append([(x, y)])
         elif upper in "LHV":
@@ -547,7 +547,7 @@ def _path(d: str) -> tuple[str, bool]:
                 x = args[0]
             else:
                 y = args[0]
-            out.append(f"{_fmt(x, y)} l")
+            out.append(f"{pdf_number(x, y)} l")
             subpaths[-1].append((x, y))
         elif upper in "CS":
             curved = True
@@ -556,7 +556,7 @@ def _path(d: str) -> tuple[str, bool]:
                     args = [2 * x - control_x, 2 * y - control_y, *args]
                 else:
                     args = [x, y, *args]
-            out.append(f"{_fmt(*args)} c")
+            out.append(f"{pdf_number(*args)} c")
             control_x, control_y, x, y = args[2:]
         elif upper in "QT":
             curved = True
@@ -569,9 +569,9 @@ def _path(d: str) -> tuple[str, bool]:
             else:
                 qx, qy, end_x, end_y = args
             out.append(
-                f"{_fmt(x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y))} "
-                f"{_fmt(end_x + 2 / 3 * (qx - end_x), end_y + 2 / 3 * (qy - end_y))} "
-                f"{_fmt(end_x, end_y)} c"
+                f"{pdf_number(x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y))} "
+                f"{pdf_number(end_x + 2 / 3 * (qx - end_x), end_y + 2 / 3 * (qy - end_y))} "
+                f"{pdf_number(end_x, end_y)} c"
             )
             control_x, control_y, x, y = qx, qy, end_x, end_y
         else:  # A
@@ -580,15 +580,15 @@ def _path(d: str) -> tuple[str, bool]:
             if end_x == x and end_y == y:
                 pass  # the same point: no arc at all
             elif rx == 0 or ry == 0:
-                out.append(f"{_fmt(end_x, end_y)} l")
+                out.append(f"{pdf_number(end_x, end_y)} l")
             else:
                 curves = bezier_arc_from_end_points(
                     x, y, rx, ry, phi, int(large), int(sweep), end_x, end_y
                 )
                 for curve in curves[:-1]:
-                    out.append(f"{_fmt(*curve[2:8])} c")
+                    out.append(f"{pdf_number(*curve[2:8])} c")
                 # the last one ends exactly on the end point
-                out.append(f"{_fmt(*curves[-1][2:6])} {_fmt(end_x, end_y)} c")
+                out.append(f"{pdf_number(*curves[-1][2:6])} {pdf_number(end_x, end_y)} c")
             x, y = end_x, end_y
         previous = upper
     return " ".join(out), curved or not all(_flat(points) for points in subpaths)
@@ -628,11 +628,11 @@ def _round_rect(x: float, y: float, w: float, h: float, rx: float, ry: float) ->
     kx, ky = rx * (1 - KAPPA), ry * (1 - KAPPA)
     x1, y1 = x + w, y + h
     return (
-        f"{_fmt(x + rx, y)} m {_fmt(x1 - rx, y)} l "
-        f"{_fmt(x1 - kx, y, x1, y + ky, x1, y + ry)} c {_fmt(x1, y1 - ry)} l "
-        f"{_fmt(x1, y1 - ky, x1 - kx, y1, x1 - rx, y1)} c {_fmt(x + rx, y1)} l "
-        f"{_fmt(x + kx, y1, x, y1 - ky, x, y1 - ry)} c {_fmt(x, y + ry)} l "
-        f"{_fmt(x, y + ky, x + kx, y, x + rx, y)} c h"
+        f"{pdf_number(x + rx, y)} m {pdf_number(x1 - rx, y)} l "
+        f"{pdf_number(x1 - kx, y, x1, y + ky, x1, y + ry)} c {pdf_number(x1, y1 - ry)} l "
+        f"{pdf_number(x1, y1 - ky, x1 - kx, y1, x1 - rx, y1)} c {pdf_number(x + rx, y1)} l "
+        f"{pdf_number(x + kx, y1, x, y1 - ky, x, y1 - ry)} c {pdf_number(x, y + ry)} l "
+        f"{pdf_number(x, y + ky, x + kx, y, x + rx, y)} c h"
     )
 
 
@@ -640,11 +640,11 @@ def _ellipse(cx: float, cy: float, rx: float, ry: float) -> str:
     """Four quarters from the rightmost point, towards +y (SVG's direction, and svglib's)."""
     kx, ky = rx * KAPPA, ry * KAPPA
     return (
-        f"{_fmt(cx + rx, cy)} m "
-        f"{_fmt(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry)} c "
-        f"{_fmt(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy)} c "
-        f"{_fmt(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry)} c "
-        f"{_fmt(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy)} c h"
+        f"{pdf_number(cx + rx, cy)} m "
+        f"{pdf_number(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry)} c "
+        f"{pdf_number(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy)} c "
+        f"{pdf_number(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry)} c "
+        f"{pdf_number(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy)} c h"
     )
 
 
@@ -653,7 +653,7 @@ def _ellipse(cx: float, cy: float, rx: float, ry: float) -> str:
 
 @lru_cache(maxsize=4096)
 def _colour_operator(rgb: tuple[float, ...], operator: str) -> str:
-    return f"{_fmt(*rgb)} {operator}"
+    return f"{pdf_number(*rgb)} {operator}"
 
 
 class _Compiler:
@@ -716,7 +716,7 @@ class _Compiler:
                 state[3] = stroke_alpha
                 literal = self.literal
             if state[4] != width:
-                literal.append(f"{_fmt(width)} w")
+                literal.append(f"{pdf_number(width)} w")
                 state[4] = width
             if state[5] != cap:
                 literal.append(f"{cap} J")
@@ -727,7 +727,7 @@ class _Compiler:
             if miter is None and state[7] is not None and state[7] != DEFAULT_MITER:
                 miter = DEFAULT_MITER
             if miter is not None and state[7] != miter:
-                literal.append(f"{_fmt(miter)} M")
+                literal.append(f"{pdf_number(miter)} M")
                 state[7] = miter
             if state[8] != dash:
                 literal.append(dash)
@@ -942,8 +942,8 @@ def _shape_path(tag: str, attrs: dict[str, str]) -> tuple[str, bool]:
         points = _points(attrs.get("points", ""))
         if not points:
             return "", False
-        out = [f"{_fmt(points[0], points[1])} m"]
-        out += [f"{_fmt(points[k], points[k + 1])} l" for k in range(2, len(points), 2)]
+        out = [f"{pdf_number(points[0], points[1])} m"]
+        out += [f"{pdf_number(points[k], points[k + 1])} l" for k in range(2, len(points), 2)]
         if tag == "polygon":
             out.append("h")
         return " ".join(out), not _flat(list(zip(points[0::2], points[1::2], strict=True)))
@@ -966,7 +966,7 @@ def _basic_shape(tag: str, attrs: dict[str, str]) -> str:
         ry = rx if ry is None else ry
         rx, ry = min(rx or 0.0, w / 2), min(ry or 0.0, h / 2)
         if rx == 0 or ry == 0:
-            return f"{_fmt(x, y, w, h)} re"
+            return f"{pdf_number(x, y, w, h)} re"
         return _round_rect(x, y, w, h, rx, ry)
     if tag == "circle":
         r = _geometry(attrs, "r")
@@ -985,7 +985,7 @@ def _basic_shape(tag: str, attrs: dict[str, str]) -> str:
         x2, y2 = _geometry(attrs, "x2"), _geometry(attrs, "y2")
         if x1 == x2 and y1 == y2:
             x1 *= 1.0000001  # as svglib: a zero-length line still shows its caps
-        return f"{_fmt(x1, y1)} m {_fmt(x2, y2)} l"
+        return f"{pdf_number(x1, y1)} m {pdf_number(x2, y2)} l"
     raise Unsupported(f"<{tag}>")
 
 

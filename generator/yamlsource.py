@@ -21,6 +21,9 @@ MAX_NODES = 200_000
 MAX_DEPTH = 100
 
 Path_ = tuple[str | int, ...]
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+NESTING_MARKS = "[{-:?"  # every level of YAML nesting opens with one of these
+FAST_MAX_NESTING = 10_000  # libyaml's composer overflows the C stack somewhere past 20,000
 
 
 @dataclass
@@ -134,6 +137,18 @@ def _syntax_error(path: Path, exc: yaml.MarkedYAMLError) -> SpecError:
     return SpecError(path, line, f"YAML syntax error: {problem}{context}{hint}")
 
 
+def _compose(text: str) -> yaml.Node | None:
+    """The node tree of ``text``: libyaml's fast parser, or the Python one on any error (its
+    messages name tabs and control characters more exactly) and for text that could nest
+    deeper than libyaml's recursion can safely go (it crashes the process, not raises)."""
+    if sum(text.count(c) for c in NESTING_MARKS) < FAST_MAX_NESTING:
+        try:
+            return yaml.compose(text, Loader=FAST_LOADER)
+        except yaml.YAMLError:
+            pass
+    return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
 def parse_yaml(path: Path, text: str) -> YamlDoc:
     """Parse YAML text that came from ``path``."""
     try:
@@ -141,7 +156,7 @@ def parse_yaml(path: Path, text: str) -> YamlDoc:
     except UnicodeEncodeError:
         raise SpecError(path, None, "the file holds characters that are not text") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = _compose(text)
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(path, exc) from None
     except yaml.reader.ReaderError as exc:

@@ -4,7 +4,10 @@ Only the page-level content stream is interpreted: ``q``/``Q``/``cm`` keep the c
 transformation matrix, path operators build paths, painting operators record them, and every
 ``Do`` of a form XObject records the form's ``/BBox`` taken through the form's ``/Matrix`` and
 the CTM. Forms are not entered: their art is clipped to their ``/BBox`` when printed, so the
-box is what lands on paper. All results are in millimetres, origin at the page's lower-left.
+box is what lands on paper. Art drawn once is written into the page itself, as a marked-content
+sequence ``/PnpArt <</Art (key) /BBox [...]>> BDC ... EMC``: it is read as a use of an inline
+form (``FormUse.inline`` holds its operations), so pages read the same either way. All results
+are in millimetres, origin at the page's lower-left.
 
 Every painted or clipping path is also kept whole (``PageContent.paths``: its straight and
 Bézier pieces, line width and dash pattern), for outlines that are not straight lines; and
@@ -145,6 +148,7 @@ class FormUse:
     box: Box  # the form's /BBox on the page, mm
     matrix: Matrix  # form space to page space, in points
     clip_box: Box | None = None  # the clipping area in force where it was drawn, mm
+    inline: tuple | None = field(default=None, compare=False)  # art drawn into the page: its ops
 
     @property
     def rotation(self) -> int:
@@ -455,9 +459,38 @@ class _Interpreter:
         else:
             self.fill = colour
 
+    def _inline(self, properties, ops) -> None:
+        """Art drawn into the page once: recorded as a form use of its marked box, its
+        operations kept for ``read_form`` and not read as page content."""
+        inner, depth = [], 0
+        for operands, op in ops:
+            if op in (b"BDC", b"BMC"):
+                depth += 1
+            elif op == b"EMC":
+                if depth == 0:
+                    break
+                depth -= 1
+            inner.append((operands, op))
+        x0, y0, x1, y1 = (_num(v) for v in properties["/BBox"])
+        corners = [apply(self.ctm, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+        key = str(properties["/Art"])
+        self.out.forms.append(
+            FormUse(
+                f"inline:{key}",
+                -int(key, 16) - 1,  # the art's own number: never an object number
+                _mm_box(corners),
+                self.ctm,
+                self.clip_box,
+                tuple(inner),
+            )
+        )
+
     def run(self) -> PageContent:
-        for operands, op in self.ops:
-            if op == b"q":
+        ops = iter(self.ops)
+        for operands, op in ops:
+            if op == b"BDC" and operands[0] == "/PnpArt":
+                self._inline(_resolve(operands[1]), ops)
+            elif op == b"q":
                 self.stack.append(
                     (self.ctm, self.line_width, self.dash, self.clip_box, self.fill, self.stroke)
                 )
@@ -534,10 +567,14 @@ def read_form(path: Path, page_number: int, use: FormUse) -> PageContent:
     reader = PdfReader(str(path))
     page = reader.pages[page_number - 1]
     resources = _resolve(page.get("/Resources")) or {}
+    out = PageContent(page_number, 0.0, 0.0)
+    if use.inline is not None:
+        inline = _Interpreter.__new__(_Interpreter)
+        inline._setup(out, resources, list(use.inline), use.matrix)
+        return inline.run()
     xobject = _resolve((_resolve(resources.get("/XObject")) or {}).get(use.name))
     if xobject is None or xobject.get("/Subtype") != "/Form":
         raise AssertionError(f"page {page_number}: no form {use.name}")
-    out = PageContent(page_number, 0.0, 0.0)
     return _Interpreter.for_form(out, xobject, reader, use.matrix).run()
 
 
