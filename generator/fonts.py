@@ -13,7 +13,6 @@ from __future__ import annotations
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
-
 from unittest.mock import patch
 
 from reportlab.pdfbase import pdfmetrics
@@ -37,6 +36,12 @@ def register_fonts() -> None:
     """Register the embedded font family with reportlab, each file parsed once."""
     for name, filename in VARIANTS.values():
         pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+    _register_family()
+
+
+def _register_family() -> None:
+    """Tie the four variants together, so that ``<b>`` and ``<i>`` in paragraphs pick them;
+    reportlab unties them whenever one of the fonts is registered again."""
     names = {key: name for key, (name, _) in VARIANTS.items()}
     pdfmetrics.registerFontFamily(
         REGULAR,
@@ -58,6 +63,7 @@ def map_svg_families() -> None:
         for (weight, style), (name, filename) in VARIANTS.items():
             for family in FAMILIES:
                 font_map.register_font(family, str(FONT_DIR / filename), weight, style, name)
+    _register_family()
 
 
 def font_name(weight: str = "normal", style: str = "normal") -> str:

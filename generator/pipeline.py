@@ -15,7 +15,7 @@ from pathlib import Path
 from lxml import etree
 
 from generator import inventory, manifest, pdf
-from generator.atomic import replacing_all, sweep_stale
+from generator.atomic import Staged, stage_all, sweep_stale
 from generator.boardart import board_svg
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.impose import (
@@ -544,6 +544,40 @@ def out_folder(out_dir: Path, game: Game, by_language: bool) -> Path:
     return folder / game.language if by_language else folder
 
 
+@dataclass(frozen=True)
+class StagedPack:
+    """A pack written under temporary names: ``commit`` puts it in place."""
+
+    files: Staged
+    built: Built
+
+    def commit(self) -> Built:
+        self.files.commit()
+        return self.built
+
+
+def stage_pack(
+    pack: Pack,
+    out_dir: Path,
+    by_language: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> StagedPack:
+    """Write the PDF and manifest of ``<out>/<game>/`` (``<lang>/`` when ``by_language``)
+    under temporary names beside them, flushed to disk, ready to commit."""
+    set_language(pack.game.language)
+    folder = out_folder(out_dir, pack.game, by_language)
+    sweep_stale(folder)
+    pdf_path = folder / f"{pack.game.name}.pdf"
+    manifest_path = folder / "manifest.json"
+
+    def write(temps: tuple[Path, ...]) -> None:
+        pdf.write(pack, temps[0], progress)
+        manifest.write(pack, temps[1])
+
+    staged = stage_all([pdf_path, manifest_path], write)
+    return StagedPack(staged, Built(pdf_path, manifest_path, pack.page_count))
+
+
 def write_pack(
     pack: Pack,
     out_dir: Path,
@@ -551,13 +585,5 @@ def write_pack(
     progress: Callable[[int], None] | None = None,
 ) -> Built:
     """Write ``<out>/<game>/<game>.pdf`` and ``manifest.json`` (under ``<lang>/`` when
-    ``by_language``), each atomically."""
-    set_language(pack.game.language)
-    folder = out_folder(out_dir, pack.game, by_language)
-    sweep_stale(folder)
-    pdf_path = folder / f"{pack.game.name}.pdf"
-    manifest_path = folder / "manifest.json"
-    with replacing_all([pdf_path, manifest_path]) as (tmp_pdf, tmp_manifest):
-        pdf.write(pack, tmp_pdf, progress)
-        manifest.write(pack, tmp_manifest)
-    return Built(pdf_path, manifest_path, pack.page_count)
+    ``by_language``), both in place only once both are written."""
+    return stage_pack(pack, out_dir, by_language, progress).commit()

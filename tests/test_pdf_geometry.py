@@ -27,6 +27,7 @@ from pdfread import (
     PageContent,
     Segment,
     form_xobject_count,
+    read_form,
     read_pages,
     text_of,
 )
@@ -458,6 +459,38 @@ def test_synthetic_decks_keep_every_sheet_rule(make_deck_game, pnp, tmp_path, si
     check_duplex(pack)
     forms = {f.ref for p in card_pages(pack) for f in p.forms}
     assert len(forms) == 3 and form_xobject_count(pack.pdf) == 3  # faces a and b, one back
+
+
+def test_art_placed_once_is_drawn_into_the_page_and_repeated_art_by_reference(
+    make_deck_game, pnp, tmp_path
+) -> None:
+    """A face printed once costs no form of its own (an object, resources and a stream per
+    card); it is drawn into the page, clipped to its bleed box, and reads back like a form."""
+    bleed = 3
+    pack = build_synthetic(
+        make_deck_game, pnp, tmp_path, bleed, cards={"a": 1, "b": 1, "c": 3}, trim=POKER
+    )
+    check_all(pack)
+    check_duplex(pack)
+    uses = [(p, f) for p in card_pages(pack) for f in p.forms]
+    inline = [(p, f) for p, f in uses if f.inline is not None]
+    assert len(inline) == 2 and len(uses) == 10  # a and b drawn in; 3 x c and 5 backs as forms
+    assert form_xobject_count(pack.pdf) == 2  # face c and the back
+    assert len({f.ref for _, f in inline}) == 2
+    for page, use in inline:
+        ops = [op for _, op in use.inline]
+        assert ops[:4] == [b"q", b"re", b"W", b"n"], ops[:6]  # clipped to the bleed box first
+        drawn = read_form(pack.pdf, page.number, use)
+        clip = drawn.paths[0]
+        assert clip.clip and clip.box.close_to(use.box, 0.01), (clip.box, use.box)
+        assert all(path.box.inside(use.box, 0.01) for path in drawn.paths)
+        drawn_size = sorted((use.box.w, use.box.h))
+        full = sorted((POKER[0] + 2 * bleed, POKER[1] + 2 * bleed))
+        assert all(abs(a - b) <= TOL for a, b in zip(drawn_size, full, strict=True))
+    names = sorted(
+        "".join(t.text for t in read_form(pack.pdf, page.number, use).texts) for page, use in inline
+    )
+    assert len(names) == 2 and names[0] != names[1]
 
 
 def test_poker_without_bleed_is_an_upright_3x3_grid(make_deck_game, pnp, tmp_path) -> None:

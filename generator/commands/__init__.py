@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -11,7 +13,9 @@ import click
 from generator.errors import ErrorList, SpecError, SpecFailure
 from generator.impose import DEFAULT_OPTIONS, PrintOptions
 from generator.loader import DEFAULT_COMPONENTS, Game, SpecFailureFor, load_game, select_games
-from generator.pipeline import Pack, plan_pack
+from generator.parallel import map_forked
+from generator.pipeline import Pack, StagedPack, plan_pack
+from generator.sheetflow import Overflow
 
 EXIT_FAILED_CHECK = 1
 EXIT_SPEC_ERROR = 2
@@ -160,13 +164,73 @@ def plan_games(
     """Render and impose every game; report the template and art errors of all games at once
     (exit 2) before anything is written."""
     packs: list[Pack] = []
-    errors: list[SpecError] = list(dict.fromkeys(_deferred))
-    _deferred.clear()
+    errors: list[SpecError] = []
     for game in games:
         try:
             packs.append(plan_pack(game, paper or game.spec.paper, options))
         except SpecFailure as exc:
             errors.extend(exc.errors)
-    if errors:
-        report_spec_errors(errors)
+    _report_all(errors)
     return packs
+
+
+@dataclass
+class Planned:
+    """What planning one game (and, for a build, writing its files under temporary names)
+    gave: small enough to come back from a forked worker."""
+
+    errors: list[SpecError] = field(default_factory=list)
+    overflows: list[Overflow] = field(default_factory=list)
+    staged: StagedPack | None = None
+    write_error: str | None = None  # why the files could not be written
+    paper_name: str = ""
+
+    def discard(self) -> None:
+        if self.staged is not None:
+            self.staged.files.discard()
+
+
+def plan_on_all_cores(
+    games: list[Game],
+    paper: str | None,
+    options: PrintOptions = DEFAULT_OPTIONS,
+    stage: Callable[[Pack], StagedPack | None] | None = None,
+) -> list[Planned]:
+    """Plan every game, one forked worker per core, and with ``stage`` write each pack under
+    temporary names (unless it returns None); report the template and art errors of all games
+    at once (exit 2, the staged files removed): nothing is put in place unless every game
+    came out right."""
+
+    def job(game: Game) -> Planned:
+        try:
+            pack = plan_pack(game, paper or game.spec.paper, options)
+        except SpecFailure as exc:
+            return Planned(exc.errors)
+        planned = Planned(overflows=pack.overflows, paper_name=pack.paper_name)
+        if stage is not None:
+            try:
+                planned.staged = stage(pack)
+            except OSError as exc:
+                planned.write_error = exc.strerror or str(exc)
+        return planned
+
+    results = map_forked(job, games, weight=spec_bytes)
+    errors = [e for planned in results for e in planned.errors]
+    if errors or _deferred:
+        for planned in results:
+            planned.discard()
+    _report_all(errors)
+    return results
+
+
+def spec_bytes(game: Game) -> int:
+    """How much a game's specs hold: a fair guess of the work of planning it."""
+    return sum(c.path.stat().st_size for c in game.components)
+
+
+def _report_all(errors: list[SpecError]) -> None:
+    """Report the load errors kept back and ``errors`` together (exit 2), if there are any."""
+    found = list(dict.fromkeys([*_deferred, *errors]))
+    _deferred.clear()
+    if found:
+        report_spec_errors(found)

@@ -12,30 +12,31 @@ from generator.buildcache import pack_key, up_to_date
 from generator.commands import (
     EXIT_CANNOT_WRITE,
     EXIT_FAILED_CHECK,
+    Planned,
     components_option,
     games_argument,
     lang_option,
     load_games,
     make_options,
     out_option,
-    plan_games,
+    plan_on_all_cores,
     print_options,
 )
-from generator.commands.check import explain_failures
+from generator.commands.check import explain_failures, fails_check
 from generator.commands.watch import watch_games
 from generator.errors import display_path
 from generator.impose import PrintOptions
-from generator.loader import SpecFailureFor, select_games
-from generator.pipeline import Built, Pack, out_folder, write_pack
+from generator.loader import Game, SpecFailureFor, select_games
+from generator.parallel import in_worker
+from generator.pipeline import Pack, StagedPack, out_folder, stage_pack
 from generator.rules import check_counts
 from generator.sizes import paper_sizes
 
 
-def passes_check(pack: Pack, force: bool) -> bool:
+def passes_check(game: Game, planned: Planned, force: bool) -> bool:
     """Run the rules check (counts, and text that does not fit); a failing game is refused
     unless ``force``."""
-    game = pack.game
-    if not explain_failures(pack, check_counts(game)):
+    if not explain_failures(game, planned.overflows, check_counts(game)):
         return True
     if force:
         click.echo(
@@ -75,38 +76,68 @@ def command(
 ) -> None:
     """Build print packs (every game by default); with --lang into <out>/<game>/<lang>/."""
     options = make_options(**printing)
+    by_language = language is not None
     todo_names = stale(components_dir, games, out_dir, paper, options, language, force)
+    if todo_names is None:  # every pack is up to date
+        if watch:
+            roots = select_games(components_dir, games)
+            watch_games(roots, components_dir, out_dir, paper, options, language, force)
+        sys.exit(0)
     loaded = load_games(components_dir, todo_names, language, defer=True)
-    todo = []
+    keys: dict[tuple[Path, str], str] = {}
     for game in loaded:
         source = None if language is None else game.language
         key = pack_key(game.root, settings(paper, options, source, language, force))
-        folder = out_folder(out_dir, game, language is not None)
+        folder = out_folder(out_dir, game, by_language)
         if up_to_date(folder, game.name, key):
             click.echo(f"{game.name}: {display_path(folder)} is up to date")
         else:
-            todo.append((game, key))
-    packs = plan_games([game for game, _ in todo], paper, options)
-    for pack, (_, key) in zip(packs, todo, strict=True):
-        pack.key = key
-    accepted = [pack for pack in packs if passes_check(pack, force)]
-    for pack in accepted:
-        try:
-            built = write_with_progress(pack, out_dir, language is not None)
-        except OSError as exc:
+            keys[(game.root, game.language)] = key
+    todo = [game for game in loaded if (game.root, game.language) in keys]
+
+    def stage(pack: Pack) -> StagedPack | None:
+        if not force and fails_check(pack.game, pack.overflows):
+            return None  # refused below, with the reasons; nothing to write
+        pack.key = keys[(pack.game.root, pack.game.language)]
+        return stage_with_progress(pack, out_dir, by_language)
+
+    results = plan_on_all_cores(todo, paper, options, stage)
+    refused = commit_accepted(todo, results, out_dir, force)
+    if watch:
+        roots = [game.root for game in loaded]
+        watch_games(roots, components_dir, out_dir, paper, options, language, force)
+    sys.exit(EXIT_FAILED_CHECK if refused else 0)
+
+
+def commit_accepted(games: list[Game], results: list[Planned], out_dir: Path, force: bool) -> int:
+    """Put in place the packs of the games that pass the rules check, in order; the number
+    refused. Exit 3 if the output folder cannot be written (nothing more is put in place)."""
+    refused = 0
+    for i, (game, planned) in enumerate(zip(games, results, strict=True)):
+        if not passes_check(game, planned, force):
+            planned.discard()
+            refused += 1
+            continue
+        problem, built = planned.write_error, None
+        if planned.staged is not None:
+            try:
+                built = planned.staged.commit()
+            except OSError as exc:
+                problem = exc.strerror or str(exc)
+        if built is None:
+            for later in results[i:]:
+                later.discard()
             click.echo(
-                f"{pack.game.name}: cannot write to {display_path(out_dir)}: "
-                f"{exc.strerror or exc}; the previous files are untouched.",
+                f"{game.name}: cannot write to {display_path(out_dir)}: {problem}; "
+                "the previous files are untouched.",
                 err=True,
             )
             sys.exit(EXIT_CANNOT_WRITE)
         click.echo(
-            f"{pack.game.name}: {display_path(built.pdf)} ({built.pages} pages, "
-            f"{pack.paper_name}, {pack.game.language})"
+            f"{game.name}: {display_path(built.pdf)} ({built.pages} pages, "
+            f"{planned.paper_name}, {game.language})"
         )
-    if watch:
-        watch_games(packs, components_dir, out_dir, paper, options, language, force)
-    sys.exit(EXIT_FAILED_CHECK if len(accepted) < len(packs) else 0)
+    return refused
 
 
 def settings(
@@ -135,9 +166,10 @@ def stale(
     options: PrintOptions,
     language: str | None,
     force: bool,
-) -> tuple[str, ...]:
+) -> tuple[str, ...] | None:
     """The games to load: without --lang, those whose pack is not up to date, found from
-    their files alone (so a build with nothing to do loads no spec); with --lang, all."""
+    their files alone (so a build with nothing to do loads no spec; None when there is
+    none); with --lang, all."""
     if language is not None:
         return games
     try:
@@ -152,15 +184,14 @@ def stale(
             click.echo(f"{root.name}: {display_path(out_dir / root.name)} is up to date")
         else:
             todo.append(root.name)
-    if not todo:
-        sys.exit(0)
-    return tuple(todo)
+    return tuple(todo) or None
 
 
-def write_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> Built:
-    """Write a pack, with a progress bar of its pages when standard error is a terminal."""
-    if not sys.stderr.isatty():
-        return write_pack(pack, out_dir, by_language)
+def stage_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> StagedPack:
+    """Write a pack under temporary names, with a progress bar of its pages when standard
+    error is a terminal and the game is built in this process (one game, or one core)."""
+    if not sys.stderr.isatty() or in_worker():
+        return stage_pack(pack, out_dir, by_language)
     label = f"{pack.game.name} [{pack.game.language}]"
     with click.progressbar(length=pack.page_count, label=label, file=sys.stderr) as bar:
-        return write_pack(pack, out_dir, by_language, bar.update)
+        return stage_pack(pack, out_dir, by_language, bar.update)

@@ -13,11 +13,10 @@ from generator.commands import (
     games_argument,
     lang_option,
     load_games,
-    plan_games,
+    plan_on_all_cores,
 )
 from generator.errors import display_path
 from generator.loader import Game
-from generator.pipeline import Pack
 from generator.rules import (
     MISMATCH,
     NOT_YET,
@@ -26,6 +25,7 @@ from generator.rules import (
     check_recipes,
     mismatches,
 )
+from generator.sheetflow import Overflow
 from generator.strings import missing as missing_engine
 
 
@@ -66,13 +66,13 @@ def command(
     Templates are rendered too (in that language), so a template mistake or text that no
     longer fits its box is found here, not at build time."""
     failed = False
-    for pack in plan_games(load_games(components_dir, games, language, defer=True), None):
-        game = pack.game
+    loaded = load_games(components_dir, games, language, defer=True)
+    for game, planned in zip(loaded, plan_on_all_cores(loaded, None), strict=True):
         rows = check_counts(game)
         print_table(game, rows)
         if language is not None:
             failed |= not explain_translation(game)
-        broken = explain_failures(pack, rows)
+        broken = explain_failures(game, planned.overflows, rows)
         if game.spec.recipes and not check_recipes(game):
             click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
         pending = [r for r in rows if r.status == NOT_YET]
@@ -82,15 +82,20 @@ def command(
     sys.exit(EXIT_FAILED_CHECK if failed else 0)
 
 
-def explain_failures(pack: Pack, rows: list[CountRow]) -> bool:
+def fails_check(game: Game, overflows: list[Overflow]) -> bool:
+    """Whether the rules check fails (as ``explain_failures`` says, without a word)."""
+    return bool(mismatches(check_counts(game)) or overflows or check_recipes(game))
+
+
+def explain_failures(game: Game, overflows: list[Overflow], rows: list[CountRow]) -> bool:
     """Report what fails the rules check (counts, text that does not fit, recipes), one error
     line each; True when anything does."""
-    explain_mismatches(pack.game, rows)
-    explain_overflows(pack)
-    recipe_problems = check_recipes(pack.game)
+    explain_mismatches(game, rows)
+    explain_overflows(game, overflows)
+    recipe_problems = check_recipes(game)
     for problem in recipe_problems:
         click.echo(problem, err=True)
-    return bool(mismatches(rows) or pack.overflows or recipe_problems)
+    return bool(mismatches(rows) or overflows or recipe_problems)
 
 
 def explain_translation(game: Game) -> bool:
@@ -127,10 +132,10 @@ def explain_translation(game: Game) -> bool:
     return problems == 0
 
 
-def explain_overflows(pack: Pack) -> None:
+def explain_overflows(game: Game, overflows: list[Overflow]) -> None:
     """One error line per text that does not fit its box, even at its smallest size."""
-    for o in pack.overflows:
-        component = next(c for c in pack.game.components if c.id == o.component)
+    for o in overflows:
+        component = next(c for c in game.components if c.id == o.component)
         where = display_path(component.path) + (f":{o.line}" if o.line else "")
         click.echo(
             f"{where}: text does not fit: {o.piece}, box {o.box}: "

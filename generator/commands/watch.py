@@ -16,7 +16,7 @@ from generator.commands.check import explain_failures
 from generator.errors import ErrorList, SpecFailure, display_path
 from generator.impose import PrintOptions
 from generator.loader import SHARED_TEMPLATES, load_game
-from generator.pipeline import Pack, plan_pack, write_pack
+from generator.pipeline import plan_pack, write_pack
 from generator.rules import check_counts
 
 POLL = 0.2  # seconds between looks at the files
@@ -55,7 +55,7 @@ def rebuild(
         for error in exc.errors:
             click.echo(str(error), err=True)
         return
-    if explain_failures(pack, check_counts(game)) and not force:
+    if explain_failures(game, pack.overflows, check_counts(game)) and not force:
         click.echo(f"{game.name}: the check fails; not rebuilt (run pnp check)", err=True)
         return
     built = write_pack(pack, out_dir, by_language=language is not None)
@@ -64,7 +64,7 @@ def rebuild(
 
 
 def watch_games(
-    packs: list[Pack],
+    roots: list[Path],
     components_dir: Path,
     out_dir: Path,
     paper: str | None,
@@ -75,7 +75,7 @@ def watch_games(
 ) -> None:
     """Poll the games' folders and the shared templates; rebuild what changed. Stops on
     Ctrl-C (or after ``cycles`` polls, for tests)."""
-    roots = sorted({pack.game.root for pack in packs})
+    roots = sorted(set(roots))
     click.echo(f"watching {len(roots)} game(s) in {display_path(components_dir)}; Ctrl-C stops")
     seen = {root: snapshot([root]) for root in roots}
     shared = snapshot([SHARED_TEMPLATES])

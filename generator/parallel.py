@@ -1,0 +1,77 @@
+"""Work that splits by game, spread over the machine's cores in forked worker processes.
+
+The workers are forked from the process that has already loaded the games, so nothing but an
+item's index goes to a worker and only its (small) result comes back. Items are handed out
+heaviest first, which keeps both cores busy to the end. Each result depends on its item alone,
+so the output is the same byte for byte however the work was spread. Where fork is missing
+(Windows, macOS's default) or there is one item or one core, the work runs in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
+
+from generator import atomic
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_work: list[tuple[Callable, Sequence]] = []  # the job and items the forked workers inherit
+_in_worker: list[bool] = []
+
+
+def cores() -> int:
+    """The cores this process may run on (PNP_JOBS overrides: 1 turns forking off)."""
+    wanted = os.environ.get("PNP_JOBS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def in_worker() -> bool:
+    """Whether this is a forked worker (which must not draw progress bars or prompt)."""
+    return bool(_in_worker)
+
+
+def _start_worker(parent: int) -> None:
+    _in_worker.append(True)
+    atomic.adopt_owner(parent)
+
+
+def _run(index: int) -> object:
+    job, items = _work[-1]
+    return job(items[index])
+
+
+def map_forked(
+    job: Callable[[T], R], items: Sequence[T], weight: Callable[[T], float] | None = None
+) -> list[R]:
+    """``[job(item) for item in items]``, run in forked workers when there are several items
+    and cores; ``weight`` estimates an item's work so the heaviest start first."""
+    workers = min(len(items), cores())
+    if workers < 2 or sys.platform != "linux" or in_worker():
+        return [job(item) for item in items]
+    order = sorted(range(len(items)), key=lambda i: -weight(items[i]) if weight else i)
+    _work.append((job, items))
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+    )
+    try:
+        futures = {i: pool.submit(_run, i) for i in order}
+        results = [futures[i].result() for i in range(len(items))]
+    except BaseException:  # Ctrl-C or a failed job: start nothing more
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        _work.pop()
+    pool.shutdown()
+    return results

@@ -1,0 +1,102 @@
+"""Both cores: games are planned and written in forked workers, and nothing about the output
+depends on how the work was spread."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import BUNDLED
+from reportlab.lib.fonts import tt2ps
+
+from generator import parallel
+from generator.atomic import TMP_MARK
+from generator.fonts import BOLD, REGULAR, map_svg_families
+
+GAMES = ("candiescollectors", "chaos-cove", "chocolate-coin", "chocolate-market", "schokoly")
+
+
+def _pid_of(item: int) -> tuple[int, int]:
+    return item, os.getpid()
+
+
+def _fail_on_three(item: int) -> int:
+    if item == 3:
+        raise ValueError("item three")
+    return item
+
+
+def test_work_is_spread_over_forked_workers_and_comes_back_in_order(monkeypatch):
+    monkeypatch.setenv("PNP_JOBS", "2")
+    results = parallel.map_forked(_pid_of, list(range(6)), weight=lambda i: i)
+    assert [item for item, _ in results] == list(range(6))
+    pids = {pid for _, pid in results}
+    assert os.getpid() not in pids and len(pids) == 2
+
+
+def test_one_job_or_one_core_runs_in_this_process(monkeypatch):
+    monkeypatch.setenv("PNP_JOBS", "1")
+    assert {pid for _, pid in parallel.map_forked(_pid_of, [1, 2, 3])} == {os.getpid()}
+    monkeypatch.setenv("PNP_JOBS", "2")
+    assert parallel.map_forked(_pid_of, [7]) == [(7, os.getpid())]
+
+
+def test_a_failing_job_fails_the_whole_map(monkeypatch):
+    monkeypatch.setenv("PNP_JOBS", "2")
+    with pytest.raises(ValueError, match="item three"):
+        parallel.map_forked(_fail_on_three, [1, 2, 3, 4])
+
+
+def test_every_game_builds_the_same_bytes_on_one_core_as_on_two(
+    pnp, bundled_build, tmp_path, monkeypatch
+):
+    """One process building the games one after another must not carry anything from one
+    game into the next (a font family untied by svglib once made bold text regular in the
+    games built after the first svglib art)."""
+    spread = bundled_build()
+    monkeypatch.setenv("PNP_JOBS", "1")
+    alone = tmp_path / "alone"
+    result = pnp("build", "--components", BUNDLED, "--out", alone, "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    for game in GAMES:
+        for name in (f"{game}.pdf", "manifest.json"):
+            assert (spread / game / name).read_bytes() == (alone / game / name).read_bytes(), (
+                game,
+                name,
+            )
+
+
+def test_bold_and_italic_stay_tied_to_the_family_after_svglib_maps_its_fonts():
+    map_svg_families()
+    assert tt2ps(REGULAR, 1, 0) == BOLD
+    assert tt2ps(REGULAR, 0, 1) == "PnpSans-Italic"
+
+
+def test_a_mistake_in_one_game_writes_no_game(pnp, bundled_copy: Path, tmp_path, monkeypatch):
+    """The workers write under temporary names; the build puts nothing in place, and leaves
+    no temporary file or empty folder, when any game has a mistake."""
+    monkeypatch.setenv("PNP_JOBS", "2")
+    template = bundled_copy / "schokoly" / "templates"
+    broken = next(template.glob("*.svg.j2"))
+    broken.write_text(broken.read_text(encoding="utf-8") + "{{ card.no_such_field }}\n")
+    out = tmp_path / "out"
+    result = pnp("build", "--components", bundled_copy, "--out", out)
+    assert result.exit_code == 2, result.output
+    assert "no_such_field" in result.stderr
+    leftovers = [p for p in out.rglob("*")] if out.exists() else []
+    assert leftovers == [], leftovers
+
+
+def test_workers_files_are_named_for_the_build_that_commits_them(monkeypatch, tmp_path):
+    """A forked worker's temporary files carry the parent build's process id, so another
+    build sweeping stale files leaves them alone while the parent lives."""
+    monkeypatch.setenv("PNP_JOBS", "2")
+
+    def names(item: int) -> str:
+        from generator.atomic import temp_path
+
+        return temp_path(tmp_path / f"file-{item}").name
+
+    found = parallel.map_forked(names, [1, 2])
+    assert found == [f".file-{i}{TMP_MARK}{os.getpid()}" for i in (1, 2)]
