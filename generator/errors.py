@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 
 def display_path(path: Path) -> str:
     """A path as the user should see it: relative to the working directory where possible."""
+    return _display(path, os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _display(path: Path, cwd: str) -> str:
+    """``display_path`` from ``cwd``: every design names its spec, so this is asked often."""
     try:
-        relative = os.path.relpath(path)
+        relative = os.path.relpath(path, cwd)
     except ValueError:
         return str(path)
     return str(path) if relative.startswith("..") else relative

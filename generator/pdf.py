@@ -26,9 +26,11 @@ from reportlab.pdfgen.canvas import Canvas
 from generator import inventory
 from generator.fonts import REGULAR, register_fonts
 from generator.impose import Placement, Sheet
+from generator.layers import Layered
 from generator.shapes import Shape, hex_points
 from generator.sizes import sheet_geometry
 from generator.strings import text
+from generator.svgart import Artwork
 from generator.svgdraw import pdf_number
 
 if TYPE_CHECKING:
@@ -112,7 +114,8 @@ def _placed_art(pack: Pack, p: Placement) -> str | None:
 @dataclass
 class _ArtPlacer:
     """Draws art at the canvas origin: by reference to its form when it is placed more than
-    once (the form defined on first use), else straight into the page."""
+    once (the form defined on first use), else straight into the page. A face with a static
+    layer draws the layer's form and then its own elements."""
 
     pack: Pack
     uses: Counter[str]
@@ -120,21 +123,35 @@ class _ArtPlacer:
 
     def draw(self, canvas: Canvas, key: str) -> None:
         art = self.pack.art.drawing(key)
+        if isinstance(art, Layered):
+            self._define(canvas, art.layer_key, art.layer)  # forms cannot be begun in forms
         if self.uses[key] > 1:
-            if key not in self.forms:
-                canvas.beginForm(f"art{key}", 0, 0, art.width, art.height)
-                art.draw(canvas)
-                canvas.endForm()
-                self.forms.add(key)
+            self._define(canvas, key, art)
             canvas.doForm(f"art{key}")
             return
         w, h = pdf_number(art.width), pdf_number(art.height)
         canvas.addLiteral(f"/PnpArt <</Art ({key}) /BBox [0 0 {w} {h}]>> BDC")
         canvas.saveState()
         canvas.addLiteral(f"0 0 {w} {h} re W n")
-        art.draw(canvas)
+        self._paint(canvas, art)
         canvas.restoreState()
         canvas.addLiteral("EMC")
+
+    def _define(self, canvas: Canvas, key: str, art: Artwork) -> None:
+        """The form XObject of art ``key``, the first time it is needed."""
+        if key not in self.forms:
+            canvas.beginForm(f"art{key}", 0, 0, art.width, art.height)
+            self._paint(canvas, art)
+            canvas.endForm()
+            self.forms.add(key)
+
+    @staticmethod
+    def _paint(canvas: Canvas, art: Artwork) -> None:
+        if isinstance(art, Layered):
+            canvas.doForm(f"art{art.layer_key}")
+            art.rest.draw(canvas)
+        else:
+            art.draw(canvas)
 
 
 def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, arts: _ArtPlacer) -> None:

@@ -124,6 +124,7 @@ def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIO
     pack.overflows.extend(planner.renderer.overflows)
     if planner.errors:
         raise SpecFailure(list(dict.fromkeys(planner.errors)))
+    pack.art.split_layers()
     _number(pack)
     return pack
 

@@ -109,6 +109,7 @@ class TemplateRenderer:
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
+            auto_reload=False,  # one build's renderer: templates do not change under it
         )
         self.env.globals["wrap"] = wrap
         self.env.globals["ink_saver"] = ink_saver

@@ -27,6 +27,7 @@ from svglib.svglib import SvgRenderer
 
 from generator.errors import SpecError
 from generator.fonts import map_svg_families, missing_glyphs, register_fonts
+from generator.layers import Layered, LayerFinder
 from generator.svgdraw import Drawer, compile_svg
 
 SAFE_PARSER = etree.XMLParser(
@@ -72,7 +73,7 @@ class SvglibArt:
             rl_config.useA85 = saved
 
 
-Artwork = Drawer | SvglibArt  # what ArtStore.drawing() hands out
+Artwork = Drawer | SvglibArt | Layered  # what ArtStore.drawing() hands out
 
 
 def cmyk_drawing(drawing: Drawing) -> Drawing:
@@ -112,6 +113,20 @@ class ArtStore:
         self.ink_saver = ink_saver
         self.art: dict[str, Art] = {}
         self._drawings: dict[str, Artwork] = {}
+        self.layers = LayerFinder(self._prepared, base)
+
+    def _prepared(self, svg: str) -> etree._Element:
+        """Stored SVG parsed again as it was drawn (lightened for the ink saver)."""
+        root = etree.fromstring(svg.encode(), SAFE_PARSER)
+        if self.ink_saver:
+            lighten_large_dark_fills(root)
+        return root
+
+    def split_layers(self) -> None:
+        """Draw the static layer every face of a template shares once, by reference: call
+        when every piece of art is stored."""
+        self._drawings.update(self.layers.split())
+        self.layers = LayerFinder(self._prepared, self.base)
 
     def add(self, svg: str, source: Path, where: str) -> str:
         """Store ``svg`` (unless already stored) and return its key; bad XML is a SpecError.
@@ -124,6 +139,7 @@ class ArtStore:
         if key not in self.art and "href" not in svg and cache_key in _CONVERTED:
             self.art[key] = _CONVERTED[cache_key][0]
             self._drawings[key] = _CONVERTED[cache_key][1]
+            self.layers.add(source, key, svg, None)
         if key not in self.art:
             try:
                 root = etree.fromstring(svg.encode(), SAFE_PARSER)
@@ -142,6 +158,7 @@ class ArtStore:
                 lighten_large_dark_fills(root)
             self.art[key] = Art(key, source)
             self._drawings[key] = self._convert(root, source, where)
+            self.layers.add(source, key, svg, root)
             if "href" not in svg:
                 _remember(cache_key, self.art[key], self._drawings[key])
         return key

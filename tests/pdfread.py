@@ -343,13 +343,16 @@ class _Interpreter:
 
     @classmethod
     def for_form(cls, out: PageContent, xobject, reader: PdfReader, ctm: Matrix) -> _Interpreter:
-        """An interpreter of a form XObject's own stream, starting from ``ctm``."""
+        """An interpreter of a form XObject's own stream, starting from ``ctm``; the forms it
+        draws in turn (a template's static layer) are entered too."""
         self = cls.__new__(cls)
         resources = _resolve(xobject.get("/Resources")) or {}
         self._setup(out, resources, ContentStream(xobject, reader).operations, ctm)
+        self.reader = reader
         return self
 
     def _setup(self, out: PageContent, resources, ops, ctm: Matrix) -> None:
+        self.reader: PdfReader | None = None  # set: enter the forms this stream draws
         self.out = out
         self.xobjects = _resolve(resources.get("/XObject")) or {}
         self.ops = ops
@@ -440,6 +443,11 @@ class _Interpreter:
             corners = [apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
             number = ref.idnum if isinstance(ref, IndirectObject) else id(xobject)
             self.out.forms.append(FormUse(name, number, _mm_box(corners), m, self.clip_box))
+            if self.reader is not None:
+                inner = _Interpreter.for_form(self.out, xobject, self.reader, m)
+                inner.clip_box = self.clip_box
+                inner.fill, inner.stroke = self.fill, self.stroke
+                inner.run()
         else:  # an image: the unit square through the CTM
             corners = [apply(self.ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]
             self.out.painted.append(_mm_box(corners))
@@ -571,6 +579,7 @@ def read_form(path: Path, page_number: int, use: FormUse) -> PageContent:
     if use.inline is not None:
         inline = _Interpreter.__new__(_Interpreter)
         inline._setup(out, resources, list(use.inline), use.matrix)
+        inline.reader = reader
         return inline.run()
     xobject = _resolve((_resolve(resources.get("/XObject")) or {}).get(use.name))
     if xobject is None or xobject.get("/Subtype") != "/Form":

@@ -1619,3 +1619,41 @@ def test_builds_running_at_once_into_one_folder_corrupt_nothing(tmp_path: Path) 
         assert {item["component"] for item in manifest["items"]} == {"deck"}
         assert len([i for i in manifest["items"] if i["side"] == "front"]) == 600
         assert leftovers(pack.folder) == []
+
+
+def test_yaml_nested_past_what_libyaml_survives_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    """libyaml's composer overflows the C stack somewhere past 20,000 levels and takes the
+    process with it; such text must go to the Python parser, which says how deep is too deep."""
+    spec = tmp_path / "deep.yaml"
+    spec.write_text("x: " + "[" * 200_000 + "]" * 200_000 + "\n", encoding="utf-8")
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom generator.errors import SpecError\n"
+        "from generator.yamlsource import load_yaml\n"
+        "try:\n    load_yaml(Path(sys.argv[1]))\nexcept SpecError as exc:\n    print(exc)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(spec)],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "deep.yaml" in run.stdout and re.search("nest|deep", run.stdout), run.stdout
+
+
+def test_libyaml_and_the_python_parser_read_every_bundled_spec_alike() -> None:
+    """Specs are parsed by libyaml for speed; data and lines must be what the Python parser
+    (whose messages the errors use) makes of them."""
+    from unittest.mock import patch
+
+    from generator import yamlsource
+
+    specs = sorted((Path(__file__).resolve().parent.parent / "components").rglob("*.yaml"))
+    assert len(specs) > 20
+    for spec in specs:
+        fast = yamlsource.load_yaml(spec)
+        with patch.object(yamlsource, "FAST_LOADER", yamlsource.yaml.SafeLoader):
+            slow = yamlsource.load_yaml(spec)
+        assert (fast.data, fast.lines) == (slow.data, slow.lines), spec
+    assert yamlsource.FAST_LOADER is not yamlsource.yaml.SafeLoader  # libyaml is installed
