@@ -116,6 +116,7 @@ class TemplateRenderer:
         self.env.globals["fit"] = self._fit
         self.overflows: list[Overflow] = []
         self._drawing: Design | None = None
+        self._callers: dict[str, jinja2.Template] = {}
         self.env.globals["asset"] = lambda name: resolve_asset(game.root, name)
 
     def render_design(
@@ -188,9 +189,10 @@ class TemplateRenderer:
         self, template: str, name: str, argument: Any, locate: Callable[[Any], tuple[Path, int]]
     ) -> str:
         """The output of macro ``name`` of ``template`` called with ``argument``."""
-        caller = self.env.from_string(
-            "{% from template import " + name + " as m %}{{ m(argument) }}"
-        )
+        caller = self._callers.get(name)
+        if caller is None:  # compiled once per macro: Jinja's compiler is slow
+            source = "{% from template import " + name + " as m %}{{ m(argument) }}"
+            caller = self._callers[name] = self.env.from_string(source)
         where = f"macro {name}({argument!r}) of {template}"
         try:
             return caller.render(template=template, argument=argument)
