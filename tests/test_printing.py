@@ -901,7 +901,9 @@ def pdf_text(path: Path) -> str:
     return "\n".join(text_of(chars) for chars in chars_of(path))
 
 
-def test_watch_rebuilds_on_a_change(make_deck_game, tmp_path) -> None:
+@pytest.mark.parametrize("up_to_date", [False, True], ids=["first-build", "up-to-date"])
+def test_watch_rebuilds_on_a_change(make_deck_game, tmp_path, pnp, up_to_date: bool) -> None:
+    """Watching starts whether or not the pack had to be built first."""
     components = make_deck_game(cards={"a": 3, "b": 2})
     root = components / "synth"
     (root / "templates" / "face.svg.j2").write_text(
@@ -912,6 +914,8 @@ def test_watch_rebuilds_on_a_change(make_deck_game, tmp_path) -> None:
     text = text.replace("count: 3\n", "count: 3\n    motto: Oldmotto\n")
     spec.write_text(text.replace("count: 2\n", "count: 2\n    motto: Bmotto\n"), encoding="utf-8")
     out = tmp_path / "out"
+    if up_to_date:
+        assert pnp("build", "synth", "--components", components, "--out", out).exit_code == 0
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-m", "generator", "build", "synth", "--watch"]
     command += ["--components", str(components), "--out", str(out)]
