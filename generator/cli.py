@@ -17,6 +17,7 @@ from generator.commands import (
     preview,
     schema,
 )
+from generator.parallel import WorkerLost
 
 EXIT_INTERNAL = 4
 
@@ -42,6 +43,9 @@ def main() -> None:
     (``PNP_DEBUG=1`` shows the traceback for a bug report)."""
     try:
         cli()
+    except WorkerLost as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INTERNAL)
     except Exception as exc:
         if os.environ.get("PNP_DEBUG"):
             raise

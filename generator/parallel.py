@@ -14,12 +14,18 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from generator import atomic
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class WorkerLost(Exception):
+    """A worker process ended without finishing its work (killed, or out of memory)."""
+
 
 _work: list[tuple[Callable, Sequence]] = []  # the job and items the forked workers inherit
 _in_worker: list[bool] = []
@@ -68,6 +74,12 @@ def map_forked(
     try:
         futures = {i: pool.submit(_run, i) for i in order}
         results = [futures[i].result() for i in range(len(items))]
+    except BrokenProcessPool:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise WorkerLost(
+            "a worker process stopped before it finished (killed, or out of memory?); "
+            "nothing was put in place. PNP_JOBS=1 works in one process."
+        ) from None
     except BaseException:  # Ctrl-C or a failed job: start nothing more
         pool.shutdown(wait=False, cancel_futures=True)
         raise

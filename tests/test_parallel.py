@@ -4,6 +4,7 @@ depends on how the work was spread."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,15 @@ def test_workers_files_are_named_for_the_build_that_commits_them(monkeypatch, tm
 
     found = parallel.map_forked(names, [1, 2])
     assert found == [f".file-{i}{TMP_MARK}{os.getpid()}" for i in (1, 2)]
+
+
+def _die_on_two(item: int) -> int:
+    if item == 2:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    return item
+
+
+def test_a_worker_killed_midway_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("PNP_JOBS", "2")
+    with pytest.raises(parallel.WorkerLost, match="PNP_JOBS=1"):
+        parallel.map_forked(_die_on_two, [1, 2, 3, 4])
