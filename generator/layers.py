@@ -55,7 +55,7 @@ def _elements(root: etree._Element) -> list[etree._Element]:
 
 
 @dataclass
-class _Template:
+class TemplateFaces:
     """What the faces of one template seen so far share: the root's attributes and the
     leading elements of the first face, and how many of them every face repeats."""
 
@@ -84,7 +84,7 @@ class LayerFinder:
     def __init__(self, parse: Parse, base: Path):
         self.parse = parse
         self.base = base
-        self.templates: dict[Path, _Template] = {}
+        self.templates: dict[Path, TemplateFaces] = {}
 
     def add(self, source: Path, key: str, svg: str, root: etree._Element | None) -> None:
         """Note face ``key`` of template ``source`` (its tree, when already parsed)."""
@@ -94,13 +94,31 @@ class LayerFinder:
         root = self.parse(svg) if root is None else root
         if template is None:
             leading = [etree.tostring(e, with_tail=False) for e in _elements(root)]
-            template = _Template(dict(root.attrib), leading, len(leading))
+            template = TemplateFaces(dict(root.attrib), leading, len(leading))
             self.templates[source] = template
         else:
             template.compare(root)
         template.faces[key] = svg
         if template.shared == 0:
             template.faces.clear()
+
+    def merge(self, others: dict[Path, TemplateFaces]) -> None:
+        """Take in what another finder (another process's share of the faces) found: a
+        template's faces share what both sides share."""
+        for source, theirs in others.items():
+            mine = self.templates.setdefault(source, theirs)
+            if mine is theirs:
+                continue
+            same = 0
+            if mine.attrib == theirs.attrib:
+                limit = min(mine.shared, theirs.shared)
+                while same < limit and mine.leading[same] == theirs.leading[same]:
+                    same += 1
+            mine.shared = same
+            if same:
+                mine.faces.update(theirs.faces)
+            else:
+                mine.faces.clear()
 
     def split(self) -> dict[str, Layered | Drawer]:
         """The layered drawing of every face that shares a layer with another face, and each
@@ -131,7 +149,7 @@ class LayerFinder:
         return compile_svg(root, self.base)
 
 
-def _layer_key(template: _Template) -> str:
+def _layer_key(template: TemplateFaces) -> str:
     digest = hashlib.sha1(repr(sorted(template.attrib.items())).encode())
     for element in template.leading[: template.shared]:
         digest.update(element)

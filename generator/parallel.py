@@ -29,6 +29,7 @@ class WorkerLost(Exception):
 
 _work: list[tuple[Callable, Sequence]] = []  # the job and items the forked workers inherit
 _in_worker: list[bool] = []
+_busy: list[bool] = []  # this process is doing its own share beside its workers
 
 
 def cores() -> int:
@@ -42,6 +43,12 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def can_fork() -> bool:
+    """Whether ``map_forked`` may fork here: Linux, not in a worker, and not while this
+    process does its own share beside workers (the cores are taken)."""
+    return sys.platform == "linux" and not in_worker() and not _busy
+
+
 def in_worker() -> bool:
     """Whether this is a forked worker (which must not draw progress bars or prompt)."""
     return bool(_in_worker)
@@ -52,28 +59,43 @@ def _start_worker(parent: int) -> None:
     atomic.adopt_owner(parent)
 
 
+def _here(job: Callable[[T], R], item: T) -> R:
+    _busy.append(True)
+    try:
+        return job(item)
+    finally:
+        _busy.pop()
+
+
 def _run(index: int) -> object:
     job, items = _work[-1]
     return job(items[index])
 
 
 def map_forked(
-    job: Callable[[T], R], items: Sequence[T], weight: Callable[[T], float] | None = None
+    job: Callable[[T], R],
+    items: Sequence[T],
+    weight: Callable[[T], float] | None = None,
+    here: bool = False,
 ) -> list[R]:
     """``[job(item) for item in items]``, run in forked workers when there are several items
-    and cores; ``weight`` estimates an item's work so the heaviest start first."""
+    and cores; ``weight`` estimates an item's work so the heaviest start first. With
+    ``here`` (for as many equal items as cores) this process does the first item itself
+    while the workers do the rest, so its result needs no copying back."""
     workers = min(len(items), cores())
-    if workers < 2 or sys.platform != "linux" or in_worker():
+    if workers < 2 or not can_fork():
         return [job(item) for item in items]
     order = sorted(range(len(items)), key=lambda i: -weight(items[i]) if weight else i)
+    mine = order[:1] if here else []
     _work.append((job, items))
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        workers - len(mine), mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     )
     try:
-        futures = {i: pool.submit(_run, i) for i in order}
-        results = [futures[i].result() for i in range(len(items))]
+        futures = {i: pool.submit(_run, i) for i in order if i not in mine}
+        done = {i: _here(job, items[i]) for i in mine}
+        results = [done[i] if i in done else futures[i].result() for i in range(len(items))]
     except BrokenProcessPool:
         pool.shutdown(wait=False, cancel_futures=True)
         raise WorkerLost(

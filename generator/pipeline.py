@@ -11,10 +11,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from lxml import etree
 
-from generator import inventory, manifest, pdf
+from generator import inventory, manifest, parallel, pdf
 from generator.atomic import Staged, stage_all, sweep_stale
 from generator.boardart import board_svg
 from generator.errors import SpecError, SpecFailure, display_path
@@ -31,6 +32,7 @@ from generator.impose import (
     impose_token_pages,
     printable_box,
 )
+from generator.layers import TemplateFaces
 from generator.loader import Component, Game
 from generator.packing import PackingError
 from generator.pieces import Design, Piece, designs
@@ -48,7 +50,8 @@ from generator.spec import (
     TokenSpec,
 )
 from generator.strings import set_language, text
-from generator.svgart import ArtStore, Artwork
+from generator.svgart import Art, ArtStore, Artwork
+from generator.svgdraw import Drawer
 
 PIECE_KIND = {
     "deck": "card",
@@ -59,6 +62,7 @@ PIECE_KIND = {
     "sheet": "sheet",
     "standees": "standee",
 }
+T = TypeVar("T")
 MAX_PIECES = 20_000  # printed pieces per build: more would run for minutes
 BOARD_OVERLAP = 10.0  # mm that neighbouring tiles of a board share, for glue
 
@@ -113,11 +117,21 @@ class Pack:
 
 
 def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIONS) -> Pack:
-    """Render every design and impose every piece; raise ``SpecFailure`` listing all errors."""
+    """Render every design and impose every piece; raise ``SpecFailure`` listing all errors.
+
+    A game with many designs has their art made on every core first (see ``_share``); the
+    plan below then takes each design's art from there, so it only imposes and numbers."""
     paper = paper_sizes()[paper_name]
     set_language(game.language)
+    made = _made_on_all_cores(game, paper_name, options)
     pack = Pack(game, paper_name, paper, ArtStore(game.root, options.ink_saver), options=options)
-    planner = _Planner(game, pack)
+    memo: dict[int, _Made] = {}
+    for share in made:
+        memo.update(share.memo)
+        for art in share.arts:
+            pack.art.adopt(*art)
+        pack.art.layers.merge(share.templates)
+    planner = _Planner(game, pack, memo=memo)
     for component in game.components:
         planner.add(component)
     planner.finish()
@@ -127,6 +141,57 @@ def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIO
     pack.art.split_layers()
     _number(pack)
     return pack
+
+
+SHARED_DESIGNS = 48  # designs a game needs before its art is made on several cores
+
+
+@dataclass(frozen=True)
+class _Made:
+    """One design's art as a worker made it: its keys (or the error it gave) and the text
+    that did not fit while it was drawn."""
+
+    result: object
+    error: SpecError | None
+    overflows: tuple[Overflow, ...]
+
+
+@dataclass
+class _Share:
+    """What a worker made of its share of a game's designs: the made art of each, by its
+    place in the planner's order, the art itself (key, record, drawing, whether it reads
+    files) and what its templates' faces share."""
+
+    memo: dict[int, _Made]
+    arts: list[tuple[str, Art, Drawer, bool]]
+    templates: dict[Path, TemplateFaces]
+
+
+def _made_on_all_cores(game: Game, paper_name: str, options: PrintOptions) -> list[_Share]:
+    """The art of a game with many designs, made in forked workers, each taking every n-th
+    design (nothing when there is one core, or too little to be worth a fork)."""
+    workers = parallel.cores()
+    if workers < 2 or not parallel.can_fork():
+        return []
+    count = sum(len(designs(c, game.spec.colours)) for c in game.components)
+    if count < SHARED_DESIGNS:
+        return []
+    shares = [(index, workers) for index in range(workers)]
+    return parallel.map_forked(
+        lambda share: _share(game, paper_name, options, share), shares, here=True
+    )
+
+
+def _share(game: Game, paper_name: str, options: PrintOptions, share: tuple[int, int]) -> _Share:
+    """Plan the game as ``plan_pack`` does, making only this worker's share of the art."""
+    set_language(game.language)
+    art = ArtStore(game.root, options.ink_saver, record=True)
+    pack = Pack(game, paper_name, paper_sizes()[paper_name], art, options=options)
+    planner = _Planner(game, pack, share=share)
+    for component in game.components:
+        planner.add(component)
+    kept = {n: made for n, made in planner.memo.items() if made.error or art.portable(made.result)}
+    return _Share(kept, art.recorded(), art.layers.templates)
 
 
 def _number(pack: Pack) -> None:
@@ -160,7 +225,13 @@ def _number_from(pack: Pack, page: int) -> None:
 class _Planner:
     """Turns components into art, pieces and sections, collecting every error."""
 
-    def __init__(self, game: Game, pack: Pack):
+    def __init__(
+        self,
+        game: Game,
+        pack: Pack,
+        memo: dict[int, _Made] | None = None,
+        share: tuple[int, int] | None = None,
+    ):
         self.game = game
         self.pack = pack
         self.renderer = TemplateRenderer(game, pack.options.ink_saver)
@@ -168,6 +239,36 @@ class _Planner:
         self.counters: list[Piece] = []
         self.total = 0
         self.counters_at: int | None = None
+        self.memo: dict[int, _Made] = memo if memo is not None else {}
+        self.share = share  # (index, workers) in a worker making its share of the art
+        self.made = 0  # designs whose art was asked for so far: the memo's key
+
+    def _make(self, make: Callable[[], T], skipped: T) -> T:
+        """A design's art, ``make()``: made here, taken from what a worker made, or, in a
+        worker, ``skipped`` when it is another worker's share. Every process plans the same
+        game in the same order, so the n-th design is the same design in each."""
+        n = self.made
+        self.made += 1
+        if self.share is not None:
+            index, workers = self.share
+            if n % workers != index:
+                return skipped
+        elif n in self.memo:
+            made = self.memo[n]
+            if made.error is not None:
+                raise made.error
+            self.renderer.overflows.extend(made.overflows)
+            return made.result  # type: ignore[return-value]
+        before = len(self.renderer.overflows)
+        try:
+            result = make()
+        except SpecError as exc:
+            if self.share is not None:
+                self.memo[n] = _Made(None, exc, ())
+            raise
+        if self.share is not None:
+            self.memo[n] = _Made(result, None, tuple(self.renderer.overflows[before:]))
+        return result
 
     def add(self, component: Component) -> None:
         spec = component.spec
@@ -248,10 +349,14 @@ class _Planner:
     def _sides(self, design: Design, shape: Shape, bleed: float) -> tuple[str, str | None]:
         spec = design.component.spec
         box = card_box(shape.w, shape.h, bleed, shape.kind)
-        face = self._art(design, spec.face, box, "face")
         back_template = getattr(spec, "back", None)
-        back = self._art(design, back_template, box, "back") if back_template else None
-        return face, back
+
+        def make() -> tuple[str, str | None]:
+            face = self._art(design, spec.face, box, "face")
+            back = self._art(design, back_template, box, "back") if back_template else None
+            return face, back
+
+        return self._make(make, ("", None))
 
     def _art(self, design: Design, template: str, box: dict, side: str, extra=None) -> str:
         svg = self.renderer.render_design(design, template, box, side, extra)
@@ -305,13 +410,15 @@ class _Planner:
             self._check_fits(component, shape, 0.0)
 
             def make(design: Design) -> list[Piece]:
-                return self._pieces(design, shape, 0.0, self._standee(design, spec), None)
+                face = self._make(lambda: self._standee(design, spec), "")
+                return self._pieces(design, shape, 0.0, face, None)
         else:
             shape = die_net(spec.size)
             self._check_fits(component, shape, 0.0)
 
             def make(design: Design) -> list[Piece]:
-                return self._pieces(design, shape, 0.0, self._die(design, spec.size, shape), None)
+                face = self._make(lambda: self._die(design, spec.size, shape), "")
+                return self._pieces(design, shape, 0.0, face, None)
 
         self.counters.extend(self._each(component_designs, make))
 
@@ -359,17 +466,20 @@ class _Planner:
                     spec.icons, "icon", name, lambda _v: (component.path, line)
                 )
 
-        try:
-            svg = board_svg(spec, icon)
-        except etree.XMLSyntaxError as exc:
-            line = component.doc.line_of(("icons",))
-            raise SpecError(
-                component.path,
-                line,
-                f"an icon of {spec.icons} is not well-formed "
-                f"SVG: {exc.msg}; check the macro icon()",
-            ) from None
-        face = self._store(spec.icons or "board", svg, f"board {component.id}")
+        def make() -> str:
+            try:
+                svg = board_svg(spec, icon)
+            except etree.XMLSyntaxError as exc:
+                line = component.doc.line_of(("icons",))
+                raise SpecError(
+                    component.path,
+                    line,
+                    f"an icon of {spec.icons} is not well-formed "
+                    f"SVG: {exc.msg}; check the macro icon()",
+                ) from None
+            return self._store(spec.icons or "board", svg, f"board {component.id}")
+
+        face = self._make(make, "")
         shape = Shape("rect", spec.size.w, spec.size.h)
         self.pack.components[-1].shape = shape
         pieces = [
@@ -397,6 +507,8 @@ class _Planner:
 
     def _sheet(self, component: Component, component_designs: list[Design]) -> None:
         """A reference sheet flowed through columns and pages, shrunk to fit its pages."""
+        if self.share is not None:
+            return  # a worker makes the designs' art only; sheets are laid out by the build
         spec = component.spec
         left, bottom, right, top = printable_box(self.pack.paper, sheet_geometry())
         area = (left, bottom, right - left, top - bottom)

@@ -108,12 +108,40 @@ def _remember(key: tuple, art: Art, drawing: Artwork) -> None:
 class ArtStore:
     """Collects distinct SVG art and hands out what draws it."""
 
-    def __init__(self, base: Path, ink_saver: bool = False):
+    def __init__(self, base: Path, ink_saver: bool = False, record: bool = False):
         self.base = base
         self.ink_saver = ink_saver
         self.art: dict[str, Art] = {}
         self._drawings: dict[str, Artwork] = {}
         self.layers = LayerFinder(self._prepared, base)
+        self._hrefs: dict[str, bool] | None = {} if record else None  # a worker's art
+
+    def recorded(self) -> list[tuple[str, Art, Drawer, bool]]:
+        """The art this (recording) store made that can go to another process: key, record,
+        drawing and whether it reads other files, of each piece drawn by the fast path (its
+        templates' layers go with ``layers.templates``)."""
+        assert self._hrefs is not None
+        return [
+            (key, self.art[key], drawing, self._hrefs[key])
+            for key, drawing in self._drawings.items()
+            if isinstance(drawing, Drawer)
+        ]
+
+    def portable(self, keys: object) -> bool:
+        """Whether every art key in ``keys`` (a key, or a tuple with keys and None) is drawn
+        by the fast path, so its drawing can go to another process."""
+        found = keys if isinstance(keys, tuple) else (keys,)
+        return all(isinstance(self._drawings.get(k), Drawer) for k in found if k is not None)
+
+    def adopt(self, key: str, art: Art, drawing: Drawer, reads_files: bool) -> None:
+        """Take art another process made as if it had been added here (its layer is taken
+        with ``layers.merge``)."""
+        if key in self.art:
+            return
+        self.art[key] = art
+        self._drawings[key] = drawing
+        if not reads_files:
+            _remember((key, str(self.base), self.ink_saver), art, drawing)
 
     def _prepared(self, svg: str) -> etree._Element:
         """Stored SVG parsed again as it was drawn (lightened for the ink saver)."""
@@ -140,6 +168,8 @@ class ArtStore:
             self.art[key] = _CONVERTED[cache_key][0]
             self._drawings[key] = _CONVERTED[cache_key][1]
             self.layers.add(source, key, svg, None)
+            if self._hrefs is not None:
+                self._hrefs[key] = "href" in svg
         if key not in self.art:
             try:
                 root = etree.fromstring(svg.encode(), SAFE_PARSER)
@@ -159,6 +189,8 @@ class ArtStore:
             self.art[key] = Art(key, source)
             self._drawings[key] = self._convert(root, source, where)
             self.layers.add(source, key, svg, root)
+            if self._hrefs is not None:
+                self._hrefs[key] = "href" in svg
             if "href" not in svg:
                 _remember(cache_key, self.art[key], self._drawings[key])
         return key

@@ -13,7 +13,12 @@ from reportlab.lib.fonts import tt2ps
 
 from generator import parallel
 from generator.atomic import TMP_MARK
+from generator.errors import ErrorList
 from generator.fonts import BOLD, REGULAR, map_svg_families
+from generator.impose import DEFAULT_OPTIONS
+from generator.loader import load_game
+from generator.pieces import designs
+from generator.pipeline import _made_on_all_cores
 
 GAMES = ("candiescollectors", "chaos-cove", "chocolate-coin", "chocolate-market", "schokoly")
 
@@ -113,3 +118,81 @@ def test_a_worker_killed_midway_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("PNP_JOBS", "2")
     with pytest.raises(parallel.WorkerLost, match="PNP_JOBS=1"):
         parallel.map_forked(_die_on_two, [1, 2, 3, 4])
+
+
+def test_one_game_built_with_its_designs_on_two_cores_is_the_same_pack(pnp, tmp_path, monkeypatch):
+    """A game built alone has its designs' art made on both cores (the build's own process
+    and a worker, every other design each); the pack is the one a single process makes."""
+    for game in GAMES:
+        packs = []
+        for jobs in ("1", "2"):
+            monkeypatch.setenv("PNP_JOBS", jobs)
+            out = tmp_path / f"{game}-{jobs}"
+            result = pnp("build", game, "--components", BUNDLED, "--out", out)
+            assert result.exit_code == 0, result.output
+            packs.append([(out / game / n).read_bytes() for n in (f"{game}.pdf", "manifest.json")])
+        assert packs[0] == packs[1], game
+
+
+def test_the_designs_are_shared_between_the_cores(monkeypatch):
+    monkeypatch.setenv("PNP_JOBS", "2")
+    game = load_game(BUNDLED / "chocolate-coin", ErrorList())
+    shares = _made_on_all_cores(game, "a4", DEFAULT_OPTIONS)
+    assert len(shares) == 2
+    made = [set(share.memo) for share in shares]
+    assert made[0] and made[1] and not made[0] & made[1]
+    total = sum(len(designs(c, game.spec.colours)) for c in game.components)
+    assert len(made[0] | made[1]) >= total - 5  # boards and sheets aside, every design
+
+
+SHARED_FACE = """\
+<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <rect x="0" y="0" width="{{ box.w }}" height="{{ box.h }}" fill="#eeeeee"/>
+  {% set t = fit(card.text, box.w - 10, 12, 5, 4.5, box="text") %}
+  {% for line in t.lines %}
+  <text x="5" y="{{ 20 + loop.index * t.leading }}" font-size="{{ t.size }}">{{ line }}</text>
+  {% endfor %}
+  <text x="5" y="80" font-size="4">{{ card.motto }}</text>
+</svg>
+"""
+
+
+def _many_cards(root: Path, without_motto: int | None) -> None:
+    """60 cards; card 45's text is far too long, card ``without_motto`` has no motto."""
+    cards = []
+    for n in range(1, 61):
+        text = "word " * (120 if n == 45 else 3)
+        motto = "" if n == without_motto else f"    motto: Motto {n}\n"
+        cards.append(f"  - name: card-{n}\n    count: 1\n    text: {text.strip()}\n{motto}")
+    spec = "kind: deck\ntitle: Many\nsize: poker\nface: face.svg.j2\ncards:\n" + "".join(cards)
+    (root / "deck.yaml").write_text(spec, encoding="utf-8")
+
+
+def _check_on(pnp, components: Path, monkeypatch, status: int) -> list[str]:
+    """``pnp check`` on one core and on two: its error output each time."""
+    reports = []
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("PNP_JOBS", jobs)
+        result = pnp("check", "--components", components)
+        assert result.exit_code == status, result.output
+        reports.append(result.stderr)
+    return reports
+
+
+def test_mistakes_found_on_either_core_are_reported_as_one_process_reports_them(
+    pnp, tmp_path, monkeypatch
+):
+    """A template error (card 37 has no motto) and text that does not fit (card 45) come
+    back from whichever core made the card, at the same lines and in the same order."""
+    root = tmp_path / "components" / "many"
+    (root / "templates").mkdir(parents=True)
+    (root / "templates" / "face.svg.j2").write_text(SHARED_FACE, encoding="utf-8")
+    (root / "game.yaml").write_text("title: Many\nplayers: 2\n", encoding="utf-8")
+    _many_cards(root, without_motto=37)
+    one, two = _check_on(pnp, tmp_path / "components", monkeypatch, 2)
+    assert one == two
+    assert "motto" in one and "card 'card-37'" in one, one
+    _many_cards(root, without_motto=None)
+    one, two = _check_on(pnp, tmp_path / "components", monkeypatch, 1)
+    assert one == two
+    assert "does not fit" in one and "card-45" in one, one

@@ -97,6 +97,7 @@ def test_bundled_art_looks_the_same_as_through_svglib(game, monkeypatch):
     register_fonts()
     loaded = load_game(BUNDLED / game, ErrorList())
     assert loaded is not None
+    monkeypatch.setenv("PNP_JOBS", "1")  # every add() in this process, where it is noted
     sources: dict[str, str] = {}  # the store keeps no SVG, so note each one as it is added
     original = ArtStore.add
 
