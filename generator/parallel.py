@@ -1,10 +1,11 @@
-"""Work that splits by game, spread over the machine's cores in forked worker processes.
+"""Work that splits (games; one game's designs) spread over the cores in forked workers.
 
 The workers are forked from the process that has already loaded the games, so nothing but an
-item's index goes to a worker and only its (small) result comes back. Items are handed out
-heaviest first, which keeps both cores busy to the end. Each result depends on its item alone,
-so the output is the same byte for byte however the work was spread. Where fork is missing
-(Windows, macOS's default) or there is one item or one core, the work runs in this process.
+item's index goes to a worker and only its result comes back. Items are handed out heaviest
+first, which keeps the cores busy to the end; equal shares can have this process take one
+itself. Each result depends on its item alone, so the output is the same byte for byte
+however the work was spread. Where fork is missing (Windows, macOS's default), in a worker,
+or with one item or one core (``PNP_JOBS=1``), the work runs in this process.
 """
 
 from __future__ import annotations
