@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/bench_scale.py [--sizes 54,540,5400]
 
-Each size is built in a process of its own, so its peak resident memory (RSS) is its own.
-Prints one line: ``cards=54:X.XXs/NNMB cards=540:... cards=5400:...`` and the seconds per
+Each size is built in a process of its own, so its peak resident memory (RSS) is its own;
+the peak of the forked worker that makes half the art is given beside it. Prints one line:
+``cards=54:X.XXs/NNMB+workerWWMB/Pp cards=540:... cards=5400:...`` and the seconds per
 thousand cards at each size (linear growth keeps them alike). The target: under 300 MB.
 """
 
@@ -19,11 +20,11 @@ CHILD = """
 import sys, tempfile
 from pathlib import Path
 sys.path.insert(0, {here!r})
-from workload import build, peak_rss_mb, write_game
+from workload import build, peak_rss_mb, worker_peak_rss_mb, write_game
 with tempfile.TemporaryDirectory() as tmp:
     folder = write_game(Path(tmp), {cards})
     seconds, pdf, pages = build(folder, Path(tmp) / "out")
-    print(f"{{seconds:.2f}} {{peak_rss_mb():.0f}} {{pages}}")
+    print(f"{{seconds:.2f}} {{peak_rss_mb():.0f}} {{worker_peak_rss_mb():.0f}} {{pages}}")
 """
 
 
@@ -37,9 +38,11 @@ def main(argv: list[str] | None = None) -> None:
         result = subprocess.run(
             [sys.executable, "-c", code], check=True, capture_output=True, text=True
         )
-        seconds, rss, pages = result.stdout.split()
+        seconds, rss, worker, pages = result.stdout.split()
         per_k = float(seconds) / cards * 1000
-        parts.append(f"cards={cards}:{seconds}s/{rss}MB/{pages}p({per_k:.2f}s_per_1000)")
+        parts.append(
+            f"cards={cards}:{seconds}s/{rss}MB+worker{worker}MB/{pages}p({per_k:.2f}s_per_1000)"
+        )
     print(" ".join(parts))
 
 

@@ -129,3 +129,10 @@ def median(values: list[float]) -> float:
 def peak_rss_mb() -> float:
     """This process's peak resident memory in MB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def worker_peak_rss_mb() -> float:
+    """The largest peak resident memory of a finished worker process in MB (0: none ran);
+    forked workers share the pages they did not change, so the machine's peak is at most
+    this process's and the workers' added up."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
