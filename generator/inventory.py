@@ -17,6 +17,7 @@ from generator.sizes import sheet_geometry
 from generator.strings import text
 
 if TYPE_CHECKING:
+    from generator.pieces import Design
     from generator.pipeline import Pack
 
 SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
@@ -60,10 +61,15 @@ def _table(pack: Pack, width: float) -> Table:
     ]
     for plan in pack.components:
         spec = plan.component.spec
-        kinds = " · ".join(f"{escape(d.name)} {d.count}" for d in plan.designs)
+        labels = _labels(plan.designs)
+        kinds = " · ".join(
+            f"{escape(label)} {d.count}" for label, d in zip(labels, plan.designs, strict=True)
+        )
         if len(plan.designs) > MAX_KINDS_LISTED:
             kinds = escape(text("inventory_kinds", count=len(plan.designs)))
-        name = f"{escape(spec.title)}<br/><font size='7.5' color='#555555'>{kinds}</font>"
+        name = escape(spec.title)
+        if len(plan.designs) > 1:  # one kind: the count column says it all
+            name += f"<br/><font size='7.5' color='#555555'>{kinds}</font>"
         size = plan.shape.label if plan.shape else ""
         rows.append(
             [
@@ -87,6 +93,15 @@ def _table(pack: Pack, width: float) -> Table:
         )
     )
     return table
+
+
+def _labels(designs: list[Design]) -> list[str]:
+    """What each kind is called in the contents: its title, in the pack's language, when every
+    kind of the component has a title of its own; else its name in the spec."""
+    titles = [d.fields().get("title") for d in designs]
+    if all(isinstance(t, str) and t.strip() for t in titles) and len(set(titles)) == len(titles):
+        return [str(t) for t in titles]
+    return [d.name for d in designs]
 
 
 def _header_parts(pack: Pack) -> list[Paragraph]:

@@ -292,5 +292,6 @@ def test_inventory_page(reader, manifest):
     assert f"{pages[0]}–{pages[-1]}" in page_text
     assert "50 mm" in page_text
     assert "100%" in page_text
+    titles = {card["name"]: card["title"] for card in DECK_SPEC["cards"]}
     for name, count in DECK_COUNTS.items():
-        assert f"{name} {count}" in page_text, name
+        assert f"{titles[name]} {count}" in page_text, name  # each kind by its title

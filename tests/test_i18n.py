@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from conftest import BUNDLED
 
 from generator.i18n import read_catalog
 
@@ -224,3 +225,15 @@ def test_german_text_that_no_longer_fits_is_reported_with_its_language(pnp, game
     # English still fits
     english = pnp("check", GAME, "--components", game.parent)
     assert english.exit_code == 0, english.output
+
+
+def test_the_contents_name_each_kind_by_its_translated_title(pnp, tmp_path):
+    """The inventory lists The Chocolate Market's ingredient cards by their titles, in
+    German in a German pack; a component of one kind lists no kinds at all."""
+    out = tmp_path / "out"
+    result = pnp("build", "chocolate-market", "--components", BUNDLED, "--out", out, "--lang", "de")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(out / "chocolate-market" / "de" / "chocolate-market.pdf") as doc:
+        contents = re.sub(r"\s+", " ", doc.pages[0].extract_text())
+    assert "Kakao 18 · Zucker 14 · Milch 10 · Haselnuss 10 · Trauben 8" in contents, contents
+    assert "cocoa" not in contents and "victory-point" not in contents
