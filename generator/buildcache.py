@@ -14,7 +14,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from generator.loader import SHARED_TEMPLATES
+from generator.gamefolders import SHARED_TEMPLATES
 
 ENGINE = Path(__file__).resolve().parent
 

@@ -2,40 +2,44 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
 import click
 
-from generator.commands import (
-    build,
-    calibrate,
-    check,
-    export,
-    i18n,
-    listing,
-    preview,
-    schema,
-)
 from generator.parallel import WorkerLost
 
 EXIT_INTERNAL = 4
+# command name -> its module under generator.commands, imported when the command runs
+COMMANDS = {
+    "build": "build",
+    "check": "check",
+    "list": "listing",
+    "schema": "schema",
+    "i18n": "i18n",
+    "calibrate": "calibrate",
+    "export": "export",
+    "preview": "preview",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """Commands imported when used: each pulls in only the parts of the engine it needs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        return importlib.import_module(f"generator.commands.{COMMANDS[name]}").command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pnp-generator")
 def cli() -> None:
     """Print-and-play component generator: YAML specs to print-ready PDFs."""
-
-
-cli.add_command(build.command)
-cli.add_command(check.command)
-cli.add_command(listing.command)
-cli.add_command(schema.command)
-cli.add_command(i18n.command)
-cli.add_command(calibrate.command)
-cli.add_command(export.command)
-cli.add_command(preview.command)
 
 
 def main() -> None:

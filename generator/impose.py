@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.options import DEFAULT_OPTIONS, PrintOptions
 from generator.packing import Rect, pack
 from generator.pieces import Piece
 from generator.sizes import SheetGeometry
@@ -19,18 +20,6 @@ from generator.sizes import SheetGeometry
 Line = tuple[float, float, float, float]
 
 
-@dataclass(frozen=True)
-class PrintOptions:
-    """How the user prints: duplex flip edge, the back offset that corrects their printer,
-    gutter-fold instead of duplex, ink saving."""
-
-    duplex: str = "long"  # "long" or "short" edge flip
-    back_offset: tuple[float, float] = (0.0, 0.0)  # mm added to every back's position
-    layout: str = "duplex"  # "duplex" or "fold"
-    ink_saver: bool = False
-
-
-DEFAULT_OPTIONS = PrintOptions()
 FOLD_CLEAR = 6.0  # mm between the fold line and the nearest bleed (at least 5)
 
 

@@ -19,11 +19,11 @@ from pydantic import BaseModel, ValidationError
 from generator import i18n
 from generator.errors import ErrorList, SpecError, display_path
 from generator.fonts import missing_glyphs
+from generator.gamefolders import (
+    template_dirs,
+)
 from generator.spec import COMPONENT_KINDS, BoardSpec, ComponentSpec, GameSpec
 from generator.yamlsource import YamlDoc, load_yaml
-
-SHARED_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-DEFAULT_COMPONENTS = Path("components")
 
 
 @dataclass
@@ -56,48 +56,10 @@ class Game:
         return template_dirs(self.root)
 
 
-def template_dirs(root: Path) -> list[Path]:
-    """The template folders of the game in ``root``: its own first, then the shared ones."""
-    return [root / "templates", SHARED_TEMPLATES]
-
-
 def slugify(text: str) -> str:
     """A component id from a file name: ASCII, lower case, dashes for anything else."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "component"
-
-
-def find_games(components_dir: Path) -> list[Path]:
-    """Game folders under ``components_dir``: every sub-folder holding YAML files."""
-    if not components_dir.is_dir():
-        return []
-    return sorted(
-        p
-        for p in components_dir.iterdir()
-        if p.is_dir() and not p.name.startswith((".", "_")) and any(p.glob("*.yaml"))
-    )
-
-
-def select_games(components_dir: Path, names: tuple[str, ...]) -> list[Path]:
-    """The folders of the named games (all when none are named); unknown names are errors."""
-    found = {p.name: p for p in find_games(components_dir)}
-    if not found and not names:
-        raise SpecFailureFor(components_dir, "no game folders found (each needs a game.yaml)")
-    missing = [n for n in names if n not in found]
-    if missing:
-        known = ", ".join(found) or "none"
-        raise SpecFailureFor(
-            components_dir, f"no game named {', '.join(missing)}; games here: {known}"
-        )
-    return [found[n] for n in names] if names else list(found.values())
-
-
-class SpecFailureFor(Exception):
-    """A problem with the components folder itself, before any spec is read."""
-
-    def __init__(self, path: Path, message: str):
-        self.error = SpecError(path, None, message)
-        super().__init__(str(self.error))
 
 
 def load_game(

@@ -20,10 +20,8 @@ from generator.atomic import Staged, stage_all, sweep_stale
 from generator.boardart import board_svg
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.impose import (
-    DEFAULT_OPTIONS,
     ImpositionError,
     Placement,
-    PrintOptions,
     Sheet,
     fit_grid,
     impose_board,
@@ -34,6 +32,7 @@ from generator.impose import (
 )
 from generator.layers import TemplateFaces
 from generator.loader import Component, Game
+from generator.options import DEFAULT_OPTIONS, PrintOptions
 from generator.packing import PackingError
 from generator.pieces import Design, Piece, designs
 from generator.render import TemplateRenderer, card_box, composed_svg, describe

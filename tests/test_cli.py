@@ -295,3 +295,25 @@ def test_inventory_page(reader, manifest):
     titles = {card["name"]: card["title"] for card in DECK_SPEC["cards"]}
     for name, count in DECK_COUNTS.items():
         assert f"{titles[name]} {count}" in page_text, name  # each kind by its title
+
+
+ENGINE_MODULES = ("generator.loader", "generator.spec", "generator.pipeline", "reportlab", "jinja2")
+
+
+def test_a_build_with_nothing_to_do_does_not_load_the_engine(bundled_build):
+    """Finding that every pack is up to date needs the game folders and a hash of their
+    files, not the spec models, templates or reportlab: so it answers at once."""
+    out = bundled_build()
+    code = (
+        "import sys\nfrom generator.cli import main\nsys.argv = ['pnp', 'build', '--out', "
+        f"{str(out)!r}, '--paper', 'a4']\ntry:\n    main()\nexcept SystemExit as exit:\n"
+        "    loaded = [m for m in sys.modules if m.split('.')[0] in ('generator', 'reportlab',"
+        " 'jinja2') and m.startswith(" + repr(ENGINE_MODULES) + ")]\n"
+        "    print(exit.code, loaded)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    assert "is up to date" in run.stdout
+    assert run.stdout.strip().splitlines()[-1] == "0 []", run.stdout

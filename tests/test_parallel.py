@@ -15,8 +15,8 @@ from generator import parallel
 from generator.atomic import TMP_MARK
 from generator.errors import ErrorList
 from generator.fonts import BOLD, REGULAR, map_svg_families
-from generator.impose import DEFAULT_OPTIONS
 from generator.loader import load_game
+from generator.options import DEFAULT_OPTIONS
 from generator.pieces import designs
 from generator.pipeline import _made_on_all_cores
 

@@ -1,4 +1,9 @@
-"""One module per CLI command, plus the options and game loading they share."""
+"""One module per CLI command, plus the options and game loading they share.
+
+The engine (spec models, templates, reportlab) is imported where a command first needs it,
+not here: ``pnp build`` with nothing to do only finds the games and hashes their files, and
+should answer as soon as that is done.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,18 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from generator.errors import ErrorList, SpecError, SpecFailure
-from generator.impose import DEFAULT_OPTIONS, PrintOptions
-from generator.loader import DEFAULT_COMPONENTS, Game, SpecFailureFor, load_game, select_games
-from generator.parallel import map_forked
-from generator.pipeline import Pack, StagedPack, plan_pack
-from generator.sheetflow import Overflow
+from generator.gamefolders import DEFAULT_COMPONENTS, SpecFailureFor, select_games
+from generator.options import DEFAULT_OPTIONS, PrintOptions
+
+if TYPE_CHECKING:
+    from generator.loader import Game
+    from generator.pipeline import Pack, StagedPack
+    from generator.sheetflow import Overflow
 
 EXIT_FAILED_CHECK = 1
 EXIT_SPEC_ERROR = 2
@@ -122,6 +130,8 @@ def load_games(
     """Load the named games (all by default) in ``language`` ('all': in each language they
     declare); on any spec error, report them all and exit 2. Unnamed games that do not declare
     the language are left out."""
+    from generator.loader import load_game
+
     try:
         roots = select_games(components_dir, names)
     except SpecFailureFor as exc:
@@ -163,6 +173,8 @@ def plan_games(
 ) -> list[Pack]:
     """Render and impose every game; report the template and art errors of all games at once
     (exit 2) before anything is written."""
+    from generator.pipeline import plan_pack
+
     packs: list[Pack] = []
     errors: list[SpecError] = []
     for game in games:
@@ -200,6 +212,8 @@ def plan_on_all_cores(
     temporary names (unless it returns None); report the template and art errors of all games
     at once (exit 2, the staged files removed): nothing is put in place unless every game
     came out right."""
+    from generator.parallel import map_forked
+    from generator.pipeline import plan_pack
 
     def job(game: Game) -> Planned:
         try:

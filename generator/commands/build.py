@@ -1,9 +1,14 @@
-"""``pnp build``: check each game, then write its print pack (PDF and manifest)."""
+"""``pnp build``: check each game, then write its print pack (PDF and manifest).
+
+The engine is imported only once a pack turns out to need building, so that a build with
+nothing to do answers at once (see ``generator.commands``).
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,20 +27,23 @@ from generator.commands import (
     plan_on_all_cores,
     print_options,
 )
-from generator.commands.check import explain_failures, fails_check
-from generator.commands.watch import watch_games
 from generator.errors import display_path
-from generator.impose import PrintOptions
-from generator.loader import Game, SpecFailureFor, select_games
+from generator.gamefolders import SpecFailureFor, select_games
+from generator.options import PrintOptions
 from generator.parallel import in_worker
-from generator.pipeline import Pack, StagedPack, out_folder, stage_pack
-from generator.rules import check_counts
 from generator.sizes import paper_sizes
+
+if TYPE_CHECKING:
+    from generator.loader import Game
+    from generator.pipeline import Pack, StagedPack
 
 
 def passes_check(game: Game, planned: Planned, force: bool) -> bool:
     """Run the rules check (counts, and text that does not fit); a failing game is refused
     unless ``force``."""
+    from generator.commands.check import explain_failures
+    from generator.rules import check_counts
+
     if not explain_failures(game, planned.overflows, check_counts(game)):
         return True
     if force:
@@ -80,9 +88,15 @@ def command(
     todo_names = stale(components_dir, games, out_dir, paper, options, language, force)
     if todo_names is None:  # every pack is up to date
         if watch:
+            from generator.commands.watch import watch_games
+
             roots = select_games(components_dir, games)
             watch_games(roots, components_dir, out_dir, paper, options, language, force)
         sys.exit(0)
+    from generator.commands.check import fails_check
+    from generator.commands.watch import watch_games
+    from generator.pipeline import out_folder
+
     loaded = load_games(components_dir, todo_names, language, defer=True)
     keys: dict[tuple[Path, str], str] = {}
     for game in loaded:
@@ -190,6 +204,8 @@ def stale(
 def stage_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> StagedPack:
     """Write a pack under temporary names, with a progress bar of its pages when standard
     error is a terminal and the game is built in this process (one game, or one core)."""
+    from generator.pipeline import stage_pack
+
     if not sys.stderr.isatty() or in_worker():
         return stage_pack(pack, out_dir, by_language)
     label = f"{pack.game.name} [{pack.game.language}]"

@@ -14,8 +14,9 @@ import click
 
 from generator.commands.check import explain_failures
 from generator.errors import ErrorList, SpecFailure, display_path
-from generator.impose import PrintOptions
-from generator.loader import SHARED_TEMPLATES, load_game
+from generator.gamefolders import SHARED_TEMPLATES
+from generator.loader import load_game
+from generator.options import PrintOptions
 from generator.pipeline import plan_pack, write_pack
 from generator.rules import check_counts
 
