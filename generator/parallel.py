@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
@@ -60,6 +60,34 @@ def _start_worker(parent: int) -> None:
     atomic.adopt_owner(parent)
 
 
+def _in_turn(
+    job: Callable[[T], R], items: Sequence[T], abandon: Callable[[R], None] | None
+) -> list[R]:
+    """The items one after another in this process, abandoning the finished on failure."""
+    results: list[R] = []
+    try:
+        for item in items:
+            results.append(job(item))
+    except BaseException:
+        for result in results if abandon else ():
+            abandon(result)
+        raise
+    return results
+
+
+def _abandon(
+    pool: ProcessPoolExecutor, futures: dict[int, Future], abandon: Callable | None
+) -> None:
+    """Start nothing more, wait for the workers to stop (on Ctrl-C they are interrupted
+    too), and hand the results already finished to ``abandon``."""
+    pool.shutdown(wait=True, cancel_futures=True)
+    if abandon is None:
+        return
+    for future in futures.values():
+        if future.done() and not future.cancelled() and future.exception() is None:
+            abandon(future.result())
+
+
 def _here(job: Callable[[T], R], item: T) -> R:
     _busy.append(True)
     try:
@@ -78,14 +106,17 @@ def map_forked(
     items: Sequence[T],
     weight: Callable[[T], float] | None = None,
     here: bool = False,
+    abandon: Callable[[R], None] | None = None,
 ) -> list[R]:
     """``[job(item) for item in items]``, run in forked workers when there are several items
     and cores; ``weight`` estimates an item's work so the heaviest start first. With
     ``here`` (for as many equal items as cores) this process does the first item itself
-    while the workers do the rest, so its result needs no copying back."""
+    while the workers do the rest, so its result needs no copying back. When the map fails
+    or is interrupted, ``abandon`` is given each result that was already finished (to remove
+    what it wrote, say)."""
     workers = min(len(items), cores())
     if workers < 2 or not can_fork():
-        return [job(item) for item in items]
+        return _in_turn(job, items, abandon)
     order = sorted(range(len(items)), key=lambda i: -weight(items[i]) if weight else i)
     mine = order[:1] if here else []
     _work.append((job, items))
@@ -93,18 +124,19 @@ def map_forked(
     pool = ProcessPoolExecutor(
         workers - len(mine), mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     )
+    futures: dict[int, Future] = {}
     try:
-        futures = {i: pool.submit(_run, i) for i in order if i not in mine}
+        futures.update({i: pool.submit(_run, i) for i in order if i not in mine})
         done = {i: _here(job, items[i]) for i in mine}
         results = [done[i] if i in done else futures[i].result() for i in range(len(items))]
     except BrokenProcessPool:
-        pool.shutdown(wait=False, cancel_futures=True)
+        _abandon(pool, futures, abandon)
         raise WorkerLost(
             "a worker process stopped before it finished (killed, or out of memory?); "
             "nothing was put in place. PNP_JOBS=1 works in one process."
         ) from None
     except BaseException:  # Ctrl-C or a failed job: start nothing more
-        pool.shutdown(wait=False, cancel_futures=True)
+        _abandon(pool, futures, abandon)
         raise
     finally:
         _work.pop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,20 @@ def test_mistakes_found_on_either_core_are_reported_as_one_process_reports_them(
     one, two = _check_on(pnp, tmp_path / "components", monkeypatch, 1)
     assert one == two
     assert "does not fit" in one and "card-45" in one, one
+
+
+def _slow_fail_on_three(item: int) -> int:
+    if item == 3:
+        time.sleep(0.5)  # the others finish first
+        raise ValueError("item three")
+    return item
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failed_map_hands_back_what_was_finished(monkeypatch, jobs):
+    """So a build stopped midway (Ctrl-C, a crash) can remove the packs already staged."""
+    monkeypatch.setenv("PNP_JOBS", jobs)
+    abandoned: list[int] = []
+    with pytest.raises(ValueError, match="item three"):
+        parallel.map_forked(_slow_fail_on_three, [1, 2, 3], abandon=abandoned.append)
+    assert sorted(abandoned) == [1, 2]

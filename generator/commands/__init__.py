@@ -228,7 +228,7 @@ def plan_on_all_cores(
                 planned.write_error = exc.strerror or str(exc)
         return planned
 
-    results = map_forked(job, games, weight=spec_bytes)
+    results = map_forked(job, games, weight=spec_bytes, abandon=Planned.discard)
     errors = [e for planned in results for e in planned.errors]
     if errors or _deferred:
         for planned in results:

@@ -6,6 +6,7 @@ nothing to do answers at once (see ``generator.commands``).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -115,7 +116,15 @@ def command(
         pack.key = keys[(pack.game.root, pack.game.language)]
         return stage_with_progress(pack, out_dir, by_language)
 
-    results = plan_on_all_cores(todo, paper, options, stage)
+    try:
+        results = plan_on_all_cores(todo, paper, options, stage)
+    except BaseException:  # stopped (Ctrl-C, a mistake): leave no staged file behind
+        for game in todo:
+            folder = out_folder(out_dir, game, by_language)
+            sweep_stale(folder)
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only when it is empty: a folder this build made
+        raise
     refused = commit_accepted(todo, results, out_dir, force)
     if watch:
         roots = [game.root for game in loaded]
