@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -31,6 +32,7 @@ class WorkerLost(Exception):
 _work: list[tuple[Callable, Sequence]] = []  # the job and items the forked workers inherit
 _in_worker: list[bool] = []
 _busy: list[bool] = []  # this process is doing its own share beside its workers
+_running: list[bool] = []  # a worker is doing a job (not waiting for one)
 
 
 def cores() -> int:
@@ -58,6 +60,15 @@ def in_worker() -> bool:
 def _start_worker(parent: int) -> None:
     _in_worker.append(True)
     atomic.adopt_owner(parent)
+    signal.signal(signal.SIGINT, _interrupted)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C in a worker: stop the job at hand (the build hears of it and cleans up), or,
+    waiting for work, leave quietly instead of printing multiprocessing's traceback."""
+    if _running:
+        raise KeyboardInterrupt
+    raise SystemExit(1)
 
 
 def _in_turn(
@@ -98,7 +109,11 @@ def _here(job: Callable[[T], R], item: T) -> R:
 
 def _run(index: int) -> object:
     job, items = _work[-1]
-    return job(items[index])
+    _running.append(True)
+    try:
+        return job(items[index])
+    finally:
+        _running.pop()
 
 
 def map_forked(

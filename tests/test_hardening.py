@@ -1657,3 +1657,39 @@ def test_libyaml_and_the_python_parser_read_every_bundled_spec_alike() -> None:
             slow = yamlsource.load_yaml(spec)
         assert (fast.data, fast.lines) == (slow.data, slow.lines), spec
     assert yamlsource.FAST_LOADER is not yamlsource.yaml.SafeLoader  # libyaml is installed
+
+
+def test_ctrl_c_during_a_build_of_several_games_leaves_no_staged_pack(tmp_path: Path) -> None:
+    """Ctrl-C reaches the build and its workers. A small game already staged (written under
+    temporary names, waiting for the others) and the big one being drawn are both dropped:
+    no temporary file stays behind, and the packs built before are as they were."""
+    components = tmp_path / "components"
+    write_files(components, game({"deck.yaml": DECK}, name="small"))
+    write_files(components, game({"deck.yaml": big_deck(300, 10)}, name="big"))
+    first = run_pnp(tmp_path, "build", "--components", "components", "--out", "out")
+    assert first.code == 0, first.out
+    packs = [Pack(tmp_path / "out", name) for name in ("small", "big")]
+    before = [pack.files() for pack in packs]
+    popen = subprocess.Popen(
+        pnp_command("build", "--components", "components", "--out", "out", "--paper", "letter"),
+        cwd=tmp_path,
+        env={**cli_env(), "PNP_JOBS": "2"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    staged = packs[0].folder / f".manifest.json{TMP_MARK}{popen.pid}"
+    caught = False
+    deadline = time.monotonic() + TIMEOUT
+    while popen.poll() is None and time.monotonic() < deadline:
+        if staged.exists():
+            os.killpg(popen.pid, signal.SIGINT)
+            caught = True
+            break
+        time.sleep(0.002)
+    out, err = popen.communicate(timeout=TIMEOUT)
+    assert caught, f"the small game was never staged, or the build ended first:\n{out}{err}"
+    assert popen.returncode != 0 and "Traceback" not in err, err
+    assert [pack.files() for pack in packs] == before
+    assert [leftovers(pack.folder) for pack in packs] == [[], []]
