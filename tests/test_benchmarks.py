@@ -1,0 +1,64 @@
+"""The benchmark scripts keep working: each runs at a tiny size and prints its one line of
+figures, with values that agree with what it built. (The speed targets themselves are checked
+by running the scripts at full size, not here.)"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def output(script: str, *args: str) -> str:
+    """Run a benchmark script; its single line of output."""
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=BENCHMARKS.parent,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1, result.stdout
+    return lines[0]
+
+
+def run(script: str, *args: str) -> dict[str, str]:
+    """Run a benchmark script; its line of figures as key=value pairs."""
+    return dict(pair.split("=", 1) for pair in output(script, *args).split())
+
+
+def test_bench_cards_compares_with_the_floor():
+    figures = run("bench_cards.py", "--cards", "20", "--runs", "1")
+    assert figures["cards"] == "20"
+    assert figures["pages"] == "7"  # an inventory page, then 3 sheets of 9 fronts with backs
+    pnp, floor = float(figures["pnp_seconds"]), float(figures["floor_seconds"])
+    assert float(figures["time_ratio"]) == pytest.approx(pnp / floor, rel=0.1, abs=0.02)
+    size = int(figures["pnp_bytes"]) / int(figures["floor_bytes"])
+    assert float(figures["size_ratio"]) == pytest.approx(size, abs=0.01)
+
+
+def test_bench_art_embeds_each_png_once():
+    figures = run("bench_art.py", "--cards", "6", "--runs", "1")
+    assert figures["images_in_pdf"] == "6"
+    assert int(figures["pdf_bytes"]) > int(figures["png_bytes"])  # the PNGs are all in it
+
+
+def test_bench_scale_gives_time_and_memory_for_each_size():
+    line = output("bench_scale.py", "--sizes", "9,27")
+    found = re.findall(r"cards=(\d+):([\d.]+)s/(\d+)MB\+worker(\d+)MB/(\d+)p\(", line)
+    assert [(cards, pages) for cards, _, _, _, pages in found] == [("9", "3"), ("27", "7")], line
+    assert all(0 < int(rss) < 300 for _, _, rss, _, _ in found), line
+
+
+def test_bench_bundled_builds_cold_warm_and_after_a_change():
+    figures = run("bench_bundled.py", "--runs", "1")
+    assert figures["games"] == "5"
+    cold, warm = float(figures["cold_seconds"]), float(figures["warm_seconds"])
+    assert warm < cold  # nothing changed: nothing is built again
