@@ -30,6 +30,9 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_cards.py
+	$(BIN)/python benchmarks/bench_art.py
+	$(BIN)/python benchmarks/bench_bundled.py
+	$(BIN)/python benchmarks/bench_scale.py
 
 clean:
 	rm -rf output $(VENV)
