@@ -141,10 +141,14 @@ class ArtStore:
         self.art[key] = art
         self._drawings[key] = drawing
         if not reads_files:
-            _remember((key, str(self.base), self.ink_saver), art, drawing)
+            _remember(self._cache_key(key), art, drawing)
+
+    def _cache_key(self, key: str) -> tuple:
+        """Where art ``key`` is kept between builds: the same SVG drawn for this game."""
+        return (key, str(self.base), self.ink_saver)
 
     def _prepared(self, svg: str) -> etree._Element:
-        """Stored SVG parsed again as it was drawn (lightened for the ink saver)."""
+        """SVG parsed as it is drawn (lightened for the ink saver); bad XML raises."""
         root = etree.fromstring(svg.encode(), SAFE_PARSER)
         if self.ink_saver:
             lighten_large_dark_fills(root)
@@ -163,16 +167,16 @@ class ArtStore:
         languages), so unchanged art is not converted again; art that refers to other files is
         always converted afresh, since those files may have changed."""
         key = hashlib.sha1(svg.encode()).hexdigest()[:16]
-        cache_key = (key, str(self.base), self.ink_saver)
-        if key not in self.art and "href" not in svg and cache_key in _CONVERTED:
-            self.art[key] = _CONVERTED[cache_key][0]
-            self._drawings[key] = _CONVERTED[cache_key][1]
-            self.layers.add(source, key, svg, None)
-            if self._hrefs is not None:
-                self._hrefs[key] = "href" in svg
-        if key not in self.art:
+        if key in self.art:
+            return key
+        reads_files = "href" in svg
+        cache_key = self._cache_key(key)
+        root = None
+        if not reads_files and cache_key in _CONVERTED:
+            self.art[key], self._drawings[key] = _CONVERTED[cache_key]
+        else:
             try:
-                root = etree.fromstring(svg.encode(), SAFE_PARSER)
+                root = self._prepared(svg)
             except etree.XMLSyntaxError as exc:
                 raise SpecError(
                     source,
@@ -184,15 +188,13 @@ class ArtStore:
                 raise SpecError(source, None, f"the template must produce an <svg> ({where})")
             check_images(root, self.base, source, where)
             check_glyphs(root, source, where)
-            if self.ink_saver:
-                lighten_large_dark_fills(root)
             self.art[key] = Art(key, source)
             self._drawings[key] = self._convert(root, source, where)
-            self.layers.add(source, key, svg, root)
-            if self._hrefs is not None:
-                self._hrefs[key] = "href" in svg
-            if "href" not in svg:
+            if not reads_files:
                 _remember(cache_key, self.art[key], self._drawings[key])
+        self.layers.add(source, key, svg, root)
+        if self._hrefs is not None:
+            self._hrefs[key] = reads_files
         return key
 
     def _convert(self, root: etree._Element, source: Path, where: str) -> Artwork:

@@ -34,7 +34,7 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
-from conftest import TOKEN_BACK, TOKEN_FACE
+from conftest import CARD_FACE, TOKEN_BACK, TOKEN_FACE
 from pdfread import (
     MM_PER_PT,
     Box,
@@ -59,14 +59,7 @@ A4 = (210.0, 297.0)
 PAPERS = {"a4": A4, "letter": (215.9, 279.4), "a3": (297.0, 420.0), "a4-letter": (210.0, 279.4)}
 OFFSET = (1.5, -0.5)
 
-FACE = """\
-<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
-  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
-        height="{{ box.full_h }}" fill="#dde8f0"/>
-  <text x="{{ box.w / 2 }}" y="{{ box.h / 2 }}" font-family="sans-serif" font-size="6"
-        text-anchor="middle">{{ card.name }}</text>
-</svg>
-"""
+FACE = CARD_FACE  # the card's name on a pale ground
 BACK_TEXT = "card back"
 BACK = f"""\
 <svg xmlns="http://www.w3.org/2000/svg" {{{{ box.svg_attrs }}}}>
