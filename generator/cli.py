@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from generator.parallel import WorkerLost
+from generator.build.parallel import WorkerLost
 
 EXIT_INTERNAL = 4
 # command name -> its module under generator.commands, imported when the command runs

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import atomic, manifest
-from generator.atomic import TMP_MARK, replacing
+from generator.output import atomic, manifest
+from generator.output.atomic import TMP_MARK, replacing
 
 GAME = "chocolate-market"
 REPO = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.strings import text
+from generator.i18n.strings import text
 
 REPO = Path(__file__).resolve().parent.parent
 COMPONENTS = REPO / "components"
@@ -297,7 +297,16 @@ def test_inventory_page(reader, manifest):
         assert f"{titles[name]} {count}" in page_text, name  # each kind by its title
 
 
-ENGINE_MODULES = ("generator.loader", "generator.spec", "generator.pipeline", "reportlab", "jinja2")
+ENGINE_MODULES = (
+    "generator.spec.loader",
+    "generator.spec.models",
+    "generator.art",
+    "generator.layout",
+    "generator.output.pdf",
+    "generator.build.pipeline",
+    "reportlab",
+    "jinja2",
+)
 
 
 def test_a_build_with_nothing_to_do_does_not_load_the_engine(bundled_build):

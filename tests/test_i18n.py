@@ -15,7 +15,7 @@ import pdfplumber
 import pytest
 from conftest import BUNDLED
 
-from generator.i18n import read_catalog
+from generator.i18n.catalogs import read_catalog
 
 GAME = "spiel"
 GERMAN = {

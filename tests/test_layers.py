@@ -13,9 +13,9 @@ from lxml import etree
 from pdfread import form_xobject_count, read_pages
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layers import MIN_LAYER_BYTES, Layered, LayerFinder
-from generator.svgart import SAFE_PARSER
-from generator.svgdraw import compile_svg
+from generator.art.layers import MIN_LAYER_BYTES, Layered, LayerFinder
+from generator.art.store import SAFE_PARSER
+from generator.art.svgdraw import compile_svg
 
 # a frame of 24 ornaments drawn first (the static layer), then the card's own name and mark
 FRAMED_FACE = """\

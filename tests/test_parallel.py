@@ -12,14 +12,14 @@ import pytest
 from conftest import BUNDLED
 from reportlab.lib.fonts import tt2ps
 
-from generator import parallel
-from generator.atomic import TMP_MARK
+from generator.art.fonts import BOLD, REGULAR, map_svg_families
+from generator.build import parallel
+from generator.build.shares import made_on_all_cores
 from generator.errors import ErrorList
-from generator.fonts import BOLD, REGULAR, map_svg_families
-from generator.loader import load_game
 from generator.options import DEFAULT_OPTIONS
-from generator.pieces import designs
-from generator.pipeline import _made_on_all_cores
+from generator.output.atomic import TMP_MARK
+from generator.spec.designs import designs
+from generator.spec.loader import load_game
 
 GAMES = ("candiescollectors", "chaos-cove", "chocolate-coin", "chocolate-market", "schokoly")
 
@@ -101,7 +101,7 @@ def test_workers_files_are_named_for_the_build_that_commits_them(monkeypatch, tm
     monkeypatch.setenv("PNP_JOBS", "2")
 
     def names(item: int) -> str:
-        from generator.atomic import temp_path
+        from generator.output.atomic import temp_path
 
         return temp_path(tmp_path / f"file-{item}").name
 
@@ -138,7 +138,7 @@ def test_one_game_built_with_its_designs_on_two_cores_is_the_same_pack(pnp, tmp_
 def test_the_designs_are_shared_between_the_cores(monkeypatch):
     monkeypatch.setenv("PNP_JOBS", "2")
     game = load_game(BUNDLED / "chocolate-coin", ErrorList())
-    shares = _made_on_all_cores(game, "a4", DEFAULT_OPTIONS)
+    shares = made_on_all_cores(game, "a4", DEFAULT_OPTIONS)
     assert len(shares) == 2
     made = [set(share.memo) for share in shares]
     assert made[0] and made[1] and not made[0] & made[1]

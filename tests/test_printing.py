@@ -49,7 +49,7 @@ from pdfread import (
 from PIL import Image
 from pypdf import PdfReader
 
-from generator import calibration
+from generator.output import calibration
 
 REPO = Path(__file__).resolve().parent.parent
 EDGE = 5.0  # mm a home printer cannot print

@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.sizes import card_sizes
-from generator.spec import MAX_COPIES
+from generator.spec.models import MAX_COPIES
+from generator.spec.sizes import card_sizes
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -19,13 +19,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import SvgRenderer
 
-from generator.errors import ErrorList, SpecError
-from generator.fonts import register_fonts
-from generator.layers import Layered
-from generator.loader import load_game
-from generator.pipeline import plan_pack
-from generator.svgart import SAFE_PARSER, ArtStore, SvglibArt
-from generator.svgdraw import (
+from generator.art.fonts import register_fonts
+from generator.art.layers import Layered
+from generator.art.store import SAFE_PARSER, ArtStore, SvglibArt
+from generator.art.svgdraw import (
     FILL_ALPHA,
     STROKE_ALPHA,
     TEXT,
@@ -35,6 +32,9 @@ from generator.svgdraw import (
     _transform,
     compile_svg,
 )
+from generator.build.pipeline import plan_pack
+from generator.errors import ErrorList, SpecError
+from generator.spec.loader import load_game
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "components"

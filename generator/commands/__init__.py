@@ -1,4 +1,5 @@
-"""One module per CLI command, plus the options and game loading they share.
+"""The command line: one module per CLI command, plus the options and game loading they share.
+Each takes what the user typed and hands on to the stages; it prints and sets the exit status.
 
 The engine (spec models, templates, reportlab) is imported where a command first needs it,
 not here: ``pnp build`` with nothing to do only finds the games and hashes their files, and
@@ -17,13 +18,14 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.errors import ErrorList, SpecError, SpecFailure
-from generator.gamefolders import DEFAULT_COMPONENTS, SpecFailureFor, select_games
 from generator.options import DEFAULT_OPTIONS, PrintOptions
+from generator.spec.gamefolders import DEFAULT_COMPONENTS, SpecFailureFor, select_games
 
 if TYPE_CHECKING:
-    from generator.loader import Game
-    from generator.pipeline import Pack, StagedPack
-    from generator.sheetflow import Overflow
+    from generator.art.sheetflow import Overflow
+    from generator.layout.pack import Pack
+    from generator.output.write import StagedPack
+    from generator.spec.loader import Game
 
 EXIT_FAILED_CHECK = 1
 EXIT_SPEC_ERROR = 2
@@ -130,7 +132,7 @@ def load_games(
     """Load the named games (all by default) in ``language`` ('all': in each language they
     declare); on any spec error, report them all and exit 2. Unnamed games that do not declare
     the language are left out."""
-    from generator.loader import load_game
+    from generator.spec.loader import load_game
 
     try:
         roots = select_games(components_dir, names)
@@ -173,7 +175,7 @@ def plan_games(
 ) -> list[Pack]:
     """Render and impose every game; report the template and art errors of all games at once
     (exit 2) before anything is written."""
-    from generator.pipeline import plan_pack
+    from generator.build.pipeline import plan_pack
 
     packs: list[Pack] = []
     errors: list[SpecError] = []
@@ -212,8 +214,8 @@ def plan_on_all_cores(
     temporary names (unless it returns None); report the template and art errors of all games
     at once (exit 2, the staged files removed): nothing is put in place unless every game
     came out right."""
-    from generator.parallel import map_forked
-    from generator.pipeline import plan_pack
+    from generator.build.parallel import map_forked
+    from generator.build.pipeline import plan_pack
 
     def job(game: Game) -> Planned:
         try:

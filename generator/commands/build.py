@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.atomic import sweep_stale
-from generator.buildcache import pack_key, up_to_date
+from generator.build.cache import pack_key, up_to_date
+from generator.build.parallel import in_worker
 from generator.commands import (
     EXIT_CANNOT_WRITE,
     EXIT_FAILED_CHECK,
@@ -29,21 +29,22 @@ from generator.commands import (
     print_options,
 )
 from generator.errors import display_path
-from generator.gamefolders import SpecFailureFor, select_games
 from generator.options import PrintOptions
-from generator.parallel import in_worker
-from generator.sizes import paper_sizes
+from generator.output.atomic import sweep_stale
+from generator.spec.gamefolders import SpecFailureFor, select_games
+from generator.spec.sizes import paper_sizes
 
 if TYPE_CHECKING:
-    from generator.loader import Game
-    from generator.pipeline import Pack, StagedPack
+    from generator.layout.pack import Pack
+    from generator.output.write import StagedPack
+    from generator.spec.loader import Game
 
 
 def passes_check(game: Game, planned: Planned, force: bool) -> bool:
     """Run the rules check (counts, and text that does not fit); a failing game is refused
     unless ``force``."""
+    from generator.check.rules import check_counts
     from generator.commands.check import explain_failures
-    from generator.rules import check_counts
 
     if not explain_failures(game, planned.overflows, check_counts(game)):
         return True
@@ -96,7 +97,7 @@ def command(
         sys.exit(0)
     from generator.commands.check import fails_check
     from generator.commands.watch import watch_games
-    from generator.pipeline import out_folder
+    from generator.output.write import out_folder
 
     loaded = load_games(components_dir, todo_names, language, defer=True)
     keys: dict[tuple[Path, str], str] = {}
@@ -213,7 +214,7 @@ def stale(
 def stage_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> StagedPack:
     """Write a pack under temporary names, with a progress bar of its pages when standard
     error is a terminal and the game is built in this process (one game, or one core)."""
-    from generator.pipeline import stage_pack
+    from generator.output.write import stage_pack
 
     if not sys.stderr.isatty() or in_worker():
         return stage_pack(pack, out_dir, by_language)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from generator.calibration import write_calibration
 from generator.commands import out_option
 from generator.errors import display_path
-from generator.sizes import paper_sizes
+from generator.output.calibration import write_calibration
+from generator.spec.sizes import paper_sizes
 
 
 @click.command("calibrate")

@@ -7,6 +7,15 @@ from pathlib import Path
 
 import click
 
+from generator.art.sheetflow import Overflow
+from generator.check.rules import (
+    MISMATCH,
+    NOT_YET,
+    CountRow,
+    check_counts,
+    check_recipes,
+    mismatches,
+)
 from generator.commands import (
     EXIT_FAILED_CHECK,
     components_option,
@@ -16,17 +25,8 @@ from generator.commands import (
     plan_on_all_cores,
 )
 from generator.errors import display_path
-from generator.loader import Game
-from generator.rules import (
-    MISMATCH,
-    NOT_YET,
-    CountRow,
-    check_counts,
-    check_recipes,
-    mismatches,
-)
-from generator.sheetflow import Overflow
-from generator.strings import missing as missing_engine
+from generator.i18n.strings import missing as missing_engine
+from generator.spec.loader import Game
 
 
 def print_table(game: Game, rows: list[CountRow]) -> None:
@@ -117,7 +117,7 @@ def explain_translation(game: Game) -> bool:
         )
     for key in engine:
         click.echo(
-            f"generator/locale/{report.language}.po: engine string '{key}' is not translated",
+            f"generator/i18n/locale/{report.language}.po: engine string '{key}' is not translated",
             err=True,
         )
     for text in report.obsolete:

@@ -17,7 +17,7 @@ from generator.commands import (
     plan_games,
 )
 from generator.errors import display_path
-from generator.shop import export
+from generator.output.shop import export
 
 
 @click.command("export")

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from generator import i18n
 from generator.commands import components_option, load_games
 from generator.errors import display_path
-from generator.loader import Game
-from generator.strings import engine_catalog
+from generator.i18n import catalogs
+from generator.i18n.strings import engine_catalog
+from generator.spec.loader import Game
 
 
 @click.group("i18n")
@@ -18,9 +18,9 @@ def command() -> None:
     """Extract, start and update translation catalogs."""
 
 
-def _template(game: Game) -> i18n.Catalog:
+def _template(game: Game) -> catalogs.Catalog:
     docs = [game.doc, *(c.doc for c in game.components)]
-    return i18n.extract(docs, game.root, game.spec.title)
+    return catalogs.extract(docs, game.root, game.spec.title)
 
 
 def _one_game(components_dir: Path, name: str) -> Game:
@@ -35,8 +35,8 @@ def extract(game: str, components_dir: Path) -> None:
     """Write locale/<game>.pot: every string the game prints, with its spec file and line."""
     loaded = _one_game(components_dir, game)
     catalog = _template(loaded)
-    path = i18n.catalog_dir(loaded.root) / f"{loaded.name}.pot"
-    i18n.write_catalog(catalog, path)
+    path = catalogs.catalog_dir(loaded.root) / f"{loaded.name}.pot"
+    catalogs.write_catalog(catalog, path)
     click.echo(f"{display_path(path)}: {len(catalog)} strings")
 
 
@@ -47,12 +47,12 @@ def extract(game: str, components_dir: Path) -> None:
 def init(game: str, language: str, components_dir: Path) -> None:
     """Start locale/<language>.po for a new language from the game's strings."""
     loaded = _one_game(components_dir, game)
-    path = i18n.catalog_dir(loaded.root) / f"{language}.po"
+    path = catalogs.catalog_dir(loaded.root) / f"{language}.po"
     if path.exists():
         raise click.ClickException(f"{display_path(path)} exists; use 'pnp i18n update'")
     catalog = _template(loaded)
     catalog.locale = language
-    i18n.write_catalog(catalog, path)
+    catalogs.write_catalog(catalog, path)
     click.echo(f"{display_path(path)}: {len(catalog)} strings to translate")
     if language not in loaded.spec.languages:
         click.echo(
@@ -68,22 +68,22 @@ def update(game: str, components_dir: Path) -> None:
     added, changed ones marked fuzzy, unused ones kept as obsolete."""
     loaded = _one_game(components_dir, game)
     template = _template(loaded)
-    for path in sorted(i18n.catalog_dir(loaded.root).glob("*.po")):
-        catalog = i18n.read_catalog(path)
+    for path in sorted(catalogs.catalog_dir(loaded.root).glob("*.po")):
+        catalog = catalogs.read_catalog(path)
         catalog.update(template)
-        i18n.write_catalog(catalog, path)
+        catalogs.write_catalog(catalog, path)
         click.echo(f"{display_path(path)}: updated")
 
 
 @command.command("engine")
 @click.argument("language")
 def engine(language: str) -> None:
-    """Write generator/locale/<language>.po (or .pot) of the engine's own words."""
+    """Write generator/i18n/locale/<language>.po (or .pot) of the engine's own words."""
     catalog = engine_catalog(language)
-    path = i18n.ENGINE_LOCALE / f"{language}.po"
+    path = catalogs.ENGINE_LOCALE / f"{language}.po"
     if path.exists():
-        existing = i18n.read_catalog(path)
+        existing = catalogs.read_catalog(path)
         existing.update(catalog)
         catalog = existing
-    i18n.write_catalog(catalog, path)
+    catalogs.write_catalog(catalog, path)
     click.echo(f"{display_path(path)}: {len(catalog)} strings")

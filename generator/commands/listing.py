@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from generator.commands import components_option, games_argument, load_games, plan_games
-from generator.inventory import page_ranges
-from generator.pieces import tally
-from generator.pipeline import Pack
+from generator.layout.pack import Pack
+from generator.output.inventory import page_ranges
+from generator.spec.designs import tally
 
 
 def describe(pack: Pack) -> None:

@@ -9,8 +9,8 @@ import click
 
 from generator.commands import components_option, load_games, out_option, plan_games
 from generator.errors import display_path
-from generator.pipeline import write_pack
-from generator.preview import contact_sheet, render_pages
+from generator.output.preview import contact_sheet, render_pages
+from generator.output.write import write_pack
 
 
 @click.command("preview")

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import click
 
+from generator.build.pipeline import plan_pack
+from generator.check.rules import check_counts
 from generator.commands.check import explain_failures
 from generator.errors import ErrorList, SpecFailure, display_path
-from generator.gamefolders import SHARED_TEMPLATES
-from generator.loader import load_game
 from generator.options import PrintOptions
-from generator.pipeline import plan_pack, write_pack
-from generator.rules import check_counts
+from generator.output.write import write_pack
+from generator.spec.gamefolders import SHARED_TEMPLATES
+from generator.spec.loader import load_game
 
 POLL = 0.2  # seconds between looks at the files
 

@@ -1,0 +1,429 @@
+"""Boards drawn from their description with svgwrite: regions, spaces, tracks, tables,
+icons, labels and connections, in board millimetres (origin top-left, y down).
+
+Icons come from the game's icon macros (a Jinja2 template); they are drawn into placeholders
+after svgwrite has written the board, so the board's structure stays plain data.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import svgwrite
+from lxml import etree
+
+from generator.art.fonts import wrap
+from generator.art.store import SAFE_PARSER
+from generator.spec.models import BoardSpec, LineStyle, RegionGrid
+
+Point = tuple[float, float]
+SVG_NS = "http://www.w3.org/2000/svg"
+INK = "#333333"
+DASHES = {"dashed": "3,2", "dotted": "0.6,1.4"}
+ICON_BOX = 20.0  # icon macros draw in a 20 x 20 box centred on (0, 0)
+TEXT_MIDDLE = 0.35  # a text's baseline sits this many font sizes below its middle
+CAP_HEIGHT = 0.72  # capitals rise this many font sizes above the baseline
+LABEL_GAP = 0.8  # mm between a space and a label outside it
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A named thing on the board and its centre, for connections and arrows."""
+
+    name: str
+    centre: Point
+    radius: float
+
+
+def polygon_centre(points: list[Point]) -> Point:
+    """The area centroid of a simple polygon (its vertices' mean if it has no area)."""
+    area = cx = cy = 0.0
+    for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True):
+        cross = x1 * y2 - x2 * y1
+        area += cross
+        cx += (x1 + x2) * cross
+        cy += (y1 + y2) * cross
+    if abs(area) < 1e-9:
+        return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+    return cx / (3 * area), cy / (3 * area)
+
+
+def along(path: list[Point], count: int) -> list[Point]:
+    """``count`` points spread evenly along a polyline, first and last at its ends."""
+    lengths = [math.dist(a, b) for a, b in zip(path, path[1:], strict=False)]
+    total = sum(lengths)
+    if count == 1:
+        return [path[0]]
+    points = []
+    for i in range(count):
+        target = total * i / (count - 1)
+        for (a, b), length in zip(zip(path, path[1:], strict=False), lengths, strict=True):
+            if target <= length + 1e-9 or (a, b) == (path[-2], path[-1]):
+                t = target / length if length else 0.0
+                points.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+                break
+            target -= length
+    return points
+
+
+def around(w: float, h: float, inset: float, count: int) -> list[Point]:
+    """``count`` points spread evenly around a rectangle's edge, clockwise from top-left."""
+    loop = [(inset, inset), (w - inset, inset), (w - inset, h - inset), (inset, h - inset)]
+    perimeter = 2 * (w + h - 4 * inset)
+    return [_at(loop, i * perimeter / count) for i in range(count)]
+
+
+def _at(loop: list[Point], distance: float) -> Point:
+    for a, b in zip(loop, loop[1:] + loop[:1], strict=True):
+        length = math.dist(a, b)
+        if distance <= length:
+            t = distance / length
+            return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        distance -= length
+    return loop[0]
+
+
+def grid_cells(grid: RegionGrid) -> list[tuple[str, list[Point]]]:
+    """The named polygons of a square or hex grid of regions."""
+    cells = []
+    ox, oy = grid.origin
+    s = grid.size
+    for col in range(1, grid.cols + 1):
+        for row in range(1, grid.rows + 1):
+            name = f"{grid.prefix}-{col}-{row}"
+            if grid.layout == "square":
+                x, y = ox + (col - 1) * s, oy + (row - 1) * s
+                cells.append((name, [(x, y), (x + s, y), (x + s, y + s), (x, y + s)]))
+                continue
+            radius = s / math.sqrt(3)
+            if grid.layout == "hex-pointy":
+                cx = ox + s / 2 + (col - 1) * s + (s / 2 if row % 2 == 0 else 0)
+                cy = oy + radius + (row - 1) * 1.5 * radius
+                start = 30
+            else:
+                cx = ox + radius + (col - 1) * 1.5 * radius
+                cy = oy + s / 2 + (row - 1) * s + (s / 2 if col % 2 == 0 else 0)
+                start = 0
+            corners = [
+                (
+                    cx + radius * math.cos(math.radians(start + 60 * i)),
+                    cy + radius * math.sin(math.radians(start + 60 * i)),
+                )
+                for i in range(6)
+            ]
+            cells.append((name, corners))
+    return cells
+
+
+class BoardPainter:
+    """Draws one board spec into an SVG document."""
+
+    def __init__(self, spec: BoardSpec, icon: Callable[[str], str] | None):
+        self.spec = spec
+        self.icon_svg = icon
+        w, h, b = spec.size.w, spec.size.h, spec.bleed
+        self.dwg = svgwrite.Drawing(
+            size=(f"{w + 2 * b:g}mm", f"{h + 2 * b:g}mm"),
+            viewBox=f"{-b:g} {-b:g} {w + 2 * b:g} {h + 2 * b:g}",
+            profile="full",
+            debug=False,
+        )
+        self.placed: dict[str, Placed] = {}
+        self.anchors = {r.name: tuple(r.anchor) for r in spec.regions if r.anchor}
+        self.layer = self.dwg
+        self.icons: list[tuple[str, str, Point, float]] = []
+
+    def paint(self) -> str:
+        """The board's SVG text."""
+        spec = self.spec
+        b = spec.bleed
+        self.layer.add(
+            self.dwg.rect(
+                (-b, -b), (spec.size.w + 2 * b, spec.size.h + 2 * b), fill=spec.background
+            )
+        )
+        self._regions()
+        lines, spaces = self.dwg.g(), self.dwg.g()
+        self.layer = spaces
+        self._spaces()  # first, so that connections know where the spaces are
+        self.layer = lines
+        self._connections()
+        self.layer = self.dwg
+        self.layer.add(lines)
+        self.layer.add(spaces)
+        self._tables()
+        self._icons()
+        self._labels()
+        if spec.border:
+            self.layer.add(
+                self.dwg.rect(
+                    (spec.border / 2, spec.border / 2),
+                    (spec.size.w - spec.border, spec.size.h - spec.border),
+                    fill="none",
+                    stroke=INK,
+                    stroke_width=spec.border,
+                )
+            )
+        return self._with_icons(self.dwg.tostring())
+
+    def _stroke(self, element, style: LineStyle, width: float = 0.4) -> None:
+        element.attribs.update({"stroke": INK, "stroke-width": width})
+        if style in DASHES:
+            element.attribs["stroke-dasharray"] = DASHES[style]
+
+    def _regions(self) -> None:
+        fills = {g.name: g.fill for g in self.spec.groups}
+        shapes = [
+            (r.name, r.polygon, r.group, r.fill, r.label, r.label_at, r.label_size, r.label_colour)
+            for r in self.spec.regions
+        ]
+        for grid in self.spec.grids:
+            shapes += [
+                (n, pts, grid.group, None, None, None, 4.2, INK) for n, pts in grid_cells(grid)
+            ]
+        for name, points, group, fill, label, label_at, size, colour_ in shapes:
+            colour = fill or fills.get(group or "", "#f7f7f7")
+            polygon = self.dwg.polygon([tuple(p) for p in points], fill=colour)
+            self._stroke(polygon, "solid", 0.6)
+            self.layer.add(polygon)
+            centre = tuple(label_at) if label_at else polygon_centre([tuple(p) for p in points])
+            anchor = self.anchors.get(name, centre)
+            self.placed[name] = Placed(name, anchor, 0.0)
+            if label:
+                self._text(label, centre, size, bold=True, colour=colour_)
+
+    def _spaces(self) -> None:
+        spec = self.spec
+        for space in spec.spaces:
+            self._space(
+                space.name,
+                tuple(space.at),
+                space.shape,
+                space.size,
+                space.style,
+                space.fill,
+                space.label,
+                space.label_pos,
+                space.icon,
+                space.h,
+                space.label_size,
+            )
+        for row in spec.rows:
+            labels = row.labels or [None] * row.count
+            for n, (point, label) in enumerate(
+                zip(along([tuple(p) for p in row.path], row.count), labels, strict=False), start=1
+            ):
+                self._space(
+                    f"{row.name}-{n}",
+                    point,
+                    row.shape,
+                    row.size,
+                    row.style,
+                    row.fill,
+                    label,
+                    "inside",
+                    None,
+                )
+        for track in spec.tracks:
+            if track.path:
+                points = along([tuple(p) for p in track.path], len(track.values))
+            else:
+                points = around(
+                    spec.size.w, spec.size.h, track.around + track.size / 2, len(track.values)
+                )
+            for value, point in zip(track.values, points, strict=True):
+                mark = track.marks.get(value)
+                self._space(
+                    f"{track.name}-{value}",
+                    point,
+                    track.shape,
+                    track.size,
+                    "solid",
+                    track.fill,
+                    str(value),
+                    "inside" if not mark else "above",
+                    mark,
+                )
+
+    def _space(
+        self, name, at, shape, size, style, fill, label, label_pos, icon, h=None, label_size=None
+    ) -> None:
+        x, y = at
+        half = size / 2
+        height = h or size
+        if shape == "circle":
+            outer = self.dwg.circle((x, y), half, fill=fill)
+        else:
+            outer = self.dwg.rect((x - half, y - height / 2), (size, height), fill=fill)
+        self._stroke(outer, "dashed" if style == "dashed" else "solid", 0.45)
+        if style == "dotted":
+            self._stroke(outer, "dotted", 0.45)
+        self.layer.add(outer)
+        if style == "double":
+            inset = min(1.2, half / 4)
+            if shape == "circle":
+                inner = self.dwg.circle((x, y), half - inset, fill="none")
+            else:
+                inner = self.dwg.rect(
+                    (x - half + inset, y - height / 2 + inset),
+                    (size - 2 * inset, height - 2 * inset),
+                    fill="none",
+                )
+            self._stroke(inner, "solid", 0.35)
+            self.layer.add(inner)
+        self.placed[name] = Placed(name, (x, y), min(half, height / 2))
+        half = height / 2
+        inside = bool(label) and label_pos == "inside"
+        if icon:
+            self.icons.append((icon, name, (x, y + (half * 0.25 if inside else 0)), size * 0.6))
+        if label:
+            font = label_size or min(min(size, height) * 0.42, 5.0)
+            if inside:
+                dy = -half * 0.35 if icon else 0.0
+            elif label_pos == "above":  # baseline a clear gap above the top edge
+                dy = -half - LABEL_GAP - TEXT_MIDDLE * font
+            else:  # cap height a clear gap below the bottom edge
+                dy = half + LABEL_GAP + (CAP_HEIGHT - TEXT_MIDDLE) * font
+            self._text(label, (x, y + dy), font)
+
+    def _connections(self) -> None:
+        for c in self.spec.connections:
+            start = self.placed.get(c.from_)
+            if start is None:
+                continue
+            points = [start.centre, *(tuple(p) for p in c.via)]
+            if c.to:
+                end = self.placed.get(c.to)
+                if end is None:
+                    continue
+                points.append(end.centre)
+            else:
+                points.append(tuple(c.to_point))
+            line = self.dwg.polyline(points, fill="none")
+            self._stroke(line, c.style, 0.5)
+            self.layer.add(line)
+            if c.end == "square":
+                x, y = points[-1]
+                square = self.dwg.rect((x - 3, y - 3), (6, 6), fill="#ffffff")
+                self._stroke(square, c.style, 0.5)
+                self.layer.add(square)
+            elif c.end == "arrow":
+                self._head(points[-2], points[-1])
+
+    def _tables(self) -> None:
+        for table in self.spec.tables:
+            x0, y = table.at
+            rows = [(r, table.header_fill, True) for r in [table.header] if r]
+            rows += [(r, table.fill, False) for r in table.rows]
+            for cells, fill, bold in rows:
+                x = x0
+                for text, width in zip(cells, table.widths, strict=True):
+                    rect = self.dwg.rect((x, y), (width, table.row_height), fill=fill)
+                    self._stroke(rect, "solid", 0.3)
+                    self.layer.add(rect)
+                    self._text(
+                        text, (x + width / 2, y + table.row_height / 2), table.font_size, bold=bold
+                    )
+                    x += width
+                y += table.row_height
+
+    def _cell(self, text: str, x: float, y: float, width: float, table, bold: bool) -> None:
+        """A table cell's text, wrapped to the cell and centred in its height."""
+        size = table.font_size
+        lines = wrap(text, width - 2, size, "bold" if bold else "normal")
+        leading = size * 1.2
+        top = y + table.row_height / 2 - (len(lines) - 1) * leading / 2
+        left = x + width / 2 if table.align == "middle" else x + 1.2
+        for i, line in enumerate(lines):
+            self._text(line, (left, top + i * leading), size, table.align, bold)
+
+    def _icons(self) -> None:
+        for item in self.spec.icons_at:
+            at = tuple(item.at)
+            if item.points_to:
+                target = self.placed[item.points_to].centre
+                self._arrow(at, target, item.size / 2)
+            self.icons.append((item.icon, f"icon-{len(self.icons)}", at, item.size))
+
+    def _arrow(self, start: Point, end: Point, clearance: float) -> None:
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        a = (start[0] + ux * clearance, start[1] + uy * clearance)
+        b = (end[0] - ux * 2, end[1] - uy * 2)
+        line = self.dwg.line(a, b)
+        self._stroke(line, "solid", 0.6)
+        self.layer.add(line)
+        self._head(a, b)
+
+    def _head(self, start: Point, b: Point) -> None:
+        """An arrowhead at ``b`` for a line coming from ``start``."""
+        length = math.dist(start, b) or 1.0
+        ux, uy = (b[0] - start[0]) / length, (b[1] - start[1]) / length
+        head = [
+            b,
+            (b[0] - ux * 2.5 - uy * 1.3, b[1] - uy * 2.5 + ux * 1.3),
+            (b[0] - ux * 2.5 + uy * 1.3, b[1] - uy * 2.5 - ux * 1.3),
+        ]
+        self.layer.add(self.dwg.polygon(head, fill=INK))
+
+    def _labels(self) -> None:
+        for label in self.spec.labels:
+            if label.width:
+                weight = "bold" if label.bold else "normal"
+                x, y = label.at
+                for i, line in enumerate(wrap(label.text, label.width, label.size, weight)):
+                    self._text(
+                        line,
+                        (x, y + i * label.size * 1.25),
+                        label.size,
+                        label.anchor,
+                        label.bold,
+                        label.rotate,
+                        label.colour,
+                    )
+                continue
+            self._text(
+                label.text,
+                tuple(label.at),
+                label.size,
+                label.anchor,
+                label.bold,
+                label.rotate,
+                label.colour,
+            )
+
+    def _text(self, text, at, size, anchor="middle", bold=False, rotate=0.0, colour=INK) -> None:
+        x, y = at
+        element = self.dwg.text(
+            text,
+            insert=(x, y + size * TEXT_MIDDLE),
+            font_size=size,
+            font_family="sans-serif",
+            text_anchor=anchor,
+            fill=colour,
+        )
+        if bold:
+            element.attribs["font-weight"] = "bold"
+        if rotate:
+            element.rotate(rotate, center=(x, y))
+        self.layer.add(element)
+
+    def _with_icons(self, svg: str) -> str:
+        """Draw each icon from the game's macros into the finished board."""
+        if not self.icons or self.icon_svg is None:
+            return svg
+        root = etree.fromstring(svg.encode(), SAFE_PARSER)
+        for name, _key, (x, y), size in self.icons:
+            fragment = self.icon_svg(name)
+            group = etree.fromstring(f'<g xmlns="{SVG_NS}">{fragment}</g>'.encode(), SAFE_PARSER)
+            group.set("transform", f"translate({x:.3f} {y:.3f}) scale({size / ICON_BOX:.4f})")
+            root.append(group)
+        return etree.tostring(root, encoding="unicode")
+
+
+def board_svg(spec: BoardSpec, icon: Callable[[str], str] | None = None) -> str:
+    """The SVG of a whole board."""
+    return BoardPainter(spec, icon).paint()

@@ -1,0 +1,332 @@
+"""Reference sheets laid out with reportlab's flowables: headed sections, paragraphs, bullet
+lists and tables flowing through columns and pages, with icons inline in the text.
+
+An icon is written in the spec as a short code (``:club:``) and drawn by the game's icon
+macro as vector art at the size and baseline of the text around it: a transparent image of
+the text's size holds its place in the line, and an ``onDraw`` callback draws the icon there.
+The font shrinks step by step until the sheet fits its ``pages``; if it cannot, the shortfall
+is reported as an overflow rather than clipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus.doctemplate import ActionFlowable
+
+from generator.art.fonts import BOLD, REGULAR, register_fonts
+from generator.art.store import Artwork
+from generator.spec.models import SheetBlock, SheetSpec, SheetTable
+
+ICON_CODE = re.compile(r":([a-z0-9][a-z0-9-]*):")
+BOLD_CODE = re.compile(r"\*\*(.+?)\*\*")
+ICON_BOX = 20.0
+SHRINK_STEP = 0.5
+MAX_PAGES = 60
+ICON_DROP = 0.18  # an icon's bottom sits this many font sizes below the baseline
+TITLE_SPACE = 14 * mm
+COLUMN_GAP = 6 * mm
+CALLBACK = "pnpicon"
+BLANK_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c"
+    "6360606060000000050001a5f645400000000049454e44ae426082"
+)
+
+
+@cache
+def blank_image() -> str:
+    """A 1 x 1 transparent PNG that holds an icon's place in a line of text (reportlab's
+    paragraphs take images by file name only, so it is written once to the temp folder)."""
+    digest = hashlib.sha1(BLANK_PNG).hexdigest()[:8]
+    path = Path(tempfile.gettempdir()) / f"pnp-generator-blank-{digest}.png"
+    if not path.is_file():
+        tmp = path.with_name(f"{path.name}.{os.getpid()}")
+        tmp.write_bytes(BLANK_PNG)
+        os.replace(tmp, path)
+    return str(path)
+
+
+@dataclass
+class Overflow:
+    """Text that does not fit: which component and box, and how much is missing."""
+
+    component: str
+    piece: str
+    box: str
+    missing: str
+    line: int | None = None
+
+
+@dataclass
+class FlowLayout:
+    """A sheet's story, the frames it flows through, and the font size that made it fit."""
+
+    spec: SheetSpec
+    area: tuple[float, float, float, float]  # printable x, y, w, h in mm
+    icon: Callable[[str, tuple | None], Artwork]
+    rows_from: Callable[[SheetTable, tuple], list[list[str]]]
+    size: float = 0.0
+    pages: int = 0
+    overflow: Overflow | None = None
+    _drawing: Iterator[None] | None = field(default=None, repr=False)
+
+    @property
+    def column_width(self) -> float:
+        """A column's width in points."""
+        cols = self.spec.columns
+        return (self.area[2] * mm - COLUMN_GAP * (cols - 1)) / cols
+
+    def frames(self, first: bool) -> list[Frame]:
+        """The columns of a page (the first page leaves room for the title)."""
+        x, y, w, h = (v * mm for v in self.area)
+        if first:
+            h -= TITLE_SPACE
+        gap = COLUMN_GAP
+        cols = self.spec.columns
+        width = self.column_width
+        return [
+            Frame(x + i * (width + gap), y, width, h, 0, 0, 0, 0, showBoundary=0)
+            for i in range(cols)
+        ]
+
+    def story(self, size: float) -> list[Flowable]:
+        """The sheet's flowables at body font ``size``."""
+        return Story(self, size).build()
+
+    def count(self, size: float) -> tuple[int, float]:
+        """Pages the story takes at ``size``, and the height (mm) left over after
+        ``spec.pages`` pages (0 when it fits)."""
+        register_fonts()
+        canvas = Canvas(io.BytesIO())
+        canvas.setNamedCB(CALLBACK, lambda *_: None)
+        story = self.story(size)
+        pages = 0
+        while story:
+            pages += 1
+            before = len(story)
+            for frame in self.frames(pages == 1):
+                fill(frame, story, canvas)
+            stuck = len(story) == before and pages > 1
+            if story and (stuck or pages >= (self.spec.pages or MAX_PAGES)):
+                return pages + 1, self._height(story, canvas)
+        return pages, 0.0
+
+    def _height(self, story: list[Flowable], canvas: Canvas) -> float:
+        """How tall (mm) the flowables not yet placed are, in one column."""
+        return sum(f.wrapOn(canvas, self.column_width, 10**6)[1] for f in story) / mm
+
+    def fit(self, component: str) -> None:
+        """Choose the largest font size (down to the minimum) at which the sheet fits."""
+        size = self.spec.font_size
+        while True:
+            pages, left = self.count(size)
+            if not left:
+                self.size, self.pages = size, pages
+                return
+            if size <= self.spec.min_font_size + 1e-9:
+                self.size, self.pages = size, self.spec.pages or pages
+                allowed = self.spec.pages or MAX_PAGES
+                self.overflow = Overflow(
+                    component,
+                    component,
+                    f"{allowed} page(s) of {self.spec.columns} column(s)",
+                    f"{left:.0f} mm of text at {size:g} pt",
+                )
+                return
+            size = max(size - SHRINK_STEP, self.spec.min_font_size)
+
+    def draw_page(self, canvas: Canvas, title: str) -> None:
+        """Draw the next page of the sheet (pages are drawn in order)."""
+        if self._drawing is None:
+            self._drawing = self._pages(canvas, title)
+        next(self._drawing, None)
+
+    def _pages(self, canvas: Canvas, title: str) -> Iterator[None]:
+        canvas.setNamedCB(CALLBACK, self._draw_icon)
+        story = self.story(self.size)
+        for page in range(1, self.pages + 1):
+            if page == 1:
+                x, y, w, h = self.area
+                canvas.setFont(BOLD, 16)
+                canvas.setFillGray(0)
+                canvas.drawString(x * mm, (y + h) * mm - 16, title)
+            for frame in self.frames(page == 1):
+                fill(frame, story, canvas)
+            yield
+
+    def _draw_icon(self, canvas: Canvas, kind: str, label: str) -> None:
+        """onDraw callback: the icon in the placeholder just before it ('name@size')."""
+        info = canvas._curr_tx_info
+        name, size_text = label.rsplit("@", 1)
+        size = float(size_text)
+        drawing = self.icon(name, None)
+        scale = size / ICON_BOX
+        canvas.saveState()
+        canvas.translate(info["cur_x"] - size, info["cur_y"] - ICON_DROP * size)
+        canvas.scale(scale, scale)
+        drawing.draw(canvas)
+        canvas.restoreState()
+
+
+def fill(frame: Frame, story: list[Flowable], canvas: Canvas) -> None:
+    """Fill ``frame`` from the front of ``story``, splitting what can be split (paragraphs,
+    tables, kept-together groups) as a document template would; what is placed leaves the
+    story."""
+    while story:
+        flowable = story[0]
+        if isinstance(flowable, ActionFlowable):
+            story.pop(0)
+            continue
+        if isinstance(flowable, KeepTogether):
+            # reportlab splits these only inside a document template; do it here: the group
+            # goes on in this column if it fits (or the column is empty), else in the next.
+            content = list(flowable._content)
+            height = sum(
+                f.wrapOn(canvas, frame._aW, 10**6)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+                for f in content
+            )
+            if height > frame._y - frame._y1p and not frame._atTop:
+                return
+            story[0:1] = content
+            continue
+        if frame.add(flowable, canvas, trySplit=1):
+            story.pop(0)
+            continue
+        parts = frame.split(flowable, canvas)
+        if not parts or parts[0] is flowable:
+            return
+        story[0:1] = parts
+
+
+def _keep_headings_with_next(parts: list[Flowable]) -> list[Flowable]:
+    """Each heading joined with the flowable after it, so a column break cannot part them."""
+    out: list[Flowable] = []
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        is_heading = isinstance(part, Paragraph) and part.style.name in ("head", "sub")
+        if is_heading and i + 1 < len(parts):
+            out.append(KeepTogether([part, parts[i + 1]]))
+            i += 2
+        else:
+            out.append(part)
+            i += 1
+    return out
+
+
+class Story:
+    """Builds a sheet's flowables at one font size."""
+
+    def __init__(self, layout: FlowLayout, size: float):
+        self.layout = layout
+        self.size = size
+        register_fonts()
+        self.body = ParagraphStyle("body", fontName=REGULAR, fontSize=size, leading=size * 1.25)
+        self.bold = ParagraphStyle("sub", parent=self.body, fontName=BOLD, spaceBefore=size * 0.4)
+        self.bullet = ParagraphStyle(
+            "bullet",
+            parent=self.body,
+            leftIndent=size * 1.1,
+            bulletIndent=size * 0.2,
+            bulletFontName=REGULAR,
+        )
+        self.where: tuple[str | int, ...] = ()
+
+    def build(self) -> list[Flowable]:
+        out: list[Flowable] = []
+        for index, section in enumerate(self.layout.spec.sections):
+            head = ParagraphStyle(
+                "head",
+                parent=self.body,
+                fontName=BOLD,
+                fontSize=self.size * 1.3,
+                leading=self.size * 1.6,
+                textColor=colors.white,
+                backColor=colors.HexColor(section.colour),
+                borderPadding=(1.5, 3, 1.5, 3),
+                leftIndent=3,
+                rightIndent=3,
+                spaceBefore=self.size * 0.9,
+                spaceAfter=self.size * 0.45,
+            )
+            self.where = ("sections", index, "heading")
+            heading = Paragraph(self.markup(section.heading, head.fontSize), head)
+            parts: list[Flowable] = []
+            for number, block in enumerate(section.blocks):
+                self.where = ("sections", index, "blocks", number)
+                parts.extend(self.block(block))
+            # a heading (or sub-heading) never stands alone at the foot of a column
+            parts = _keep_headings_with_next([heading, *parts])
+            out.extend([KeepTogether(parts)] if section.keep_together else parts)
+        return out
+
+    def block(self, block: SheetBlock) -> list[Flowable]:
+        if block.heading:
+            return [Paragraph(self.markup(block.heading, self.size), self.bold)]
+        if block.text:
+            return [
+                Paragraph(self.markup(block.text, self.size), self.body),
+                Spacer(1, self.size * 0.25),
+            ]
+        if block.bullets:
+            return [
+                Paragraph(self.markup(item, self.size), self.bullet, bulletText="•")
+                for item in block.bullets
+            ]
+        assert block.table is not None
+        return [self.table(block.table), Spacer(1, self.size * 0.5)]
+
+    def table(self, table: SheetTable) -> Table:
+        size = min(table.font_size or self.size, self.size)
+        cell = ParagraphStyle("cell", parent=self.body, fontSize=size, leading=size * 1.2)
+        head = ParagraphStyle("cellhead", parent=cell, fontName=BOLD)
+        rows = self.layout.rows_from(table, (*self.where, "table")) if table.from_ else table.rows
+        data = (
+            [[Paragraph(self.markup(c, size), head) for c in table.header]] if table.header else []
+        )
+        data += [[Paragraph(self.markup(c, size), cell) for c in row] for row in rows]
+        width = self.layout.column_width
+        weights = table.widths or [1.0] * len(data[0])
+        widths = [width * w / sum(weights) for w in weights]
+        result = Table(data, colWidths=widths, repeatRows=1 if table.header else 0)
+        style = [
+            ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#999999")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+            ("LEFTPADDING", (0, 0), (-1, -1), 2.5),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+        ]
+        if table.header:
+            style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e4e4e4")))
+        result.setStyle(TableStyle(style))
+        return result
+
+    def markup(self, text: str, size: float) -> str:
+        """Spec text as paragraph markup: XML escaped, **bold**, and :icon: codes inline as a
+        placeholder of the text's ``size`` followed by the callback that draws the icon."""
+        escaped = BOLD_CODE.sub(r"<b>\1</b>", escape(str(text)))
+
+        def icon(match: re.Match[str]) -> str:
+            self.layout.icon(match[1], self.where)  # an unknown icon fails now, at its line
+            return (
+                f'<img src="{blank_image()}" width="{size:.2f}" height="{size:.2f}" '
+                f'valign="-{ICON_DROP:.0%}"/>'
+                f'<onDraw name="{CALLBACK}" label="{match[1]}@{size:.2f}"/>'
+            )
+
+        return ICON_CODE.sub(icon, escaped)

@@ -1,0 +1,335 @@
+"""Distinct SVG art, parsed safely once and converted once to something that draws it.
+
+Art is keyed by the hash of its SVG text, so identical faces and backs are stored once and the
+PDF draws them by reference. Parsing never resolves entities or reaches the network. Art in
+the subset our templates use is compiled by the fast path (``svgdraw``); anything else is
+converted by svglib. Either way the result has ``width``, ``height`` (points) and
+``draw(canvas, cmyk=False)``.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+from PIL import Image
+from reportlab import rl_config
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing, Group
+from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
+from svglib.svglib import SvgRenderer
+
+from generator.art.fonts import map_svg_families, register_fonts
+from generator.art.layers import Layered, LayerFinder
+from generator.art.svgdraw import Drawer, compile_svg
+from generator.errors import SpecError
+from generator.spec.fontfiles import missing_glyphs
+
+SAFE_PARSER = etree.XMLParser(
+    resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True, huge_tree=False
+)
+
+
+@dataclass
+class Art:
+    """One distinct piece of art and where it came from (the parsed SVG is not kept: only
+    its compact drawing is, so thousands of designs stay small in memory)."""
+
+    key: str
+    source: Path
+
+
+class SvglibArt:
+    """Art outside the fast path's subset, as svglib's drawing."""
+
+    __slots__ = ("drawing",)
+
+    def __init__(self, drawing: Drawing):
+        self.drawing = drawing
+
+    @property
+    def width(self) -> float:
+        return self.drawing.width
+
+    @property
+    def height(self) -> float:
+        return self.drawing.height
+
+    def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
+        """Draw with the viewport's lower-left corner at the canvas origin, in points.
+
+        svglib draws images inline, which reportlab can only write ASCII85-encoded into a
+        page's text stream, so ASCII85 is switched on while it draws."""
+        saved = rl_config.useA85
+        rl_config.useA85 = 1
+        try:
+            renderPDF.draw(cmyk_drawing(self.drawing) if cmyk else self.drawing, canvas, 0, 0)
+        finally:
+            rl_config.useA85 = saved
+
+
+Artwork = Drawer | SvglibArt | Layered  # what ArtStore.drawing() hands out
+
+
+def cmyk_drawing(drawing: Drawing) -> Drawing:
+    """A copy of a drawing with every fill and stroke colour converted to CMYK (black
+    generation at the full grey component, so total ink stays within 300%)."""
+    converted = copy.deepcopy(drawing)
+    _to_cmyk(converted)
+    return converted
+
+
+def _to_cmyk(node: object) -> None:
+    for attr in ("fillColor", "strokeColor"):
+        colour = getattr(node, attr, None)
+        if isinstance(colour, colors.Color) and not isinstance(colour, colors.CMYKColor):
+            c, m, y, k = colors.rgb2cmyk(colour.red, colour.green, colour.blue)
+            setattr(node, attr, colors.CMYKColor(c, m, y, k, alpha=colour.alpha))
+    if isinstance(node, (Group, Drawing)):
+        for child in node.contents:
+            _to_cmyk(child)
+
+
+CACHE_SIZE = 4000  # drawings kept between builds in one process
+_CONVERTED: OrderedDict[tuple, tuple[Art, Artwork]] = OrderedDict()
+
+
+def _remember(key: tuple, art: Art, drawing: Artwork) -> None:
+    _CONVERTED[key] = (art, drawing)
+    while len(_CONVERTED) > CACHE_SIZE:
+        _CONVERTED.popitem(last=False)
+
+
+class ArtStore:
+    """Collects distinct SVG art and hands out what draws it."""
+
+    def __init__(self, base: Path, ink_saver: bool = False, record: bool = False):
+        self.base = base
+        self.ink_saver = ink_saver
+        self.art: dict[str, Art] = {}
+        self._drawings: dict[str, Artwork] = {}
+        self.layers = LayerFinder(self._prepared, base)
+        self._hrefs: dict[str, bool] | None = {} if record else None  # a worker's art
+
+    def recorded(self) -> list[tuple[str, Art, Drawer, bool]]:
+        """The art this (recording) store made that can go to another process: key, record,
+        drawing and whether it reads other files, of each piece drawn by the fast path (its
+        templates' layers go with ``layers.templates``)."""
+        assert self._hrefs is not None
+        return [
+            (key, self.art[key], drawing, self._hrefs[key])
+            for key, drawing in self._drawings.items()
+            if isinstance(drawing, Drawer)
+        ]
+
+    def portable(self, keys: object) -> bool:
+        """Whether every art key in ``keys`` (a key, or a tuple with keys and None) is drawn
+        by the fast path, so its drawing can go to another process."""
+        found = keys if isinstance(keys, tuple) else (keys,)
+        return all(isinstance(self._drawings.get(k), Drawer) for k in found if k is not None)
+
+    def adopt(self, key: str, art: Art, drawing: Drawer, reads_files: bool) -> None:
+        """Take art another process made as if it had been added here (its layer is taken
+        with ``layers.merge``)."""
+        if key in self.art:
+            return
+        self.art[key] = art
+        self._drawings[key] = drawing
+        if not reads_files:
+            _remember(self._cache_key(key), art, drawing)
+
+    def _cache_key(self, key: str) -> tuple:
+        """Where art ``key`` is kept between builds: the same SVG drawn for this game."""
+        return (key, str(self.base), self.ink_saver)
+
+    def _prepared(self, svg: str) -> etree._Element:
+        """SVG parsed as it is drawn (lightened for the ink saver); bad XML raises."""
+        root = etree.fromstring(svg.encode(), SAFE_PARSER)
+        if self.ink_saver:
+            lighten_large_dark_fills(root)
+        return root
+
+    def split_layers(self) -> None:
+        """Draw the static layer every face of a template shares once, by reference: call
+        when every piece of art is stored."""
+        self._drawings.update(self.layers.split())
+        self.layers = LayerFinder(self._prepared, self.base)
+
+    def add(self, svg: str, source: Path, where: str) -> str:
+        """Store ``svg`` (unless already stored) and return its key; bad XML is a SpecError.
+
+        Drawings are kept between builds in this process (``pnp build --watch``, several
+        languages), so unchanged art is not converted again; art that refers to other files is
+        always converted afresh, since those files may have changed."""
+        key = hashlib.sha1(svg.encode()).hexdigest()[:16]
+        if key in self.art:
+            return key
+        reads_files = "href" in svg
+        cache_key = self._cache_key(key)
+        root = None
+        if not reads_files and cache_key in _CONVERTED:
+            self.art[key], self._drawings[key] = _CONVERTED[cache_key]
+        else:
+            try:
+                root = self._prepared(svg)
+            except etree.XMLSyntaxError as exc:
+                raise SpecError(
+                    source,
+                    None,
+                    f"the SVG this template renders is not well-formed: {exc.msg} "
+                    f"(line {exc.lineno} of its output, {where})",
+                ) from None
+            if etree.QName(root).localname != "svg":
+                raise SpecError(source, None, f"the template must produce an <svg> ({where})")
+            check_images(root, self.base, source, where)
+            check_glyphs(root, source, where)
+            self.art[key] = Art(key, source)
+            self._drawings[key] = self._convert(root, source, where)
+            if not reads_files:
+                _remember(cache_key, self.art[key], self._drawings[key])
+        self.layers.add(source, key, svg, root)
+        if self._hrefs is not None:
+            self._hrefs[key] = reads_files
+        return key
+
+    def _convert(self, root: etree._Element, source: Path, where: str) -> Artwork:
+        """Convert parsed SVG now, during planning, so that art svglib cannot draw is a spec
+        error before any file is written: by the fast path when the art stays in its subset,
+        else by svglib. Relative references (``asset()`` paths) resolve from the game folder
+        and may not leave it."""
+        register_fonts()
+        drawer = compile_svg(root, self.base)
+        if drawer is not None:
+            return drawer
+        map_svg_families()
+        renderer = SvgRenderer(str(self.base / "art.svg"), external_reference_root=str(self.base))
+        try:
+            return SvglibArt(renderer.render(root))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise SpecError(
+                source, None, f"the SVG this template renders cannot be drawn: {exc} ({where})"
+            ) from None
+
+    def drawing(self, key: str) -> Artwork:
+        """What draws art ``key``: ``width``, ``height`` (points), ``draw(canvas, cmyk)``."""
+        return self._drawings[key]
+
+
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
+def check_images(root: etree._Element, base: Path, source: Path, where: str) -> None:
+    """Every image the art draws is a readable image file inside the game folder."""
+    for element in root.iter("{http://www.w3.org/2000/svg}image"):
+        href = element.get(XLINK_HREF) or element.get("href") or ""
+        if href.startswith("data:"):
+            continue
+        path = (base / href).resolve()
+        if ":" in href or href.startswith("/") or not path.is_relative_to(base.resolve()):
+            raise SpecError(source, None, f"image '{href}' is outside the game folder ({where})")
+        problem = image_problem(path)
+        if problem:
+            raise SpecError(source, None, f"image '{href}' {problem} ({where})")
+
+
+def check_glyphs(root: etree._Element, source: Path, where: str) -> None:
+    """Every character the art writes can be drawn by the embedded font."""
+    for element in root.iter("{http://www.w3.org/2000/svg}text"):
+        text = "".join(element.itertext())
+        lacking = missing_glyphs(text)
+        if lacking:
+            raise SpecError(
+                source,
+                None,
+                f"the font has no glyph for {' '.join(lacking)} in "
+                f"'{text.strip()}' ({where}); use other characters",
+            )
+
+
+def image_problem(path: Path) -> str | None:
+    """Why a file cannot be used as an image, or None if it can."""
+    if not path.is_file():
+        return "is not in the game folder"
+    try:
+        with Image.open(path) as image:
+            image.verify()
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        return f"cannot be read as an image ({exc.__class__.__name__}); export it as PNG or JPEG"
+    return None
+
+
+DARK = 0.45  # relative luminance below which a fill counts as dark
+LARGE = 0.15  # share of the art's area from which a shape counts as large
+LIGHTEN = 0.75  # how far towards white a dark fill moves in ink-saver mode
+
+
+def lighten_large_dark_fills(root: etree._Element) -> None:
+    """Ink saver: move the fills of large dark shapes (rectangles, circles, ellipses,
+    polygons covering a good part of the art) most of the way to white."""
+    box = [float(v) for v in (root.get("viewBox") or "0 0 0 0").replace(",", " ").split()]
+    total = box[2] * box[3] if len(box) == 4 else 0.0
+    if total <= 0:
+        return
+    for element in root.iter():
+        rgb = _fill_rgb(element)
+        if rgb is None:
+            continue
+        luminance = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+        if luminance < DARK and _area(element) >= LARGE * total:
+            light = (round((c + (1 - c) * LIGHTEN) * 255) for c in rgb)
+            _set_fill(element, "#" + "".join(f"{c:02x}" for c in light))
+
+
+STYLE_FILL = re.compile(r"(^|;)\s*fill\s*:\s*([^;]+)")
+
+
+def _fill_rgb(element: etree._Element) -> tuple[float, float, float] | None:
+    """An element's own fill as RGB (0-1), however it is written, or None."""
+    value = element.get("fill")
+    match = STYLE_FILL.search(element.get("style", ""))
+    if match:
+        value = match.group(2)
+    if not value or value.strip() in ("none", "transparent") or "url(" in value:
+        return None
+    try:
+        colour = colors.toColor(value.strip())
+    except ValueError:
+        return None
+    return colour.red, colour.green, colour.blue
+
+
+def _set_fill(element: etree._Element, value: str) -> None:
+    style = element.get("style", "")
+    if STYLE_FILL.search(style):
+        element.set("style", STYLE_FILL.sub(lambda m: f"{m.group(1)}fill:{value}", style))
+    else:
+        element.set("fill", value)
+
+
+def _area(element: etree._Element) -> float:
+    """The area of a simple shape's bounding box (0 for shapes it cannot tell)."""
+    tag = etree.QName(element).localname
+
+    def number(name: str) -> float:
+        try:
+            return float(element.get(name, "0"))
+        except ValueError:
+            return 0.0
+
+    if tag == "rect":
+        return number("width") * number("height")
+    if tag == "circle":
+        return 3.14159 * number("r") ** 2
+    if tag == "ellipse":
+        return 3.14159 * number("rx") * number("ry")
+    if tag in ("polygon", "polyline"):
+        values = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", element.get("points", ""))]
+        xs, ys = values[0::2], values[1::2]
+        return (max(xs) - min(xs)) * (max(ys) - min(ys)) if xs and ys else 0.0
+    return 0.0

@@ -1,0 +1,287 @@
+"""Jinja2 templates to SVG text, in a sandbox with autoescaping and strict undefined variables.
+
+Templates receive the card's fields and its geometry; every word they print comes from those
+fields. Errors name the template and line, and the spec entry being drawn.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from lxml import etree
+from markupsafe import Markup
+
+from generator.art.fonts import text_width, wrap
+from generator.art.shapes import Shape
+from generator.art.sheetflow import Overflow
+from generator.art.store import SAFE_PARSER
+from generator.errors import SpecError, display_path
+from generator.paths import relative_problem
+from generator.spec.designs import Design
+from generator.spec.loader import Game
+
+ALIASES = {
+    "deck": "card",
+    "tokens": "token",
+    "dice": "die",
+    "token-pages": "token",
+    "standees": "standee",
+    "board": "board",
+    "sheet": "sheet",
+}
+
+
+def describe(design: Design) -> str:
+    """'card 'cocoa' of components/x/cards.yaml:14', for error messages."""
+    alias = ALIASES[design.component.spec.kind]
+    return f"{alias} '{design.name}' of {display_path(design.component.path)}:{design.line}"
+
+
+def card_box(w: float, h: float, bleed: float, shape: str = "rect") -> dict[str, Any]:
+    """Geometry a template draws in: trim at (0,0)-(w,h), art out to -bleed."""
+    full_w, full_h = w + 2 * bleed, h + 2 * bleed
+    attrs = (
+        f'width="{full_w:g}mm" height="{full_h:g}mm" '
+        f'viewBox="{-bleed:g} {-bleed:g} {full_w:g} {full_h:g}"'
+    )
+    return {
+        "w": w,
+        "h": h,
+        "bleed": bleed,
+        "full_w": full_w,
+        "full_h": full_h,
+        "shape": shape,
+        "cx": w / 2,
+        "cy": h / 2,
+        "svg_attrs": Markup(attrs),
+    }
+
+
+class AssetError(ValueError):
+    """An asset named in a spec is missing or lies outside the game folder."""
+
+    def __init__(self, name: str, message: str):
+        self.name = name
+        super().__init__(message)
+
+
+def resolve_asset(root: Path, name: str) -> str:
+    """``name`` as a path relative to the game folder, if it exists and stays inside it."""
+    name = str(name)
+    problem = relative_problem(name)
+    if problem:
+        raise AssetError(name, f"asset '{name}' {problem}")
+    real_root = root.resolve()
+    target = (root / name).resolve()
+    if not target.is_relative_to(real_root):
+        raise AssetError(name, f"asset '{name}' leads outside the game folder (a symlink?)")
+    if not target.is_file():
+        raise AssetError(name, f"asset '{name}' not found in {display_path(root)}/")
+    return target.relative_to(real_root).as_posix()
+
+
+class ContainedLoader(jinja2.FileSystemLoader):
+    """A file-system loader that will not follow a link out of its folders."""
+
+    def get_source(self, environment, template):  # noqa: ANN001, ANN201 - Jinja's signature
+        source, filename, uptodate = super().get_source(environment, template)
+        real = Path(filename).resolve()
+        if not any(real.is_relative_to(Path(p).resolve()) for p in self.searchpath):
+            raise jinja2.TemplateNotFound(
+                f"{template} (a link leading out of the templates folders)"
+            )
+        return source, filename, uptodate
+
+
+class TemplateRenderer:
+    """Renders a game's templates; one sandboxed environment per game."""
+
+    def __init__(self, game: Game, ink_saver: bool = False):
+        self.game = game
+        self.env = SandboxedEnvironment(
+            loader=ContainedLoader([str(d) for d in game.template_dirs()]),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            auto_reload=False,  # one build's renderer: templates do not change under it
+        )
+        self.env.globals["wrap"] = wrap
+        self.env.globals["ink_saver"] = ink_saver
+        self.env.globals["fit"] = self._fit
+        self.overflows: list[Overflow] = []
+        self._drawing: Design | None = None
+        self._callers: dict[str, jinja2.Template] = {}
+        self.env.globals["asset"] = lambda name: resolve_asset(game.root, name)
+
+    def render_design(
+        self,
+        design: Design,
+        template: str,
+        box: dict[str, Any],
+        side: str = "face",
+        extra: dict[str, Any] | None = None,
+    ) -> str:
+        """The SVG text of one side of a design, drawn by ``template`` in ``box``."""
+        spec = design.component.spec
+        fields = design.fields()
+        context = {
+            "piece": fields,
+            ALIASES[spec.kind]: fields,
+            "component": {"id": design.component.id, "title": spec.title},
+            "deck": {"id": design.component.id, "title": spec.title},
+            "game": {"title": self.game.spec.title, "players": self.game.spec.players},
+            "box": box,
+            "side": side,
+            **(extra or {}),
+        }
+        where = describe(design)
+        self._drawing = design
+        try:
+            return self.render(template, context, where, design.locate)
+        finally:
+            self._drawing = None
+
+    def _fit(
+        self,
+        text: Any,
+        width: float,
+        height: float,
+        size: float,
+        min_size: float,
+        weight: str = "normal",
+        leading: float = 1.25,
+        box: str = "text",
+    ) -> dict[str, Any]:
+        """Lines of ``text`` in a ``width`` x ``height`` box at the largest size from ``size``
+        down to ``min_size`` that fits; what still does not fit is recorded as an overflow."""
+        step = max((size - min_size) / 20, 0.01)
+        current = size
+        while True:
+            lines = wrap(text, width, current, weight)
+            needed = len(lines) * current * leading
+            widest = max(text_width(line, current, weight) for line in lines)
+            fits = needed <= height + 1e-6 and widest <= width + 1e-6
+            if fits or current - step < min_size - 1e-9:
+                break
+            current -= step
+        if not fits and self._drawing is not None:
+            design = self._drawing
+            short = [f"{needed - height:.1f} mm of height"] if needed > height + 1e-6 else []
+            short += [f"{widest - width:.1f} mm of width"] if widest > width + 1e-6 else []
+            self.overflows.append(
+                Overflow(
+                    design.component.id,
+                    design.name,
+                    f"'{box}' ({width:g} x {height:g} mm)",
+                    f"{' and '.join(short)} at {current:.2f} mm text",
+                    design.line,
+                )
+            )
+        return {"lines": lines, "size": current, "leading": current * leading}
+
+    def macro(
+        self, template: str, name: str, argument: Any, locate: Callable[[Any], tuple[Path, int]]
+    ) -> str:
+        """The output of macro ``name`` of ``template`` called with ``argument``."""
+        caller = self._callers.get(name)
+        if caller is None:  # compiled once per macro: Jinja's compiler is slow
+            source = "{% from template import " + name + " as m %}{{ m(argument) }}"
+            caller = self._callers[name] = self.env.from_string(source)
+        where = f"macro {name}({argument!r}) of {template}"
+        try:
+            return caller.render(template=template, argument=argument)
+        except AssetError as exc:
+            path, line = locate(exc.name)
+            raise SpecError(path, line, str(exc)) from None
+        except jinja2.TemplateError as exc:
+            path, line = _template_position(exc, template, self.game)
+            raise SpecError(path, line, f"{exc.message or type(exc).__name__} ({where})") from None
+        except Exception as exc:  # a template's own arithmetic, a runaway loop...
+            path, line = _template_position(exc, template, self.game)
+            raise SpecError(
+                path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
+            ) from None
+
+    def render(
+        self,
+        name: str,
+        context: dict[str, Any],
+        where: str,
+        locate: Callable[[Any], tuple[Path, int]],
+    ) -> str:
+        """Render template ``name``; any template error becomes a ``SpecError``.
+
+        Template mistakes point at the template's line; a bad asset points at the spec line
+        that named it (``locate`` finds it from the value)."""
+        try:
+            return self.env.get_template(name).render(context)
+        except AssetError as exc:
+            path, line = locate(exc.name)
+            raise SpecError(path, line, f"{exc} (drawn by template {name})") from None
+        except (OverflowError, RecursionError, MemoryError) as exc:
+            path, line = _template_position(exc, name, self.game)
+            raise SpecError(
+                path,
+                line,
+                f"the template asks too much ({type(exc).__name__}: {exc}; while drawing {where})",
+            ) from None
+        except jinja2.TemplateSyntaxError as exc:
+            path = Path(exc.filename) if exc.filename else Path(name)
+            raise SpecError(path, exc.lineno, f"template syntax error: {exc.message}") from None
+        except jinja2.TemplateNotFound as exc:
+            raise SpecError(Path(name), None, f"template not found: {exc.name}") from None
+        except jinja2.TemplateError as exc:
+            path, line = _template_position(exc, name, self.game)
+            message = exc.message or type(exc).__name__
+            raise SpecError(path, line, f"{message} (while drawing {where})") from None
+        except Exception as exc:  # a template's own arithmetic (1e309, division by zero...)
+            path, line = _template_position(exc, name, self.game)
+            raise SpecError(
+                path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
+            ) from None
+
+
+def _template_position(exc: Exception, name: str, game: Game) -> tuple[Path, int | None]:
+    """The template file and line where a render error happened, from Jinja's traceback."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        # template files only: not Python, not the string the engine calls a macro from
+        if frame.filename and not frame.filename.endswith(".py") and frame.filename[0] != "<":
+            return Path(frame.filename), frame.lineno
+    for directory in game.template_dirs():
+        if (directory / name).is_file():
+            return directory / name, None
+    return Path(name), None
+
+
+def composed_svg(shape: Shape, arts: list[str]) -> str:
+    """The art of a piece made of panels (a die net, a standee): each panel's rendered SVG
+    moved into its slot (turned if the panel is), and the glue tabs shaded.
+
+    Panel SVGs are drawn in their own mm units with the panel at (0, 0); the composed frame is
+    mm with y down (SVG), while shapes measure y up, hence the flips."""
+    svg_ns = "http://www.w3.org/2000/svg"
+    root = etree.Element(
+        f"{{{svg_ns}}}svg",
+        nsmap={None: svg_ns},
+        width=f"{shape.w:g}mm",
+        height=f"{shape.h:g}mm",
+        viewBox=f"0 0 {shape.w:g} {shape.h:g}",
+    )
+    for polygon in shape.tabs:
+        points = " ".join(f"{x:.3f},{shape.h - y:.3f}" for x, y in polygon)
+        etree.SubElement(root, f"{{{svg_ns}}}polygon", points=points, fill="#e6e6e6")
+    for (x, y, w, h, turn), art in zip(shape.panels, arts, strict=True):
+        top = shape.h - y - h
+        move = f"translate({x:.3f} {top:.3f})"
+        if turn == 180:
+            move = f"translate({x + w:.3f} {top + h:.3f}) rotate(180)"
+        group = etree.SubElement(root, f"{{{svg_ns}}}g", transform=move)
+        for child in etree.fromstring(art.encode(), SAFE_PARSER):
+            group.append(child)
+    return etree.tostring(root, encoding="unicode")

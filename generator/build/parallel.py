@@ -1,0 +1,159 @@
+"""Work that splits (games; one game's designs) spread over the cores in forked workers.
+
+The workers are forked from the process that has already loaded the games, so nothing but an
+item's index goes to a worker and only its result comes back. Items are handed out heaviest
+first, which keeps the cores busy to the end; equal shares can have this process take one
+itself. Each result depends on its item alone, so the output is the same byte for byte
+however the work was spread. Where fork is missing (Windows, macOS's default), in a worker,
+or with one item or one core (``PNP_JOBS=1``), the work runs in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+from generator.output import atomic
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class WorkerLost(Exception):
+    """A worker process ended without finishing its work (killed, or out of memory)."""
+
+
+_work: list[tuple[Callable, Sequence]] = []  # the job and items the forked workers inherit
+_in_worker: list[bool] = []
+_busy: list[bool] = []  # this process is doing its own share beside its workers
+_running: list[bool] = []  # a worker is doing a job (not waiting for one)
+
+
+def cores() -> int:
+    """The cores this process may run on (PNP_JOBS overrides: 1 turns forking off)."""
+    wanted = os.environ.get("PNP_JOBS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Whether ``map_forked`` may fork here: Linux, not in a worker, and not while this
+    process does its own share beside workers (the cores are taken)."""
+    return sys.platform == "linux" and not in_worker() and not _busy
+
+
+def in_worker() -> bool:
+    """Whether this is a forked worker (which must not draw progress bars or prompt)."""
+    return bool(_in_worker)
+
+
+def _start_worker(parent: int) -> None:
+    _in_worker.append(True)
+    atomic.adopt_owner(parent)
+    signal.signal(signal.SIGINT, _interrupted)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C in a worker: stop the job at hand (the build hears of it and cleans up), or,
+    waiting for work, leave quietly instead of printing multiprocessing's traceback."""
+    if _running:
+        raise KeyboardInterrupt
+    raise SystemExit(1)
+
+
+def _in_turn(
+    job: Callable[[T], R], items: Sequence[T], abandon: Callable[[R], None] | None
+) -> list[R]:
+    """The items one after another in this process, abandoning the finished on failure."""
+    results: list[R] = []
+    try:
+        for item in items:
+            results.append(job(item))
+    except BaseException:
+        for result in results if abandon else ():
+            abandon(result)
+        raise
+    return results
+
+
+def _abandon(
+    pool: ProcessPoolExecutor, futures: dict[int, Future], abandon: Callable | None
+) -> None:
+    """Start nothing more, wait for the workers to stop (on Ctrl-C they are interrupted
+    too), and hand the results already finished to ``abandon``."""
+    pool.shutdown(wait=True, cancel_futures=True)
+    if abandon is None:
+        return
+    for future in futures.values():
+        if future.done() and not future.cancelled() and future.exception() is None:
+            abandon(future.result())
+
+
+def _here(job: Callable[[T], R], item: T) -> R:
+    _busy.append(True)
+    try:
+        return job(item)
+    finally:
+        _busy.pop()
+
+
+def _run(index: int) -> object:
+    job, items = _work[-1]
+    _running.append(True)
+    try:
+        return job(items[index])
+    finally:
+        _running.pop()
+
+
+def map_forked(
+    job: Callable[[T], R],
+    items: Sequence[T],
+    weight: Callable[[T], float] | None = None,
+    here: bool = False,
+    abandon: Callable[[R], None] | None = None,
+) -> list[R]:
+    """``[job(item) for item in items]``, run in forked workers when there are several items
+    and cores; ``weight`` estimates an item's work so the heaviest start first. With
+    ``here`` (for as many equal items as cores) this process does the first item itself
+    while the workers do the rest, so its result needs no copying back. When the map fails
+    or is interrupted, ``abandon`` is given each result that was already finished (to remove
+    what it wrote, say)."""
+    workers = min(len(items), cores())
+    if workers < 2 or not can_fork():
+        return _in_turn(job, items, abandon)
+    order = sorted(range(len(items)), key=lambda i: -weight(items[i]) if weight else i)
+    mine = order[:1] if here else []
+    _work.append((job, items))
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(
+        workers - len(mine), mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+    )
+    futures: dict[int, Future] = {}
+    try:
+        futures.update({i: pool.submit(_run, i) for i in order if i not in mine})
+        done = {i: _here(job, items[i]) for i in mine}
+        results = [done[i] if i in done else futures[i].result() for i in range(len(items))]
+    except BrokenProcessPool:
+        _abandon(pool, futures, abandon)
+        raise WorkerLost(
+            "a worker process stopped before it finished (killed, or out of memory?); "
+            "nothing was put in place. PNP_JOBS=1 works in one process."
+        ) from None
+    except BaseException:  # Ctrl-C or a failed job: start nothing more
+        _abandon(pool, futures, abandon)
+        raise
+    finally:
+        _work.pop()
+    pool.shutdown()
+    return results

@@ -1,0 +1,41 @@
+"""One game's build, stage by stage: designs → SVG art → sheets → numbered pages, ready for
+``output.write`` to write as PDF and manifest.
+
+``plan_pack`` does everything but writing, so errors surface before a file is touched. Decks
+get sheets of their own; all tokens, dice and standees of a game share counter sheets; token
+pages are whole pages of their own (the steps of each kind are in ``kinds``).
+"""
+
+from __future__ import annotations
+
+from generator.art.store import ArtStore
+from generator.build import kinds, shares
+from generator.build.numbering import number
+from generator.build.planner import Planner
+from generator.errors import SpecFailure
+from generator.i18n.strings import set_language
+from generator.layout.pack import Pack
+from generator.options import DEFAULT_OPTIONS, PrintOptions
+from generator.spec.loader import Game
+from generator.spec.sizes import paper_sizes
+
+
+def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIONS) -> Pack:
+    """Render every design and impose every piece; raise ``SpecFailure`` listing all errors.
+
+    A game with many designs has their art made on every core first (see ``shares``); the
+    plan below then takes each design's art from there, so it only imposes and numbers."""
+    paper = paper_sizes()[paper_name]
+    set_language(game.language)
+    made = shares.made_on_all_cores(game, paper_name, options)
+    pack = Pack(game, paper_name, paper, ArtStore(game.root, options.ink_saver), options=options)
+    planner = Planner(game, pack, memo=shares.take(pack, made))
+    for component in game.components:
+        kinds.plan_component(planner, component)
+    kinds.finish(planner)
+    pack.overflows.extend(planner.renderer.overflows)
+    if planner.errors:
+        raise SpecFailure(list(dict.fromkeys(planner.errors)))
+    pack.art.split_layers()
+    number(pack)
+    return pack

@@ -1,0 +1,158 @@
+"""The planner: what every kind of component shares on its way from designs to pieces on
+sheets. It renders a design's sides (or takes them from what a worker made, see ``shares``),
+stores their art, makes the printed copies and collects every error on the way.
+
+The per-kind steps are in ``kinds``; ``pipeline`` runs them over a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from generator.art.shapes import Shape
+from generator.art.sheetflow import Overflow
+from generator.art.templates import TemplateRenderer, card_box, describe
+from generator.errors import SpecError
+from generator.layout.impose import printable_box
+from generator.layout.pack import Pack
+from generator.layout.pieces import Piece
+from generator.spec.designs import Design
+from generator.spec.loader import Component, Game
+from generator.spec.sizes import sheet_geometry
+
+PIECE_KIND = {
+    "deck": "card",
+    "tokens": "token",
+    "dice": "die",
+    "token-pages": "token",
+    "board": "board",
+    "sheet": "sheet",
+    "standees": "standee",
+}
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Made:
+    """One design's art as a worker made it: its keys (or the error it gave) and the text
+    that did not fit while it was drawn."""
+
+    result: object
+    error: SpecError | None
+    overflows: tuple[Overflow, ...]
+
+
+class Planner:
+    """Turns components into art, pieces and sections of one pack, collecting every error."""
+
+    def __init__(
+        self,
+        game: Game,
+        pack: Pack,
+        memo: dict[int, Made] | None = None,
+        share: tuple[int, int] | None = None,
+    ):
+        self.game = game
+        self.pack = pack
+        self.renderer = TemplateRenderer(game, pack.options.ink_saver)
+        self.errors: list[SpecError] = []
+        self.counters: list[Piece] = []
+        self.total = 0
+        self.counters_at: int | None = None
+        self.memo: dict[int, Made] = memo if memo is not None else {}
+        self.share = share  # (index, workers) in a worker making its share of the art
+        self.made = 0  # designs whose art was asked for so far: the memo's key
+
+    def make(self, make: Callable[[], T], skipped: T) -> T:
+        """A design's art, ``make()``: made here, taken from what a worker made, or, in a
+        worker, ``skipped`` when it is another worker's share. Every process plans the same
+        game in the same order, so the n-th design is the same design in each."""
+        n = self.made
+        self.made += 1
+        if self.share is not None:
+            index, workers = self.share
+            if n % workers != index:
+                return skipped
+        elif n in self.memo:
+            made = self.memo[n]
+            if made.error is not None:
+                raise made.error
+            self.renderer.overflows.extend(made.overflows)
+            return made.result  # type: ignore[return-value]
+        before = len(self.renderer.overflows)
+        try:
+            result = make()
+        except SpecError as exc:
+            if self.share is not None:
+                self.memo[n] = Made(None, exc, ())
+            raise
+        if self.share is not None:
+            self.memo[n] = Made(result, None, tuple(self.renderer.overflows[before:]))
+        return result
+
+    def error(self, component: Component, loc: tuple, message: str) -> None:
+        """A mistake at ``loc`` of the component's spec."""
+        self.errors.append(SpecError(component.path, component.doc.line_of(loc), message))
+
+    def pieces(
+        self, design: Design, shape: Shape, bleed: float, face: str, back: str | None
+    ) -> list[Piece]:
+        """The printed copies of a design, its sides' art already stored."""
+        self.pack.components[-1].shape = shape
+        kind = PIECE_KIND[design.component.spec.kind]
+        return [
+            Piece(design.component.id, kind, design.name, copy, shape, bleed, face, back)
+            for copy in range(1, design.count + 1)
+        ]
+
+    def sides(self, design: Design, shape: Shape, bleed: float) -> tuple[str, str | None]:
+        """The art keys of a design's face and back (None without a back template)."""
+        spec = design.component.spec
+        box = card_box(shape.w, shape.h, bleed, shape.kind)
+        back_template = getattr(spec, "back", None)
+
+        def make() -> tuple[str, str | None]:
+            face = self.art(design, spec.face, box, "face")
+            back = self.art(design, back_template, box, "back") if back_template else None
+            return face, back
+
+        return self.make(make, ("", None))
+
+    def art(self, design: Design, template: str, box: dict, side: str, extra=None) -> str:
+        """Render one side of a design with ``template`` and store its art."""
+        svg = self.renderer.render_design(design, template, box, side, extra)
+        return self.store(template, svg, f"{side} of {describe(design)}")
+
+    def store(self, template: str, svg: str, where: str) -> str:
+        """Store SVG rendered by ``template``; the key of its art."""
+        source = next(
+            (d / template for d in self.game.template_dirs() if (d / template).is_file()),
+            Path(template),
+        )
+        return self.pack.art.add(svg, source, where)
+
+    def each(self, component_designs: list[Design], make) -> list[Piece]:
+        """Pieces of every design, collecting errors design by design."""
+        pieces: list[Piece] = []
+        for design in component_designs:
+            try:
+                pieces.extend(make(design))
+            except SpecError as exc:
+                self.errors.append(exc)
+        return pieces
+
+    def check_fits(self, component: Component, shape: Shape, bleed: float) -> None:
+        """A piece larger than the printable area is this component's error, not the sheet's."""
+        left, bottom, right, top = printable_box(self.pack.paper, sheet_geometry())
+        if shape.w + 2 * bleed > right - left or shape.h + 2 * bleed > top - bottom:
+            raise SpecError(
+                component.path,
+                component.doc.line_of(("size",)),
+                f"a {shape.label} piece ({shape.w:.1f} x {shape.h:.1f} mm with "
+                f"{bleed:g} mm bleed) is larger than the printable area of "
+                f"{self.pack.paper_name} ({right - left:g} x {top - bottom:g} mm); "
+                "choose a smaller size",
+            )

@@ -1,0 +1,238 @@
+"""Translations: gettext PO catalogs (via Babel) of every string a game prints.
+
+The strings are found in the specs themselves: titles, labels, headings, paragraphs, bullets,
+table cells, and the free fields of entries and components that read as text (not codes such
+as ``cocoa``, colours or file names). Each catalog entry carries the spec's ``file:line`` as its
+reference, so Poedit, Weblate or Crowdin show translators where a string comes from.
+
+A game's catalogs live in ``components/<game>/locale/``: ``<game>.pot`` (the template) and one
+``<lang>.po`` per language. The engine's own words (inventory page, page labels) have their
+catalogs in ``generator/i18n/locale/``. A missing translation falls back to the source text and is
+reported by ``pnp check --lang``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from babel.messages import pofile
+from babel.messages.catalog import Catalog
+
+__all__ = ["Catalog"]
+
+TEXT_KEYS = {"title", "label", "text", "heading", "page_title"}
+TEXT_LIST_KEYS = {"bullets", "labels", "header"}
+FREE_KEYS = {"fields"}
+ENTRY_LISTS = {"cards", "tokens", "dice", "standees"}
+RESERVED = {"name", "count", "per_player", "series", "counts", "group", "id", "kind"}
+# free fields that hold data for the templates, never words: skipped whatever they contain
+DATA_KEYS = {
+    "layout",
+    "icon",
+    "icons",
+    "colour",
+    "color",
+    "accent",
+    "fill",
+    "shape",
+    "style",
+    "suit",
+    "rank",
+    "tags",
+    "value",
+    "faces",
+}
+CODE = re.compile(r":[a-z0-9][a-z0-9-]*:")
+PO_STRING = re.compile(rb'(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)?\s*"(?:[^"\\]|\\.)*"')
+PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
+ENGINE_LOCALE = Path(__file__).resolve().parent / "locale"
+FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # catalogs diff cleanly
+
+Loc = tuple[str | int, ...]
+
+
+class YamlDoc(Protocol):
+    """A spec document as catalogs need it (``spec.yamlsource.YamlDoc`` is one): its file,
+    its data and the line of any place in it. Translation comes before the spec stage, so it
+    names what it needs instead of importing the spec's reader."""
+
+    path: Path
+    data: Any
+
+    def line_of(self, loc: Loc) -> int: ...
+
+
+def is_text(value: Any) -> bool:
+    """Whether a spec value is printed words (not a code, colour, number or file name)."""
+    if not isinstance(value, str):
+        return False
+    bare = CODE.sub("", value).replace("**", "").strip()
+    if not re.search(r"[^\W\d_]", bare):
+        return False
+    if re.fullmatch(r"#[0-9a-fA-F]{6}", bare) or re.search(r"\.(svg|j2|png|jpe?g)$", bare):
+        return False
+    return not re.fullmatch(r"[a-z0-9_-]+", bare)
+
+
+def strings(data: Any, loc: Loc = ()) -> Iterator[tuple[Loc, str]]:
+    """Every translatable string of a spec document, with its path in the document."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            here = (*loc, key)
+            if key in RESERVED:
+                continue
+            if key in TEXT_KEYS and is_text(value):
+                yield here, value
+            elif key in TEXT_LIST_KEYS and isinstance(value, list):
+                for i, v in enumerate(value):
+                    if is_text(v):
+                        yield (*here, i), v
+                    elif isinstance(v, (dict, list)):
+                        yield from strings(v, (*here, i))
+            elif key == "rows" and isinstance(value, list):
+                for r, row in enumerate(value):
+                    if isinstance(row, list):
+                        yield from (((*here, r, c), v) for c, v in enumerate(row) if is_text(v))
+            elif key in FREE_KEYS and isinstance(value, dict):
+                yield from _free(value, here)
+            elif key in ENTRY_LISTS and isinstance(value, list):
+                for i, entry in enumerate(value):
+                    if isinstance(entry, dict):
+                        yield from _free(entry, (*here, i))
+            elif isinstance(value, (dict, list)):
+                yield from strings(value, here)
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            yield from strings(item, (*loc, i))
+
+
+def _free(mapping: dict, loc: Loc, top: bool = True) -> Iterator[tuple[Loc, str]]:
+    """Free fields: any value that reads as text, also inside lists and mappings."""
+    for key, value in mapping.items():
+        if (top and key in RESERVED) or key in DATA_KEYS:
+            continue
+        here = (*loc, key)
+        if is_text(value):
+            yield here, value
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if is_text(item):
+                    yield (*here, i), item
+                elif isinstance(item, dict):
+                    yield from _free(item, (*here, i), False)
+        elif isinstance(value, dict):
+            yield from _free(value, here, False)
+
+
+def catalog_dir(root: Path) -> Path:
+    """Where a game keeps its catalogs."""
+    return root / "locale"
+
+
+def extract(docs: list[YamlDoc], root: Path, project: str) -> Catalog:
+    """A catalog template of every translatable string in a game's spec documents."""
+    catalog = Catalog(project=project, creation_date=FIXED_DATE, fuzzy=False)
+    for doc in docs:
+        for loc, text in strings(doc.data):
+            reference = (doc.path.relative_to(root).as_posix(), doc.line_of(loc))
+            if text in catalog:
+                catalog[text].locations.append(reference)
+            else:
+                catalog.add(text, locations=[reference])
+    return catalog
+
+
+def read_catalog(path: Path) -> Catalog:
+    """A PO/POT file; raises ValueError naming the line of a broken entry."""
+    lines = path.read_bytes().splitlines()
+    for number, line in enumerate(lines):
+        text = line.strip()
+        if text.startswith((b"msgid", b"msgstr", b"msgctxt", b'"')) and not PO_STRING.fullmatch(
+            text
+        ):
+            raise ValueError(f"a string is not closed on {number}")
+    with open(path, "rb") as handle:
+        try:
+            return pofile.read_po(handle, abort_invalid=True)
+        except pofile.PoFileError as exc:
+            raise ValueError(str(exc)) from None
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise ValueError(f"not readable as its declared charset ({exc})") from None
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    """Write a catalog as PO (sorted, without line wrapping, so diffs stay small)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as handle:
+        pofile.write_po(handle, catalog, width=0, sort_output=True)
+
+
+@dataclass
+class Report:
+    """What a language lacks: strings missing, empty or fuzzy, wrong placeholders, strings
+    the catalog holds that no spec uses any more."""
+
+    language: str
+    missing: list[tuple[str, str]] = field(default_factory=list)  # (where, msgid)
+    fuzzy: list[tuple[str, str]] = field(default_factory=list)
+    placeholders: list[tuple[str, str]] = field(default_factory=list)
+    obsolete: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not (self.missing or self.fuzzy or self.placeholders)
+
+
+def placeholders_differ(source: str, translation: str) -> bool:
+    """Whether a translation lost or invented a ``{placeholder}``."""
+    return set(PLACEHOLDER.findall(source)) != set(PLACEHOLDER.findall(translation))
+
+
+def translations(catalog: Catalog) -> dict[str, str]:
+    """msgid → msgstr for the usable entries (translated, not fuzzy, placeholders intact)."""
+    out = {}
+    for message in catalog:
+        if not message.id or message.fuzzy or not message.string:
+            continue
+        if isinstance(message.id, str) and not placeholders_differ(message.id, message.string):
+            out[message.id] = message.string
+    return out
+
+
+def translate(doc: YamlDoc, table: dict[str, str], report: Report, where: str) -> Any:
+    """A copy of the document's data with every translatable string translated; what the
+    table lacks stays in the source language and is added to ``report``."""
+    data = copy.deepcopy(doc.data)
+    for loc, text in strings(doc.data):
+        translated = table.get(text)
+        if translated is None:
+            report.missing.append((f"{where}:{doc.line_of(loc)}", text))
+            continue
+        _set(data, loc, translated)
+    return data
+
+
+def _set(data: Any, loc: Loc, value: str) -> None:
+    for part in loc[:-1]:
+        data = data[part]
+    data[loc[-1]] = value
+
+
+def audit(catalog: Catalog, used: set[str], report: Report) -> None:
+    """Fuzzy entries, broken placeholders and obsolete strings of a catalog."""
+    for message in catalog:
+        if not message.id or not isinstance(message.id, str):
+            continue
+        where = ", ".join(f"{f}:{n}" for f, n in message.locations) or "catalog"
+        if message.id not in used:
+            report.obsolete.append(message.id)
+        elif message.fuzzy and message.string:
+            report.fuzzy.append((where, message.id))
+        elif message.string and placeholders_differ(message.id, message.string):
+            report.placeholders.append((where, message.id))

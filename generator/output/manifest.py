@@ -1,0 +1,54 @@
+"""``manifest.json``: one item per printed piece and side, with its trim box on its page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from generator.layout.pack import Pack
+
+
+def items(pack: Pack) -> list[dict[str, Any]]:
+    """Every placement of the pack, in page order."""
+    out: list[dict[str, Any]] = []
+    for page, sheet in pack.numbered_sheets():
+        for p in sheet.placements:
+            item = {
+                "component": p.piece.component,
+                "kind": p.piece.kind,
+                "name": p.piece.name,
+                "copy": p.piece.copy,
+                "page": page,
+                "side": p.side,
+                "x_mm": round(p.x, 3),
+                "y_mm": round(p.y, 3),
+                "w_mm": round(p.w, 3),
+                "h_mm": round(p.h, 3),
+                "rotation": p.rotation,
+                "bleed_mm": p.piece.bleed,
+                "shape": p.piece.shape.kind,
+            }
+            if p.window:
+                item["tile"] = p.tile
+                item["board_x_mm"] = round(p.window[0], 3)
+                item["board_y_mm"] = round(p.window[1], 3)
+                item["board_w_mm"] = round(p.piece.w, 3)
+                item["board_h_mm"] = round(p.piece.h, 3)
+            out.append(item)
+    return out
+
+
+def write(pack: Pack, path: Path) -> None:
+    """Write the manifest of ``pack`` to ``path``."""
+    data = {
+        "game": pack.game.name,
+        "title": pack.game.spec.title,
+        "paper": pack.paper_name,
+        "inputs": pack.key,
+        "language": pack.game.language,
+        "paper_mm": list(pack.paper),
+        "pages": pack.page_count,
+        "items": items(pack),
+    }
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -1,0 +1,164 @@
+"""What a game prints, apart from how it looks: its designs and their counts.
+
+A ``Design`` is one distinct piece (drawn once): a card, a token kind, a value of a numbered
+series, one player colour's set, a die. The rules validator counts designs; the art stage
+draws each once; imposition places its printed copies (``layout.pieces.Piece``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.spec.loader import Component, Game
+from generator.spec.models import (
+    BoardSpec,
+    CountedEntry,
+    Entry,
+    PlayerColour,
+    SheetSpec,
+    TokenEntry,
+    TokenPagesSpec,
+)
+
+
+@dataclass(frozen=True)
+class Design:
+    """One distinct piece: its entry in the spec, its expanded name, count and fields."""
+
+    component: Component
+    entry: Entry | None
+    index: int
+    name: str
+    count: int
+    extra: dict[str, Any] = field(default_factory=dict)
+    groups: tuple[str, ...] = ()
+
+    @property
+    def line(self) -> int:
+        """The spec line of the entry this design comes from."""
+        if self.entry is None:
+            return self.component.doc.line_of(("values",))
+        return self.component.doc.line_of((self.component.spec.kind_key, self.index))
+
+    def locate(self, value: Any) -> tuple[Path, int]:
+        """The spec line of the field holding ``value`` (the entry's own, then the shared)."""
+        doc = self.component.doc
+        own = self.entry.fields() if self.entry else {}
+        for key, given in own.items():
+            if given == value:
+                return doc.path, doc.line_of((self.component.spec.kind_key, self.index, key))
+        for key, shared in self.component.spec.fields.items():
+            if shared == value:
+                return doc.path, doc.line_of(("fields", key))
+        return doc.path, self.line
+
+    def fields(self) -> dict[str, Any]:
+        """Template fields: shared fields, then the entry's own, then its value or player."""
+        own = self.entry.fields() if self.entry else {}
+        return {**self.component.spec.fields, **own, **self.extra, "name": self.name}
+
+
+def designs(component: Component, colours: list[PlayerColour]) -> list[Design]:
+    """The distinct pieces of a component, in spec order."""
+    spec = component.spec
+    if isinstance(spec, (BoardSpec, SheetSpec)):
+        return [Design(component, None, 0, component.id, spec.copies, {}, ())]
+    if isinstance(spec, TokenPagesSpec):
+        total = spec.pages * spec.each
+        return [
+            Design(component, None, 0, f"{spec.name}-{v}", total, {"value": v}, (spec.name,))
+            for v in spec.values
+        ]
+    out: list[Design] = []
+    for index, entry in enumerate(spec.entries):
+        out.extend(_expand(component, index, entry, colours))
+    return out
+
+
+def _expand(
+    component: Component, index: int, entry: Entry, colours: list[PlayerColour]
+) -> list[Design]:
+    """An entry's designs: one, one per series value, or one per player colour."""
+    if not isinstance(entry, CountedEntry) or entry.count and not _series(entry):
+        groups = (entry.group,) if getattr(entry, "group", None) else ()
+        return [Design(component, entry, index, entry.name, entry.count, {}, groups)]
+    groups = tuple(g for g in (entry.name, entry.group) if g)
+    if entry.per_player:
+        return [
+            Design(
+                component,
+                entry,
+                index,
+                f"{entry.name}-{colour.name}",
+                entry.per_player,
+                {"player": colour.model_dump()},
+                groups,
+            )
+            for colour in colours
+        ]
+    values = _series(entry)
+    counts = entry.counts or [entry.count] * len(values)
+    return [
+        Design(component, entry, index, f"{entry.name}-{v}", n, {"value": v}, groups)
+        for v, n in zip(values, counts, strict=True)
+    ]
+
+
+def _series(entry: Entry) -> list[int]:
+    return list(entry.series or []) if isinstance(entry, TokenEntry) else []
+
+
+def generated_counts(game: Game) -> Counter[str]:
+    """What the specs generate, keyed like ``expect:`` (``id``, ``id/name``, ``id/group``)."""
+    counts: Counter[str] = Counter()
+    for component in game.components:
+        for design in designs(component, game.spec.colours):
+            counts[component.id] += design.count
+            for key in dict.fromkeys((design.name, *design.groups)):
+                if key != component.id:
+                    counts[f"{component.id}/{key}"] += design.count
+        if isinstance(component.spec, BoardSpec):
+            counts.update(
+                {f"{component.id}/{k}": n for k, n in board_counts(component.spec).items()}
+            )
+    return counts
+
+
+def board_counts(spec: BoardSpec) -> Counter[str]:
+    """What a board holds, for ``expect:``: its regions, the members of each group, the spaces
+    of each row and track, and its spaces, tables and connections."""
+    counts: Counter[str] = Counter()
+    counts["regions"] = len(spec.regions) + sum(g.cols * g.rows for g in spec.grids)
+    for item in [*spec.regions, *spec.spaces]:
+        if item.group:
+            counts[item.group] += 1
+    for grid in spec.grids:
+        if grid.group:
+            counts[grid.group] += grid.cols * grid.rows
+    for row in spec.rows:
+        counts[row.name] += row.count
+        if row.group:
+            counts[row.group] += row.count
+    for track in spec.tracks:
+        counts[track.name] += len(track.values)
+    counts["spaces"] = len(spec.spaces)
+    counts["tables"] = len(spec.tables)
+    counts["connections"] = len(spec.connections)
+    return +counts
+
+
+def tally(component: Component) -> dict[str, int]:
+    """A deck's tally: how often each symbol appears over all its printed copies."""
+    spec = component.spec
+    if not getattr(spec, "tally", None):
+        return {}
+    totals = dict.fromkeys(spec.tally.symbols.values(), 0)
+    for design in designs(component, []):
+        value = design.fields().get(spec.tally.field, "")
+        text = "".join(map(str, value)) if isinstance(value, list) else str(value)
+        for symbol, name in spec.tally.symbols.items():
+            totals[name] += text.count(symbol) * design.count
+    return totals

@@ -1,0 +1,52 @@
+"""Where games are: the components folder, its game folders and the shared templates.
+
+Kept apart from the loader (and its spec models) so that a build with nothing to do, which
+only needs to find the games and hash their files, starts without loading the whole engine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.errors import SpecError
+
+SHARED_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+DEFAULT_COMPONENTS = Path("components")
+
+
+def template_dirs(root: Path) -> list[Path]:
+    """The template folders of the game in ``root``: its own first, then the shared ones."""
+    return [root / "templates", SHARED_TEMPLATES]
+
+
+def find_games(components_dir: Path) -> list[Path]:
+    """Game folders under ``components_dir``: every sub-folder holding YAML files."""
+    if not components_dir.is_dir():
+        return []
+    return sorted(
+        p
+        for p in components_dir.iterdir()
+        if p.is_dir() and not p.name.startswith((".", "_")) and any(p.glob("*.yaml"))
+    )
+
+
+def select_games(components_dir: Path, names: tuple[str, ...]) -> list[Path]:
+    """The folders of the named games (all when none are named); unknown names are errors."""
+    found = {p.name: p for p in find_games(components_dir)}
+    if not found and not names:
+        raise SpecFailureFor(components_dir, "no game folders found (each needs a game.yaml)")
+    missing = [n for n in names if n not in found]
+    if missing:
+        known = ", ".join(found) or "none"
+        raise SpecFailureFor(
+            components_dir, f"no game named {', '.join(missing)}; games here: {known}"
+        )
+    return [found[n] for n in names] if names else list(found.values())
+
+
+class SpecFailureFor(Exception):
+    """A problem with the components folder itself, before any spec is read."""
+
+    def __init__(self, path: Path, message: str):
+        self.error = SpecError(path, None, message)
+        super().__init__(str(self.error))

@@ -1,0 +1,350 @@
+"""Find game folders and load their specs into validated models, collecting every error.
+
+A game folder holds ``game.yaml`` and one YAML file per component. Pydantic validation errors
+are turned into ``file:LINE: message`` using the line map from ``yamlsource``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import typing
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from generator.errors import ErrorList, SpecError, display_path
+from generator.i18n import catalogs
+from generator.spec.fontfiles import missing_glyphs
+from generator.spec.gamefolders import (
+    template_dirs,
+)
+from generator.spec.models import COMPONENT_KINDS, BoardSpec, ComponentSpec, GameSpec
+from generator.spec.yamlsource import YamlDoc, load_yaml
+
+
+@dataclass
+class Component:
+    """A validated component spec and the YAML document it came from."""
+
+    id: str
+    spec: ComponentSpec
+    doc: YamlDoc
+
+    @property
+    def path(self) -> Path:
+        return self.doc.path
+
+
+@dataclass
+class Game:
+    """A validated game: its folder, ``game.yaml`` and components in file-name order."""
+
+    name: str
+    root: Path
+    spec: GameSpec
+    doc: YamlDoc
+    components: list[Component] = field(default_factory=list)
+    language: str = "en"
+    report: catalogs.Report | None = None
+
+    def template_dirs(self) -> list[Path]:
+        """Where templates are looked up: the game's own first, then the shared ones."""
+        return template_dirs(self.root)
+
+
+def slugify(text: str) -> str:
+    """A component id from a file name: ASCII, lower case, dashes for anything else."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "component"
+
+
+def load_game(
+    root: Path, errors: ErrorList, language: str | None = None, partial: bool = False
+) -> Game | None:
+    """Load one game folder, in ``language`` if given (else its source language); add every
+    mistake to ``errors`` and return None if any (with ``partial``, the game with the
+    components that are sound, so that drawing them can find the mistakes left)."""
+    before = len(errors.errors)
+    game_file = root / "game.yaml"
+    if not game_file.is_file():
+        errors.add(root, None, "no game.yaml; every game folder needs one (title, players, expect)")
+        return None
+    doc = _parse(game_file, errors)
+    files = [p for p in sorted(root.glob("*.yaml")) if p.name != "game.yaml"]
+    for path in [game_file, *files]:
+        if not path.resolve().is_relative_to(root.resolve()):
+            errors.add(path, None, "a link to a file outside the game folder; copy the file in")
+    files = [p for p in files if p.resolve().is_relative_to(root.resolve())]
+    docs = [d for p in files if (d := _parse(p, errors)) is not None]
+    report = None
+    if doc is not None and language is not None:
+        report = _translate(root, [doc, *docs], language, errors)
+    for text_doc in [d for d in (doc, *docs) if d is not None]:
+        _check_glyphs(text_doc, errors)
+    spec = _validate(GameSpec, doc, errors) if doc else None
+    if spec is not None:
+        for deck, recipe in spec.recipes.items():
+            for loc, message in recipe.problems():
+                errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
+    components = [c for d in docs if (c := _load_component(d, errors))]
+    _check_unique_ids(components, errors)
+    for component in components:
+        _check_templates(root, component, errors)
+    if spec is None or (len(errors.errors) > before and not partial):
+        return None
+    game = Game(root.name, root, spec, doc, components)
+    game.language = language or spec.languages[0]
+    game.report = report
+    return game
+
+
+def _translate(
+    root: Path, docs: list[YamlDoc], language: str, errors: ErrorList
+) -> catalogs.Report | None:
+    """Translate every document's strings in place; the report lists what was missing."""
+    declared = docs[0].data.get("languages", ["en"]) if isinstance(docs[0].data, dict) else []
+    if language not in declared:
+        errors.add(
+            docs[0].path,
+            docs[0].line_of(("languages",)),
+            f"the game does not declare language '{language}'; it has: "
+            f"{', '.join(map(str, declared))}",
+        )
+        return None
+    report = catalogs.Report(language)
+    if language == declared[0]:
+        return report
+    path = catalogs.catalog_dir(root) / f"{language}.po"
+    table: dict[str, str] = {}
+    if path.is_file():
+        try:
+            catalog = catalogs.read_catalog(path)
+        except ValueError as exc:
+            errors.add(
+                path,
+                _catalog_line(path, str(exc)),
+                f"broken catalog: {exc}; fix the entry or run pnp i18n update",
+            )
+            return None
+        table = catalogs.translations(catalog)
+        used = {text for d in docs for _, text in catalogs.strings(d.data)}
+        catalogs.audit(catalog, used, report)
+    for doc in docs:
+        doc.data = catalogs.translate(doc, table, report, display_path(doc.path))
+    return report
+
+
+def _catalog_line(path: Path, message: str) -> int | None:
+    """The line of a catalog that a reading error points at, where it can be told."""
+    raw = path.read_bytes()
+    found = re.search(r"\bon (?:line )?(\d+)", message)
+    if found:
+        return int(found[1]) + 1  # Babel counts lines from 0
+    if "decode" in message:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return raw.count(b"\n", 0, exc.start) + 1
+    if "encoding" in message and b"charset=" in raw:
+        return raw.count(b"\n", 0, raw.index(b"charset=")) + 1
+    return None
+
+
+def _check_glyphs(doc: YamlDoc, errors: ErrorList) -> None:
+    """Every string a template may print can be drawn by the embedded font."""
+    for loc, text in _all_strings(doc.data):
+        lacking = missing_glyphs(text)
+        if lacking:
+            errors.add(
+                doc.path,
+                doc.line_of(loc),
+                f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
+            )
+
+
+def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:
+    """Every string value of a document, with its path."""
+    if isinstance(data, str):
+        return [(loc, data)]
+    if isinstance(data, dict):
+        return [s for k, v in data.items() for s in _all_strings(v, (*loc, k))]
+    if isinstance(data, list):
+        return [s for i, v in enumerate(data) for s in _all_strings(v, (*loc, i))]
+    return []
+
+
+def _parse(path: Path, errors: ErrorList) -> YamlDoc | None:
+    try:
+        return load_yaml(path)
+    except SpecError as exc:
+        errors.errors.append(exc)
+        return None
+
+
+def _load_component(doc: YamlDoc, errors: ErrorList) -> Component | None:
+    path = doc.path
+    if not isinstance(doc.data, dict):
+        errors.add(path, doc.line_of(()), "a component spec is a mapping with a 'kind' key")
+        return None
+    kinds = ", ".join(COMPONENT_KINDS)
+    kind = doc.data.get("kind")
+    if kind is None:
+        errors.add(path, 1, f"missing 'kind'; say what this component is: {kinds}")
+        return None
+    if not isinstance(kind, str) or kind not in COMPONENT_KINDS:
+        errors.add(path, doc.line_of(("kind",)), f"unknown kind '{kind}'; allowed: {kinds}")
+        return None
+    spec = _validate(COMPONENT_KINDS[kind], doc, errors)
+    if spec is None:
+        return None
+    if isinstance(spec, BoardSpec):
+        problems = spec.problems()
+        for loc, message in problems:
+            errors.add(path, doc.line_of(loc), message)
+        if problems:
+            return None
+    return Component(spec.id or slugify(path.stem), spec, doc)
+
+
+def _check_unique_ids(components: list[Component], errors: ErrorList) -> None:
+    seen: dict[str, Component] = {}
+    for component in components:
+        first = seen.setdefault(component.id, component)
+        if first is not component:
+            errors.add(
+                component.path,
+                component.doc.line_of(("id",)),
+                f"component id '{component.id}' is already used by {first.path.name}; "
+                "give one of them another 'id'",
+            )
+
+
+def _check_templates(root: Path, component: Component, errors: ErrorList) -> None:
+    for key, name in component.spec.templates().items():
+        if name and not any((d / name).is_file() for d in template_dirs(root)):
+            errors.add(
+                component.path,
+                component.doc.line_of((key,)),
+                f"template '{name}' not found in {root.name}/templates/ or the shared "
+                "templates/; check the file name",
+            )
+
+
+def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
+    data = doc.data if doc.data is not None else {}
+    if not isinstance(data, dict):
+        errors.add(doc.path, doc.line_of(()), "expected a mapping of keys to values")
+        return None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        found = exc.errors()
+        unknown = {tuple(e["loc"]) for e in found if e["type"] == "extra_forbidden"}
+        for err in found:
+            loc = tuple(err["loc"])
+            typo = _misspelling(data, loc) if err["type"] == "missing" else None
+            if typo is None and "exactly one of count" in str(err.get("msg", "")):
+                near = _close_key(data, loc, ("count", "per_player", "counts"))
+                if near:
+                    key, wanted = near
+                    errors.add(
+                        doc.path,
+                        doc.line_of((*loc, key)),
+                        f"'{key}' is not a key here; did you mean '{wanted}'?",
+                    )
+                    continue
+            if typo is None:
+                errors.add(doc.path, doc.line_of(loc), explain(model, err))
+            elif (*loc[:-1], typo) not in unknown:
+                errors.add(
+                    doc.path,
+                    doc.line_of((*loc[:-1], typo)),
+                    f"'{typo}' is not a key here; did you mean '{loc[-1]}'? (it is required)",
+                )
+        return None
+
+
+def _close_key(data: Any, loc: tuple, wanted: tuple[str, ...]) -> tuple[str, str] | None:
+    """A key of the mapping at ``loc`` that looks like a misspelling of one of ``wanted``."""
+    mapping = data
+    for part in loc:
+        try:
+            mapping = mapping[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(mapping, dict):
+        return None
+    for key in mapping:
+        close = difflib.get_close_matches(str(key), wanted, n=1, cutoff=0.6)
+        if close and key not in wanted:
+            return str(key), close[0]
+    return None
+
+
+def _misspelling(data: Any, loc: tuple) -> str | None:
+    """A key beside the missing key ``loc`` that looks like a misspelling of it."""
+    parent = data
+    for part in loc[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(parent, dict):
+        return None
+    keys = [str(k) for k in parent]
+    close = difflib.get_close_matches(str(loc[-1]), keys, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def explain(model: type[BaseModel], err: Any) -> str:
+    """A pydantic error in the user's terms: which key, what is wrong, what is allowed."""
+    loc = tuple(err["loc"])
+    key = ".".join(str(p) for p in loc) or "document"
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(model, loc[:-1])
+        hint = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+        did_you_mean = f"; did you mean '{hint[0]}'?" if hint else ""
+        return f"unknown key '{loc[-1]}'{did_you_mean} Allowed keys: {', '.join(allowed)}"
+    if kind == "missing":
+        return f"missing required key '{loc[-1]}'"
+    message = err["msg"].removeprefix("Value error, ")
+    if kind.startswith(("value_error", "assertion_error")):
+        return f"{key}: {message}"
+    return f"{key}: {message[0].lower()}{message[1:]}, got {err['input']!r}"
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The field names of the model found at ``loc`` inside ``model``."""
+    current: Any = model
+    for part in loc:
+        current = _inner(current, part)
+        if current is None:
+            return []
+    return list(current.model_fields) if _is_model(current) else []
+
+
+def _inner(annotation: Any, part: Any) -> Any:
+    if _is_model(annotation):
+        field_info = annotation.model_fields.get(part)
+        return _unwrap(field_info.annotation) if field_info else None
+    if isinstance(part, int):
+        args = typing.get_args(annotation)
+        return _unwrap(args[0]) if args else None
+    return None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Strip Optional/Annotated down to a model or list type."""
+    for arg in (annotation, *typing.get_args(annotation)):
+        if _is_model(arg) or typing.get_origin(arg) is list:
+            return arg
+    return annotation
+
+
+def _is_model(obj: Any) -> bool:
+    return isinstance(obj, type) and issubclass(obj, BaseModel)

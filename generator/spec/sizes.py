@@ -1,0 +1,42 @@
+"""Named paper and card sizes and the sheet geometry, read from ``sizes.yaml`` beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import yaml
+
+
+@dataclass(frozen=True)
+class SheetGeometry:
+    """Margins and crop-mark sizes that every layout respects (mm)."""
+
+    margin: float
+    footer: float
+    mark_gap: float
+    mark_length: float
+    mark_min_length: float
+    piece_gap: float
+
+
+@cache
+def _data() -> dict:
+    text = resources.files("generator.spec").joinpath("sizes.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def paper_sizes() -> dict[str, tuple[float, float]]:
+    """Paper name → (width, height) in mm, portrait."""
+    return {k: (float(w), float(h)) for k, (w, h) in _data()["paper"].items()}
+
+
+def card_sizes() -> dict[str, tuple[float, float]]:
+    """Card size name → (width, height) in mm."""
+    return {k: (float(w), float(h)) for k, (w, h) in _data()["cards"].items()}
+
+
+def sheet_geometry() -> SheetGeometry:
+    """The margins and crop-mark sizes."""
+    return SheetGeometry(**{k: float(v) for k, v in _data()["sheet"].items()})
