@@ -41,7 +41,8 @@ SHEET = yaml.safe_load((REPO / "generator" / "spec" / "sizes.yaml").read_text("u
 MARGIN = float(SHEET["margin"])
 FOOTER = float(SHEET["footer"])
 MARK_GAP = float(SHEET["mark_gap"])
-MARK_ROOM = MARK_GAP + float(SHEET["mark_min_length"])  # what a layout leaves for crop marks
+LINE_ROOM = float(SHEET["line_room"])  # marks end this far inside the margin
+MARK_ROOM = MARK_GAP + float(SHEET["mark_min_length"]) + LINE_ROOM  # room left for crop marks
 OVERLAP = 10.0  # README: neighbouring tiles share a 10 mm strip
 PAPER = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
 TOL = 0.1  # mm: sizes the README promises
@@ -264,11 +265,13 @@ def packs(tmp_path_factory: pytest.TempPathFactory, pnp) -> Callable[..., BoardP
 # --- what the layout allows, from the sheet constants alone ---------------------------------
 
 
-def tile_area(paper: tuple[float, float]) -> tuple[float, float]:
-    """The largest window a tile can show upright: the printable area inside the margin, the
-    footer band (a tile's label) and room for crop marks on every side."""
+def tile_area(paper: tuple[float, float], footer: bool = False) -> tuple[float, float]:
+    """The largest window a tile can show upright: the printable area inside the margin and
+    room for crop marks on every side (with ``footer``, less the footer band of the page
+    label, which a tile gives up when that saves a tile)."""
     pw, ph = paper
-    return pw - 2 * MARGIN - 2 * MARK_ROOM, ph - 2 * MARGIN - FOOTER - 2 * MARK_ROOM
+    band = FOOTER if footer else 0.0
+    return pw - 2 * MARGIN - 2 * MARK_ROOM, ph - 2 * MARGIN - band - 2 * MARK_ROOM
 
 
 def tiles_along(length: float, window: float) -> int:
@@ -304,10 +307,10 @@ def test_a_large_board_takes_as_few_tiles_as_the_layout_allows(packs, size, pape
     tiles = pack.tiles
     assert all(t.label != "whole" for t in tiles)
     assert len(tiles) == fewest_tiles(pack.size, pack.paper)
-    # the board's pages: the assembly map, then one page a tile, and nothing after them
+    # one sheet of paper a tile (its front; a tile has no back to print), nothing after them
     pages = [t.page for t in tiles]
-    assert pages == list(range(pages[0], pages[0] + len(tiles))), pages
-    assert pack.manifest["pages"] == pages[-1]
+    assert pages == list(range(pages[0], pages[0] + 2 * len(tiles), 2)), pages
+    assert pack.manifest["pages"] == pages[-1] + 1
     # every window fits the area left by the margin, the footer band and the crop marks
     aw, ah = tile_area(pack.paper)
     for t in tiles:
@@ -329,9 +332,16 @@ def test_tiles_are_labelled_in_reading_order(packs, size, paper):
     assert [t.label for t in tiles] == expected
     reading = sorted(tiles, key=lambda t: (-t.window.y1, t.window.x0))
     assert [t.page for t in reading] == sorted(t.page for t in tiles)  # pages in that order
-    for t in tiles:  # each page prints its tile's label, outside the art
-        words = re.findall(r"[A-Z]\d+", pack.text(t.page, outside=t.window_page))
-        assert t.label in words, (t.page, pack.text(t.page, outside=t.window_page))
+    for t in tiles:  # each tile's name stays on it once cut: on its glue strip, or its back
+        strips = strips_on_page(pack, t)
+        on_strip = [
+            c for c in pack.chars[t.page - 1] if any(char_box(c).centre_in(b) for b in strips)
+        ]
+        if strips:
+            assert t.label in re.findall(r"[A-Z]\d+", text_of(on_strip)), (t.label, strips)
+        else:
+            back = text_of(pack.chars[t.page])  # the page behind the tile's own
+            assert back.split() == [t.label], (t.label, back)
 
 
 @pytest.mark.parametrize("size, paper", TILED)
@@ -438,8 +448,8 @@ def cells(tiles: list[Tile], board: Box, cut: list[Box] | None = None) -> list[B
     ]
 
 
-def glue_strips(pack: BoardPack, tile: Tile) -> list[Box]:
-    """The glue areas drawn on a tile, in board mm: the clipping rectangles of the page other
+def strips_on_page(pack: BoardPack, tile: Tile) -> list[Box]:
+    """The glue areas drawn on a tile, in page mm: the clipping rectangles of the page other
     than the window, found around the hatching they clip."""
     page = pack.pages[tile.page - 1]
     clips = {
@@ -447,7 +457,12 @@ def glue_strips(pack: BoardPack, tile: Tile) -> list[Box]:
         for p in page.paths
         if p.clip and not p.box.close_to(tile.window_page, EPS)
     }
-    return [tile.box_to_board(box) for box in clips.values()]
+    return list(clips.values())
+
+
+def glue_strips(pack: BoardPack, tile: Tile) -> list[Box]:
+    """The glue areas drawn on a tile, in board mm."""
+    return [tile.box_to_board(box) for box in strips_on_page(pack, tile)]
 
 
 @pytest.mark.parametrize("size, paper", TILED)
@@ -483,14 +498,32 @@ def test_glue_strips_are_the_shared_strips_on_the_covered_tile(packs, size, pape
         ), cell
 
 
+def map_page_number(pack: BoardPack) -> int:
+    """The page of the assembly map: the page nobody cuts that names every tile."""
+    found = [
+        n
+        for n, chars in enumerate(pack.chars, start=1)
+        if "assembly map" in text_of(chars) and n not in {t.page for t in pack.tiles}
+    ]
+    assert len(found) == 1, found
+    return found[0]
+
+
 @pytest.mark.parametrize("size, paper", TILED)
 def test_the_assembly_map_comes_before_the_tiles_and_shows_every_label(packs, size, paper):
+    """The map goes with the pages nobody cuts (the inventory's back): a picture of the whole
+    board, small, with every tile drawn over it where it goes."""
     pack = packs(size, paper)
     tiles = pack.tiles
     first = min(t.page for t in tiles)
-    map_page = pack.pages[first - 2]  # the page just before the first tile
-    assert not map_page.forms, "the assembly map page prints no board art"
-    chars = pack.chars[first - 2]
+    number = map_page_number(pack)
+    assert number < first
+    map_page = pack.pages[number - 1]
+    (art,) = map_page.forms  # the board's own art, once, scaled down
+    tile_art = pack.pages[first - 1].forms[0]
+    assert art.ref == tile_art.ref, "the map shows other art than the tiles"
+    # the tile labels, not the board's own words shrunk on its picture
+    chars = [c for c in pack.chars[number - 1] if c["size"] >= 10]
     words = re.findall(r"[A-Z]\d+", text_of(chars))
     assert sorted(words) == sorted(t.label for t in tiles), words
     # the board's outline is the largest stroked rectangle; each label sits in its own tile
@@ -498,6 +531,8 @@ def test_the_assembly_map_comes_before_the_tiles_and_shows_every_label(packs, si
     outline = max((p.box for p in map_page.paths if p.stroked), key=lambda b: b.w * b.h)
     assert abs(outline.w / outline.h - w / h) < 0.01, (outline, w, h)
     scale = outline.w / w
+    shown = art.box.intersect(art.clip_box)
+    assert shown is not None and shown.close_to(outline, 0.2), (shown, outline)
     for t in tiles:
         found = label_boxes(chars, t.label)
         assert len(found) == 1, (t.label, found)
@@ -528,12 +563,12 @@ def test_assembly_map_labels_are_printed_in_solid_ink(packs):
     strokes must reach near-black, not a washed-out grey."""
     pack = packs("400 x 280", "a4")
     tiles = pack.tiles
-    first = min(t.page for t in tiles)
-    image = render(pack.pdf, [first - 1])[first - 1]
+    number = map_page_number(pack)
+    image = render(pack.pdf, [number])[number]
     ph = pack.paper[1]
     sx = image.width / pack.paper[0]
     for t in tiles:
-        (box,) = label_boxes(pack.chars[first - 2], t.label)
+        (box,) = label_boxes(pack.chars[number - 1], t.label)
         crop = image.convert("L").crop(
             (box.x0 * sx, (ph - box.y1) * sx, box.x1 * sx, (ph - box.y0) * sx)
         )
@@ -733,7 +768,7 @@ WHOLE = [  # (width, height, bleed, paper)
     (100, 60, 0, "a4"),  # fits either way: stays upright
     (180, 260, 3, "a4"),  # with bleed
     (400, 280, 0, "a3"),  # the README's example board, whole on A3
-    (404, 281, 0, "a3"),  # the largest A3 holds (turned), with no room for a footer label
+    (403.5, 280.5, 0, "a3"),  # the largest A3 holds (turned), with no room for a footer label
 ]
 
 
@@ -753,7 +788,9 @@ def test_a_board_that_fits_prints_whole_at_its_exact_size(tmp_path, pnp, w, h, b
     assert item["tile"] == "whole" and item["kind"] == "board"
     assert (item["board_x_mm"], item["board_y_mm"]) == (0, 0)
     assert (item["board_w_mm"], item["board_h_mm"]) == (w, h)
-    assert pack.manifest["pages"] == item["page"]  # no assembly map, no further pages
+    # no assembly map, no further sheets: the board's sheet has nothing on its back
+    assert pack.manifest["pages"] == item["page"] + 1
+    assert not pack.pages[item["page"]].forms and not pack.chars[item["page"]]
     page = pack.pages[item["page"] - 1]
     (form,) = page.forms
     upright = fits(w + 2 * bleed, h + 2 * bleed, pack.paper)
@@ -1063,3 +1100,34 @@ def test_check_fails_on_a_board_count_that_does_not_match(tmp_path, pnp, key):
     assert [(p, n) for p, n, _ in errors] == [(game, min(line))], result.stderr
     assert key in errors[0][2] and str(COUNTS[key]) in errors[0][2], errors
     assert check_table(result.stdout)[key] == (str(counts[key]), str(COUNTS[key]), "MISMATCH")
+
+
+@pytest.mark.parametrize(("size", "paper"), [((400, 280), "a4"), ((272, 190), "letter")])
+def test_tiles_are_one_size_and_keep_the_bleed_on_the_boards_outer_edges(
+    tmp_path, pnp, size, paper
+):
+    """No tile is a sliver: every tile shows a window of the same size. Each tile's art runs
+    out into the bleed on the board's own edges (and stops at the trim where it meets another
+    tile), so cutting a little outside the line on the board's rim shows art, not paper."""
+    bleed = 2.0
+    w, h = size
+    pack = build_board(pnp, tmp_path, plain_board(w, h, bleed), paper, size, bleed)
+    tiles = pack.tiles
+    windows = {}
+    for t in tiles:  # the trim window of each tile, from the manifest
+        i = t.item
+        tw, th = (i["h_mm"], i["w_mm"]) if abs(i["rotation"]) == 90 else (i["w_mm"], i["h_mm"])
+        windows[t.label] = Box(
+            i["board_x_mm"], i["board_y_mm"], i["board_x_mm"] + tw, i["board_y_mm"] + th
+        )
+    sizes = {(round(b.w, 2), round(b.h, 2)) for b in windows.values()}
+    assert len(tiles) > 1 and len(sizes) == 1, sizes
+    for t in tiles:
+        win = windows[t.label]
+        want = Box(
+            win.x0 - (bleed if win.x0 < EPS else 0),
+            win.y0 - (bleed if win.y0 < EPS else 0),
+            win.x1 + (bleed if win.x1 > w - EPS else 0),
+            win.y1 + (bleed if win.y1 > h - EPS else 0),
+        )
+        assert t.window.close_to(want, EPS), (t.label, t.window, want)  # what the art shows

@@ -1,11 +1,9 @@
-"""The steps of each kind of component: a deck's cards, counters (tokens, dice, standees)
-that share counter sheets, boards drawn and tiled, reference sheets flowed through pages,
-token pages; ``STEPS`` picks them by the spec's ``kind``."""
+"""The steps of each kind of component: decks' cards (decks of one size share their sheets),
+counters (tokens, dice, standees and small boards) packed together, boards drawn and tiled,
+reference sheets flowed through pages, token pages; ``STEPS`` picks them by the spec's
+``kind``. ``finish`` lays out what components share, once every component is planned."""
 
 from __future__ import annotations
-
-import random
-from dataclasses import replace
 
 from lxml import etree
 
@@ -14,23 +12,22 @@ from generator.art.shapes import Shape, die_net, standee_shape, token_shape
 from generator.art.sheetflow import FlowLayout
 from generator.art.store import Artwork
 from generator.art.templates import card_box, composed_svg, describe
-from generator.build.planner import Planner
+from generator.build.planner import COUNTERS, CardRun, Planner
 from generator.errors import SpecError, display_path
 from generator.i18n.strings import text
+from generator.layout.counters import PackingError, pack_counters
+from generator.layout.grids import fit_grid, printable_box
 from generator.layout.impose import (
     ImpositionError,
-    Placement,
-    Sheet,
-    fit_grid,
-    impose_board,
+    flip_axis,
     impose_cards,
-    impose_counters,
     impose_token_pages,
-    printable_box,
+    shuffled,
 )
-from generator.layout.pack import ComponentPlan, Section
-from generator.layout.packing import PackingError
+from generator.layout.pack import ComponentPlan
 from generator.layout.pieces import Piece
+from generator.layout.sheets import Page, Placement, Sheet, Space
+from generator.layout.tiles import tiled_board, whole_board
 from generator.spec.designs import Design, designs
 from generator.spec.loader import Component
 from generator.spec.models import DeckSpec, SheetTable, StandeeSpec, TokenSpec
@@ -38,6 +35,7 @@ from generator.spec.sizes import sheet_geometry
 
 MAX_PIECES = 20_000  # printed pieces per build: more would run for minutes
 BOARD_OVERLAP = 10.0  # mm that neighbouring tiles of a board share, for glue
+SHEET_INSET = 1.5  # mm a sheet's text keeps inside the printable area: its bands and rules
 
 
 def plan_component(planner: Planner, component: Component) -> None:
@@ -80,45 +78,68 @@ def plan_component(planner: Planner, component: Component) -> None:
 
 
 def finish(planner: Planner) -> None:
-    """Impose the counter sheets (every token, die and standee of the game), where the first
-    of those components stood."""
-    if not planner.counters:
-        return
-    try:
-        sheets = impose_counters(
-            text("counter_sheets"),
-            planner.counters,
-            planner.pack.paper,
-            sheet_geometry(),
-            planner.pack.options,
-        )
-    except PackingError as exc:
-        first = next(c for c in planner.game.components if c.id == planner.counters[0].component)
-        planner.error(first, ("size",), f"{exc} ({planner.pack.paper_name}); choose a smaller size")
-        return
-    assert planner.counters_at is not None
-    planner.pack.sections.insert(planner.counters_at, Section(text("counter_sheets"), sheets))
+    """Lay out what components share, once every component is planned: each size of card on
+    its own run of sheets, where the first deck of that size stood, then the counters, first
+    into the room the cards leave, the rest on counter sheets where the first counter stood;
+    then the pack's body in that order."""
+    spaces: list[Space] = []
+    made: dict[object, list[Sheet]] = {}
+    for run in [slot for slot in planner.slots if isinstance(slot, CardRun)]:
+        try:
+            made[run], room = impose_cards(
+                run.pieces,
+                planner.pack.paper,
+                sheet_geometry(),
+                planner.titles,
+                planner.pack.options,
+            )
+        except ImpositionError as exc:
+            first = next(c for c in planner.game.components if c.id == run.pieces[0].component)
+            planner.error(
+                first, ("size",), f"{exc} ({planner.pack.paper_name}); choose a smaller size"
+            )
+            continue
+        spaces += room
+    if planner.counters:
+        try:
+            made[COUNTERS] = pack_counters(
+                planner.counters,
+                spaces,
+                planner.pack.paper,
+                sheet_geometry(),
+                planner.pack.options,
+                text("counter_sheets"),
+            )
+        except PackingError as exc:
+            first_id = planner.counters[0].pieces[0].component
+            first = next(c for c in planner.game.components if c.id == first_id)
+            planner.error(
+                first, ("size",), f"{exc} ({planner.pack.paper_name}); choose a smaller size"
+            )
+    for slot in planner.slots:
+        if isinstance(slot, list):
+            planner.pack.body.extend(slot)
+        else:
+            planner.pack.body.extend(made.get(slot, []))
+    area = printable_box(planner.pack.paper, sheet_geometry())
+    for sheet in planner.pack.body:
+        if sheet.front.placements and not sheet.front.area:
+            sheet.front.area = (area[2] - area[0]) * (area[3] - area[1])
 
 
 def _deck(planner: Planner, component: Component, component_designs: list[Design]) -> None:
+    """A deck's cards, on the run of sheets of every deck of its size and bleed."""
     spec = component.spec
     shape = Shape("rect", spec.size.w, spec.size.h)
 
     def make(design: Design) -> list[Piece]:
         return planner.pieces(design, shape, spec.bleed, *planner.sides(design, shape, spec.bleed))
 
-    pieces = planner.each(component_designs, make)
-    if pieces:
-        sheets = impose_cards(
-            spec.title, pieces, planner.pack.paper, sheet_geometry(), planner.pack.options
-        )
-        planner.pack.sections.append(Section(spec.title, sheets))
+    planner.cards(planner.each(component_designs, make))
 
 
 def _counters(planner: Planner, component: Component, component_designs: list[Design]) -> None:
     spec = component.spec
-    if planner.counters_at is None:
-        planner.counters_at = len(planner.pack.sections)
     if isinstance(spec, TokenSpec):
         shape = token_shape(spec.shape, spec.size.w, spec.size.h, spec.corner)
         planner.check_fits(component, shape, spec.bleed)
@@ -142,7 +163,7 @@ def _counters(planner: Planner, component: Component, component_designs: list[De
             face = planner.make(lambda: _die(planner, design, spec.size, shape), "")
             return planner.pieces(design, shape, 0.0, face, None)
 
-    planner.counters.extend(planner.each(component_designs, make))
+    planner.counter_pieces(planner.each(component_designs, make))
 
 
 def _standee(planner: Planner, design: Design, spec: StandeeSpec) -> str:
@@ -200,22 +221,25 @@ def _board(planner: Planner, component: Component, component_designs: list[Desig
         for piece in planner.pieces(design, shape, spec.bleed, face, None)
     ]
     geo = sheet_geometry()
-    grid = fit_grid(planner.pack.paper, shape.w, shape.h, spec.bleed, geo)
+    paper = planner.pack.paper
+    grid = fit_grid(paper, shape.w, shape.h, spec.bleed, geo)
     if len(pieces) > 1 and grid is not None and grid.capacity > 1:
-        # several copies of a small board share sheets, like cards
-        sheets = impose_cards(spec.title, pieces, planner.pack.paper, geo)
-        for sheet in sheets:
-            sheet.placements = [
-                replace(p, window=(0.0, 0.0, shape.w, shape.h), tile="whole")
-                for p in sheet.placements
-            ]
-    else:
-        sheets = [
-            sheet
-            for piece in pieces
-            for sheet in impose_board(spec.title, piece, planner.pack.paper, geo, BOARD_OVERLAP)
-        ]
-    planner.pack.sections.append(Section(spec.title, sheets))
+        planner.counter_pieces(pieces)  # several copies of a small board: cut like counters
+        return
+    sheets: list[Sheet] = []
+    for piece in pieces:
+        whole = whole_board(piece, paper, geo)
+        if whole is not None:
+            sheets.append(whole)
+            continue
+        flip = flip_axis(planner.pack.options) if planner.pack.duplex else None
+        tiles, board_map = tiled_board(spec.title, piece, paper, geo, BOARD_OVERLAP, flip)
+        sheets += tiles
+        if piece.copy == 1:
+            planner.pack.notes.append([board_map])
+    for sheet in sheets:
+        sheet.front.title = spec.title
+    planner.slots.append(sheets)
 
 
 def _sheet(planner: Planner, component: Component, component_designs: list[Design]) -> None:
@@ -224,7 +248,8 @@ def _sheet(planner: Planner, component: Component, component_designs: list[Desig
         return  # a worker makes the designs' art only; sheets are laid out by the build
     spec = component.spec
     left, bottom, right, top = printable_box(planner.pack.paper, sheet_geometry())
-    area = (left, bottom, right - left, top - bottom)
+    inset = SHEET_INSET
+    area = (left + inset, bottom + inset, right - left - 2 * inset, top - bottom - 2 * inset)
     icons: dict[str, Artwork] = {}
 
     def icon(name: str, where: tuple | None) -> Artwork:
@@ -243,17 +268,27 @@ def _sheet(planner: Planner, component: Component, component_designs: list[Desig
         planner.pack.overflows.append(layout.overflow)
     shape = Shape("rect", area[2], area[3])
     planner.pack.components[-1].shape = shape
-    sheets: list[Sheet] = []
+    copies = []
     for design in component_designs:
         for piece in planner.pieces(design, shape, 0.0, "", None):
             flow = FlowLayout(spec, area, icon, rows_from, layout.size, layout.pages)
+            pages = []
             for n in range(1, layout.pages + 1):
-                sheet = Sheet(spec.title, "front", n, layout.pages, flow=flow)
-                sheet.placements.append(
-                    Placement(piece, "front", left, bottom, area[2], area[3], 0)
-                )
-                sheets.append(sheet)
-    planner.pack.sections.append(Section(spec.title, sheets))
+                page = Page(spec.title, "front", n, layout.pages, flow=flow)
+                page.placements.append(Placement(piece, "front", *area, 0))
+                pages.append(page)
+            copies.append(pages)
+    if len(copies) == 1:  # printed once: with the other pages nobody cuts, at the front
+        planner.pack.notes.append(copies[0])
+        return
+    duplex = planner.pack.duplex  # several copies, to hand out: each on sheets of its own
+    planner.slots.append(
+        [
+            Sheet(pages[i], pages[i + 1] if duplex and i + 1 < len(pages) else None)
+            for pages in copies
+            for i in range(0, len(pages), 2 if duplex else 1)
+        ]
+    )
 
 
 def _icon(planner: Planner, component: Component, name: str, line: int) -> Artwork:
@@ -308,51 +343,56 @@ def _rows_from(
 
 
 def _token_pages(planner: Planner, component: Component, component_designs: list[Design]) -> None:
+    """Whole pages of round tokens, every page a shuffled set of its own under a title band."""
     spec = component.spec
     shape = token_shape("circle", spec.size, spec.size)
     by_value: dict[int, Piece] = {}
     for design in component_designs:
-        face, _ = planner.sides(design, shape, spec.bleed)
+        face, back = planner.sides(design, shape, spec.bleed)
         planner.pack.components[-1].shape = shape
         by_value[design.extra["value"]] = Piece(
-            component.id, "token", design.name, 0, shape, spec.bleed, face, None
+            component.id, "token", design.name, 0, shape, spec.bleed, face, back
         )
-    geo = sheet_geometry()
-    width = planner.pack.paper[0] - 2 * geo.margin
     copies = dict.fromkeys(by_value, 0)
-    pages: list[tuple[str, list[Piece]]] = []
+    pages = []
     for n in range(1, spec.pages + 1):
-        values = [v for v in spec.values for _ in range(spec.each)]
-        random.Random(f"{component.id}-{n}").shuffle(values)
         pieces = []
-        for v in values:
+        for v in shuffled(list(spec.values), spec.each, f"{component.id}-{n}"):
             copies[v] += 1
-            template = by_value[v]
+            design = by_value[v]
             pieces.append(
                 Piece(
                     component.id,
                     "token",
-                    template.name,
+                    design.name,
                     copies[v],
                     shape,
                     spec.bleed,
-                    template.face,
-                    None,
+                    design.face,
+                    design.back,
                 )
             )
-        pages.append((_header(planner, component, n, width), pieces))
-    sheets = impose_token_pages(spec.title, pages, spec.header_height, planner.pack.paper, geo)
-    planner.pack.sections.append(Section(spec.title, sheets))
+
+        def header(width: float, height: float, n: int = n) -> str:
+            return _header(planner, component, n, width, height)
+
+        pages.append((header, pieces))
+    sheets = impose_token_pages(
+        pages, spec.header_height, planner.pack.paper, sheet_geometry(), planner.pack.options
+    )
+    for sheet in sheets:
+        sheet.front.title = spec.title
+    planner.slots.append(sheets)
 
 
-def _header(planner: Planner, component: Component, n: int, width: float) -> str:
+def _header(planner: Planner, component: Component, n: int, width: float, height: float) -> str:
     """A token page's title band, drawn by the component's header template."""
     spec = component.spec
     context = {
         "page": {"n": n, "title": spec.page_title.replace("{n}", str(n))},
         "component": {"id": component.id, "title": spec.title},
         "fields": spec.fields,
-        "box": card_box(width, spec.header_height, 0.0),
+        "box": card_box(width, height, 0.0),
     }
     line = component.doc.line_of(("header",))
     where = f"page {n} header of {display_path(component.path)}:{line}"

@@ -16,9 +16,11 @@ from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
 from generator.art.templates import TemplateRenderer, card_box, describe
 from generator.errors import SpecError
-from generator.layout.impose import printable_box
+from generator.layout.counters import Group, groups_of
+from generator.layout.grids import printable_box
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
+from generator.layout.sheets import Sheet
 from generator.spec.designs import Design
 from generator.spec.loader import Component, Game
 from generator.spec.sizes import sheet_geometry
@@ -33,6 +35,16 @@ PIECE_KIND = {
     "standees": "standee",
 }
 T = TypeVar("T")
+COUNTERS = "counters"  # the slot of the counter sheets in the pack's order
+
+
+@dataclass(eq=False)
+class CardRun:
+    """The cards of every deck of one size and bleed, laid out as one run of sheets where the
+    first of those decks stands in the pack."""
+
+    size: tuple[float, float, float]
+    pieces: list[Piece]
 
 
 @dataclass(frozen=True)
@@ -59,9 +71,9 @@ class Planner:
         self.pack = pack
         self.renderer = TemplateRenderer(game, pack.options.ink_saver)
         self.errors: list[SpecError] = []
-        self.counters: list[Piece] = []
+        self.counters: list[Group] = []  # every counter component, packed together at the end
+        self.slots: list[list[Sheet] | CardRun | str] = []  # the pack's body, in spec order
         self.total = 0
-        self.counters_at: int | None = None
         self.memo: dict[int, Made] = memo if memo is not None else {}
         self.share = share  # (index, workers) in a worker making its share of the art
         self.made = 0  # designs whose art was asked for so far: the memo's key
@@ -92,6 +104,31 @@ class Planner:
         if self.share is not None:
             self.memo[n] = Made(result, None, tuple(self.renderer.overflows[before:]))
         return result
+
+    def cards(self, pieces: list[Piece]) -> None:
+        """Cards to lay out with every card of their size and bleed."""
+        if not pieces:
+            return
+        first = pieces[0]
+        size = (first.w, first.h, first.bleed)
+        run = next((s for s in self.slots if isinstance(s, CardRun) and s.size == size), None)
+        if run is None:
+            self.slots.append(CardRun(size, list(pieces)))
+        else:
+            run.pieces.extend(pieces)
+
+    def counter_pieces(self, pieces: list[Piece]) -> None:
+        """Pieces cut like counters, packed with every other counter of the game."""
+        if not pieces:
+            return
+        if COUNTERS not in self.slots:
+            self.slots.append(COUNTERS)
+        self.counters += groups_of(pieces, sheet_geometry())
+
+    def titles(self, ids: list[str]) -> str:
+        """The titles of the components ``ids``, for a page's label."""
+        by_id = {plan.component.id: plan.component.spec.title for plan in self.pack.components}
+        return " · ".join(by_id[i] for i in ids)
 
     def error(self, component: Component, loc: tuple, message: str) -> None:
         """A mistake at ``loc`` of the component's spec."""

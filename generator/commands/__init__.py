@@ -23,6 +23,7 @@ from generator.spec.gamefolders import DEFAULT_COMPONENTS, SpecFailureFor, selec
 
 if TYPE_CHECKING:
     from generator.art.sheetflow import Overflow
+    from generator.check.printing import PrintReport
     from generator.layout.pack import Pack
     from generator.output.write import StagedPack
     from generator.spec.loader import Game
@@ -51,6 +52,18 @@ def report_spec_errors(errors: list[SpecError]) -> None:
     sys.exit(EXIT_SPEC_ERROR)
 
 
+def _papers() -> list[str]:
+    from generator.spec.sizes import paper_sizes
+
+    return list(paper_sizes())
+
+
+paper_option = click.option(
+    "--paper",
+    type=click.Choice(_papers()),
+    default=None,
+    help="Paper size (default: the game's own, usually a4).",
+)
 out_option = click.option(
     "--out",
     "out_dir",
@@ -195,6 +208,7 @@ class Planned:
 
     errors: list[SpecError] = field(default_factory=list)
     overflows: list[Overflow] = field(default_factory=list)
+    printing: PrintReport | None = None  # how the pack prints as one job (see check.printing)
     staged: StagedPack | None = None
     write_error: str | None = None  # why the files could not be written
     paper_name: str = ""
@@ -216,13 +230,16 @@ def plan_on_all_cores(
     came out right."""
     from generator.build.parallel import map_forked
     from generator.build.pipeline import plan_pack
+    from generator.check.printing import check_printing
 
     def job(game: Game) -> Planned:
         try:
             pack = plan_pack(game, paper or game.spec.paper, options)
         except SpecFailure as exc:
             return Planned(exc.errors)
-        planned = Planned(overflows=pack.overflows, paper_name=pack.paper_name)
+        planned = Planned(
+            overflows=pack.overflows, printing=check_printing(pack), paper_name=pack.paper_name
+        )
         if stage is not None:
             try:
                 planned.staged = stage(pack)

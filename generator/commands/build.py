@@ -25,6 +25,7 @@ from generator.commands import (
     load_games,
     make_options,
     out_option,
+    paper_option,
     plan_on_all_cores,
     print_options,
 )
@@ -32,7 +33,6 @@ from generator.errors import display_path
 from generator.options import PrintOptions
 from generator.output.atomic import sweep_stale
 from generator.spec.gamefolders import SpecFailureFor, select_games
-from generator.spec.sizes import paper_sizes
 
 if TYPE_CHECKING:
     from generator.layout.pack import Pack
@@ -41,12 +41,12 @@ if TYPE_CHECKING:
 
 
 def passes_check(game: Game, planned: Planned, force: bool) -> bool:
-    """Run the rules check (counts, and text that does not fit); a failing game is refused
-    unless ``force``."""
+    """Run the rules check (counts, text that does not fit, how the pack prints); a failing
+    game is refused unless ``force``."""
     from generator.check.rules import check_counts
     from generator.commands.check import explain_failures
 
-    if not explain_failures(game, planned.overflows, check_counts(game)):
+    if not explain_failures(game, planned.overflows, check_counts(game), planned.printing):
         return True
     if force:
         click.echo(
@@ -64,12 +64,7 @@ def passes_check(game: Game, planned: Planned, force: bool) -> bool:
 @games_argument
 @components_option
 @out_option
-@click.option(
-    "--paper",
-    type=click.Choice(list(paper_sizes())),
-    default=None,
-    help="Paper size (default: the game's own, usually a4).",
-)
+@paper_option
 @click.option("--force", is_flag=True, help="Build even when the counts do not match.")
 @lang_option
 @print_options
@@ -95,6 +90,7 @@ def command(
             roots = select_games(components_dir, games)
             watch_games(roots, components_dir, out_dir, paper, options, language, force)
         sys.exit(0)
+    from generator.check.printing import check_printing
     from generator.commands.check import fails_check
     from generator.commands.watch import watch_games
     from generator.output.write import out_folder
@@ -112,7 +108,7 @@ def command(
     todo = [game for game in loaded if (game.root, game.language) in keys]
 
     def stage(pack: Pack) -> StagedPack | None:
-        if not force and fails_check(pack.game, pack.overflows):
+        if not force and fails_check(pack.game, pack.overflows, check_printing(pack)):
             return None  # refused below, with the reasons; nothing to write
         pack.key = keys[(pack.game.root, pack.game.language)]
         return stage_with_progress(pack, out_dir, by_language)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from generator.art.sheetflow import Overflow
+from generator.check.printing import PrintReport
 from generator.check.rules import (
     MISMATCH,
     NOT_YET,
@@ -22,7 +23,10 @@ from generator.commands import (
     games_argument,
     lang_option,
     load_games,
+    make_options,
+    paper_option,
     plan_on_all_cores,
+    print_options,
 )
 from generator.errors import display_path
 from generator.i18n.strings import missing as missing_engine
@@ -56,23 +60,34 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
 @components_option
 @click.option("--strict", is_flag=True, help="Also fail on counts not yet specified.")
 @lang_option
+@paper_option
+@print_options
 def command(
-    games: tuple[str, ...], components_dir: Path, strict: bool, language: str | None
+    games: tuple[str, ...],
+    components_dir: Path,
+    strict: bool,
+    language: str | None,
+    paper: str | None,
+    **printing: object,
 ) -> None:
     """Check component counts against the rulebook (every game by default), and with --lang
     the translations: strings missing, empty, fuzzy or with broken placeholders, and strings
     no spec uses any more.
 
-    Templates are rendered too (in that language), so a template mistake or text that no
-    longer fits its box is found here, not at build time."""
+    Templates are rendered and the pack laid out too (in that language, on that paper, the
+    way it is printed), so a template mistake, text that no longer fits its box, or a sheet
+    whose backs would miss their fronts is found here, not at build time."""
     failed = False
+    options = make_options(**printing)
     loaded = load_games(components_dir, games, language, defer=True)
-    for game, planned in zip(loaded, plan_on_all_cores(loaded, None), strict=True):
+    for game, planned in zip(loaded, plan_on_all_cores(loaded, paper, options), strict=True):
         rows = check_counts(game)
         print_table(game, rows)
         if language is not None:
             failed |= not explain_translation(game)
-        broken = explain_failures(game, planned.overflows, rows)
+        if planned.printing is not None:
+            describe_printing(planned.printing)
+        broken = explain_failures(game, planned.overflows, rows, planned.printing)
         if game.spec.recipes and not check_recipes(game):
             click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
         pending = [r for r in rows if r.status == NOT_YET]
@@ -82,20 +97,40 @@ def command(
     sys.exit(EXIT_FAILED_CHECK if failed else 0)
 
 
-def fails_check(game: Game, overflows: list[Overflow]) -> bool:
+def fails_check(game: Game, overflows: list[Overflow], printing: PrintReport | None) -> bool:
     """Whether the rules check fails (as ``explain_failures`` says, without a word)."""
-    return bool(mismatches(check_counts(game)) or overflows or check_recipes(game))
+    problems = printing.problems if printing else ()
+    return bool(mismatches(check_counts(game)) or overflows or check_recipes(game) or problems)
 
 
-def explain_failures(game: Game, overflows: list[Overflow], rows: list[CountRow]) -> bool:
-    """Report what fails the rules check (counts, text that does not fit, recipes), one error
-    line each; True when anything does."""
+def explain_failures(
+    game: Game, overflows: list[Overflow], rows: list[CountRow], printing: PrintReport | None
+) -> bool:
+    """Report what fails the rules check (counts, text that does not fit, recipes, sheets
+    that would print wrong), one error line each; True when anything does."""
     explain_mismatches(game, rows)
     explain_overflows(game, overflows)
     recipe_problems = check_recipes(game)
     for problem in recipe_problems:
         click.echo(problem, err=True)
-    return bool(mismatches(rows) or overflows or recipe_problems)
+    problems = explain_printing(game, printing) if printing else ()
+    return bool(mismatches(rows) or overflows or recipe_problems or problems)
+
+
+def explain_printing(game: Game, printing: PrintReport) -> tuple[str, ...]:
+    """What would come out of the printer wrong, one error line each."""
+    for problem in printing.problems:
+        click.echo(f"{game.name}: prints wrong: {problem}", err=True)
+    return printing.problems
+
+
+def describe_printing(printing: PrintReport) -> None:
+    """The pack as one print job: its sheets and how they print."""
+    fine = "every back behind its own front, nothing in the margin"
+    click.echo(
+        f"  printing: {printing.sheets} sheets of paper ({printing.pages} pages), "
+        f"{printing.sides}" + ("" if printing.problems else f": {fine}")
+    )
 
 
 def explain_translation(game: Game) -> bool:

@@ -13,11 +13,13 @@ from generator.spec.designs import tally
 
 
 def describe(pack: Pack) -> None:
-    """A game's components with counts and pages, then its sheets with how full they are."""
+    """A game's sheets of paper and components with counts and pages, then its sheets of
+    pieces with how full they are."""
     spec = pack.game.spec
+    sides = "double-sided" if pack.duplex else "single-sided"
     click.echo(
         f"{pack.game.name}: {spec.title} ({spec.players} players, {pack.paper_name}, "
-        f"{pack.page_count} pages)"
+        f"{pack.sheet_count} sheets of paper {sides}, {pack.page_count} pages)"
     )
     for plan in pack.components:
         component = plan.component
@@ -30,11 +32,12 @@ def describe(pack: Pack) -> None:
         totals = tally(component)
         if totals:
             click.echo("    tally: " + ", ".join(f"{name} {n}" for name, n in totals.items()))
-    for page, sheet in pack.numbered_sheets():
-        if sheet.side == "front" and sheet.area:
+    for number, page, sheet in pack.pages():
+        if page is not None and page.side != "back" and page.area:
+            fronts = sum(1 for p in page.placements if p.side == "front")
             click.echo(
-                f"  page {page}: {sheet.title} {sheet.number}/{sheet.of}, "
-                f"{len(sheet.placements)} pieces, fill {sheet.fill:.0%}"
+                f"  sheet {sheet}, page {number}: {page.title} {page.number}/{page.of}, "
+                f"{fronts} pieces, fill {page.fill:.0%}"
             )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from generator.build.pipeline import plan_pack
+from generator.check.printing import check_printing
 from generator.check.rules import check_counts
 from generator.commands.check import explain_failures
 from generator.errors import ErrorList, SpecFailure, display_path
@@ -57,7 +58,8 @@ def rebuild(
         for error in exc.errors:
             click.echo(str(error), err=True)
         return
-    if explain_failures(game, pack.overflows, check_counts(game)) and not force:
+    printing = check_printing(pack)
+    if explain_failures(game, pack.overflows, check_counts(game), printing) and not force:
         click.echo(f"{game.name}: the check fails; not rebuilt (run pnp check)", err=True)
         return
     built = write_pack(pack, out_dir, by_language=language is not None)

@@ -1,14 +1,23 @@
-"""The pack's data model: what a print pack holds once its pieces are laid out on sheets and
-numbered. The planner (``build``) fills it in; the writers (``output``) read it."""
+"""The pack's data model: a stack of sheets of paper, once its pieces are laid out and its pages
+numbered. The planner (``build``) fills it in; the writers (``output``) read it.
+
+The first sheets hold what nobody cuts: the inventory page(s), then the notes (the boards'
+assembly maps, reference sheets printed once), front and back, a document of two pages never
+split across two sheets. The body follows in the order of the specs. Printed double-sided,
+every sheet is two pages of the PDF, its front and its back (a blank page when nothing
+belongs behind the front), so a printer given the whole PDF puts every back behind its own
+front; printed single-sided (the gutter fold), every sheet is one page.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
 from generator.art.store import ArtStore
-from generator.layout.impose import Sheet
+from generator.layout.sheets import Page, Sheet
 from generator.options import DEFAULT_OPTIONS, PrintOptions
 from generator.spec.designs import Design
 from generator.spec.loader import Component, Game
@@ -29,15 +38,6 @@ class ComponentPlan:
 
 
 @dataclass
-class Section:
-    """A run of sheets in the pack: one deck's, the counter sheets, or token pages."""
-
-    title: str
-    sheets: list[Sheet]
-    first_page: int = 0
-
-
-@dataclass
 class Pack:
     """Everything a print pack holds, laid out and numbered, ready to write."""
 
@@ -46,18 +46,66 @@ class Pack:
     paper: tuple[float, float]
     art: ArtStore
     components: list[ComponentPlan] = field(default_factory=list)
-    sections: list[Section] = field(default_factory=list)
+    body: list[Sheet] = field(default_factory=list)  # every sheet after the uncut ones
+    notes: list[list[Page]] = field(default_factory=list)  # uncut documents after the inventory
     inventory_pages: int = 0
     overflows: list[Overflow] = field(default_factory=list)
     options: PrintOptions = DEFAULT_OPTIONS
     key: str = ""  # what the pack is made from (see build.cache); stored in the manifest
 
     @property
-    def page_count(self) -> int:
-        return self.inventory_pages + sum(len(s.sheets) for s in self.sections)
+    def duplex(self) -> bool:
+        """Whether the pack is printed double-sided (else single-sided, folding)."""
+        return self.options.layout == "duplex"
 
-    def numbered_sheets(self) -> list[tuple[int, Sheet]]:
-        """Every sheet with its page number, in page order."""
-        return [
-            (s.first_page + i, sheet) for s in self.sections for i, sheet in enumerate(s.sheets)
+    @property
+    def sheets(self) -> list[Sheet]:
+        """Every sheet of paper in order: the inventory and notes, then the body."""
+        inventory = [
+            Page("", "notes", n + 1, self.inventory_pages, label=False, inventory=n)
+            for n in range(self.inventory_pages)
         ]
+        if not self.duplex:
+            return [Sheet(page) for doc in (inventory, *self.notes) for page in doc] + self.body
+        return [Sheet(*pair) for pair in _paired([inventory, *self.notes])] + self.body
+
+    def pages(self) -> Iterator[tuple[int, Page | None, int]]:
+        """Every page of the PDF with its number and the number of its sheet: each sheet's
+        front and, printed double-sided, its back (None: a blank page)."""
+        number = 0
+        for index, sheet in enumerate(self.sheets, start=1):
+            sides = (sheet.front, sheet.back) if self.duplex else (sheet.front,)
+            for page in sides:
+                number += 1
+                yield number, page, index
+
+    def numbered_pages(self) -> list[tuple[int, Page]]:
+        """Every page with something printed on it, with its page number, in order."""
+        return [(n, page) for n, page, _ in self.pages() if page is not None]
+
+    @property
+    def page_count(self) -> int:
+        return sum(1 for _ in self.pages())
+
+    @property
+    def sheet_count(self) -> int:
+        return len(self.sheets)
+
+
+def _paired(documents: list[list[Page]]) -> list[tuple[Page, Page | None]]:
+    """The pages of uncut documents as the fronts and backs of sheets, in order, except that
+    a document of several pages starts on a front: the front left over before it takes the
+    next one-page document, or stays blank on its back."""
+    pages: list[Page | None] = []
+    waiting = list(documents)
+    while waiting:
+        doc = waiting.pop(0)
+        if len(pages) % 2 and len(doc) > 1:
+            single = next((d for d in waiting if len(d) == 1), None)
+            if single is not None:
+                waiting.remove(single)
+            pages += single or [None]
+        pages += doc
+    if len(pages) % 2:
+        pages.append(None)
+    return [(pages[i], pages[i + 1]) for i in range(0, len(pages), 2) if pages[i] is not None]

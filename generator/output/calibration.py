@@ -23,7 +23,7 @@ STEP = 0.5  # mm between ticks
 LINE_REACH = 45.0  # mm the reference lines run from the centre
 SCALE_AT = 25.0  # mm from the centre where the scales cross the lines
 LABEL_EVERY = 4  # ticks (of STEP mm) between labels: every 2 mm
-LABEL_PT = 5
+LABEL_PT = 6  # the smallest text anything prints
 
 
 def behind(x: float, y: float, paper: tuple[float, float], duplex: str) -> tuple[float, float]:
@@ -35,7 +35,9 @@ def write_calibration(path: Path, paper: tuple[float, float], duplex: str) -> No
     """Write the two-page test sheet to ``path`` (atomically)."""
     register_fonts()
     with replacing(path) as tmp:
-        canvas = Canvas(str(tmp), pagesize=(paper[0] * mm, paper[1] * mm), invariant=1)
+        canvas = Canvas(
+            str(tmp), pagesize=(paper[0] * mm, paper[1] * mm), invariant=1, initialFontName=REGULAR
+        )
         canvas.setTitle(text("calibrate_title"))
         canvas.setCreator("pnp-generator")
         cx, cy = paper[0] / 2, paper[1] / 2

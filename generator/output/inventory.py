@@ -101,8 +101,9 @@ def _labels(designs: list[Design]) -> list[str]:
     return [d.name for d in designs]
 
 
-def _header_parts(pack: Pack) -> list[Paragraph]:
-    """The title, subtitle, designer and printing notes beside the calibration square."""
+def _header_parts(pack: Pack) -> list[tuple[Paragraph, float]]:
+    """The title, subtitle, designer and printing notes beside the calibration square, each
+    with the space above it (points)."""
     st = _styles()
     game = pack.game.spec
     parts = [
@@ -113,28 +114,35 @@ def _header_parts(pack: Pack) -> list[Paragraph]:
         parts.append(
             Paragraph(escape(text("inventory_designer", designer=game.designer)), st["sub"])
         )
-    duplex = any(sheet.side == "back" for _, sheet in pack.numbered_sheets())
-    sides = "inventory_duplex" if duplex else "inventory_single"
-    for key in ("inventory_print_scale", sides, "inventory_square"):
-        parts.append(Paragraph(escape(text(key)), st["note"]))
-    return parts
+    notes = [Paragraph(escape(note), st["note"]) for note in printing_notes(pack)]
+    gaps = [0, 6, *[3] * (len(parts) - 2), 6, *[3] * (len(notes) - 1)]
+    return list(zip([*parts, *notes], gaps, strict=True))
+
+
+def printing_notes(pack: Pack) -> list[str]:
+    """How to print the pack: at actual size, on how many sheets, on which sides."""
+    sheets, pages = pack.sheet_count, pack.page_count
+    if pack.duplex:
+        edge = text("duplex_short" if pack.options.duplex == "short" else "duplex_long")
+        sides = [
+            text("inventory_duplex", edge=edge, sheets=sheets, pages=pages),
+            text("inventory_fold_hint"),
+        ]
+    elif pack.options.layout == "fold":
+        sides = [text("inventory_fold", sheets=sheets)]
+    else:
+        sides = [text("inventory_single", sheets=sheets)]
+    return [text("inventory_print_scale"), *sides, text("inventory_square")]
 
 
 def _text_width(pack: Pack) -> float:
     return pack.paper[0] * mm - 2 * SIDE * mm - SQUARE * mm - 8 * mm
 
 
-def _gap(index: int, count: int) -> float:
-    return 6 if index in (1, count - 4) else 3
-
-
 def _header_height(pack: Pack) -> float:
     """How far down the header reaches: the square or the notes, whichever is longer, then
     the 'Contents' heading."""
-    parts = _header_parts(pack)
-    notes = sum(
-        p.wrap(_text_width(pack), 10**6)[1] + _gap(i, len(parts)) for i, p in enumerate(parts)
-    )
+    notes = sum(p.wrap(_text_width(pack), 10**6)[1] + gap for p, gap in _header_parts(pack))
     return max(SQUARE * mm, notes) + 22 * mm
 
 
@@ -162,20 +170,17 @@ def page_count(pack: Pack) -> int:
     return len(_chunks(pack))
 
 
-def draw(pack: Pack, canvas: Canvas) -> None:
-    """Draw the inventory page(s) and bookmark them."""
-    canvas.bookmarkPage("inventory")
-    canvas.addOutlineEntry(text("bookmark_inventory"), "inventory", level=0)
+def draw_page(pack: Pack, canvas: Canvas, index: int) -> None:
+    """Draw inventory page ``index`` (the first has the title, notes and square)."""
     pw, ph = pack.paper[0] * mm, pack.paper[1] * mm
     width = pw - 2 * SIDE * mm
-    for index, chunk in enumerate(_chunks(pack)):
-        top = ph - SIDE * mm
-        if index == 0:
-            _header(pack, canvas, width, top)
-            top -= _header_height(pack)
-        _, height = chunk.wrapOn(canvas, width, top)
-        chunk.drawOn(canvas, SIDE * mm, top - height)
-        canvas.showPage()
+    chunk = _chunks(pack)[index]
+    top = ph - SIDE * mm
+    if index == 0:
+        _header(pack, canvas, width, top)
+        top -= _header_height(pack)
+    _, height = chunk.wrapOn(canvas, width, top)
+    chunk.drawOn(canvas, SIDE * mm, top - height)
 
 
 def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
@@ -188,11 +193,10 @@ def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
     canvas.drawCentredString(
         square_left + SQUARE * mm / 2, top - SQUARE * mm / 2 - 3, text("inventory_square_label")
     )
-    parts = _header_parts(pack)
     y = top
-    for i, para in enumerate(parts):
+    for para, gap in _header_parts(pack):
         _, h = para.wrapOn(canvas, _text_width(pack), top)
-        y -= h + _gap(i, len(parts))
+        y -= h + gap
         para.drawOn(canvas, SIDE * mm, y)
     canvas.setFont(BOLD, 12)
     heading_y = top - _header_height(pack) + 10 * mm

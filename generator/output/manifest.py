@@ -10,16 +10,17 @@ from generator.layout.pack import Pack
 
 
 def items(pack: Pack) -> list[dict[str, Any]]:
-    """Every placement of the pack, in page order."""
+    """Every placement of the pack, in page order, with its page and sheet of paper."""
     out: list[dict[str, Any]] = []
-    for page, sheet in pack.numbered_sheets():
-        for p in sheet.placements:
+    for number, page, sheet in pack.pages():
+        for p in page.placements if page is not None else ():
             item = {
                 "component": p.piece.component,
                 "kind": p.piece.kind,
                 "name": p.piece.name,
                 "copy": p.piece.copy,
-                "page": page,
+                "page": number,
+                "sheet": sheet,
                 "side": p.side,
                 "x_mm": round(p.x, 3),
                 "y_mm": round(p.y, 3),
@@ -49,6 +50,8 @@ def write(pack: Pack, path: Path) -> None:
         "language": pack.game.language,
         "paper_mm": list(pack.paper),
         "pages": pack.page_count,
+        "sheets": pack.sheet_count,
+        "duplex": pack.options.duplex if pack.duplex else None,
         "items": items(pack),
     }
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -20,14 +20,14 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art.fonts import REGULAR, register_fonts
+from generator.art.fonts import BOLD, REGULAR, register_fonts
 from generator.art.layers import Layered
 from generator.art.shapes import Shape, hex_points
 from generator.art.store import Artwork
 from generator.art.svgdraw import pdf_number
 from generator.i18n.strings import text
-from generator.layout.impose import Placement, Sheet
 from generator.layout.pack import Pack
+from generator.layout.sheets import Box, Fold, Page, Placement
 from generator.output import inventory, pdfsetup  # noqa: F401 - reportlab set up as packs need
 from generator.spec.sizes import sheet_geometry
 
@@ -40,26 +40,35 @@ LABEL_SIZE_PT = 6.5
 
 
 def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None) -> None:
-    """Draw the whole pack to ``path``; ``progress(1)`` is called after every page."""
+    """Draw the whole pack to ``path``, page by page (a blank page where a sheet's back has
+    nothing); ``progress(1)`` is called after every page."""
     register_fonts()
     game = pack.game.spec
-    canvas = Canvas(str(path), pagesize=(pack.paper[0] * mm, pack.paper[1] * mm), invariant=1)
+    # the initial font is the embedded one: reportlab's default would put an unembedded
+    # Helvetica on every page, and a text operator on pages meant to stay blank
+    size = (pack.paper[0] * mm, pack.paper[1] * mm)
+    canvas = Canvas(str(path), pagesize=size, invariant=1, initialFontName=REGULAR)
     canvas.setTitle(text("pdf_title", title=game.title))
     canvas.setAuthor(game.designer or "")
     canvas.setSubject(f"{game.title}, {game.players} players")
     canvas.setCreator("pnp-generator")
-    inventory.draw(pack, canvas)
-    first_pages = {plan.pages[0]: [] for plan in pack.components if plan.pages}
+    first_pages: dict[int, list] = {}
     for plan in pack.components:
         if plan.pages:
-            first_pages[plan.pages[0]].append(plan)
+            first_pages.setdefault(plan.pages[0], []).append(plan)
     arts = _ArtPlacer(pack, Counter(_art_uses(pack)))
-    for page, sheet in pack.numbered_sheets():
-        for plan in first_pages.get(page, []):
-            key = f"component-{plan.component.id}"
-            canvas.bookmarkPage(key)
-            canvas.addOutlineEntry(plan.component.spec.title, key, level=0)
-        _draw_sheet(pack, sheet, page, canvas, arts)
+    for number, page, _ in pack.pages():
+        if page is not None and page.inventory is not None:
+            if page.inventory == 0:
+                canvas.bookmarkPage("inventory")
+                canvas.addOutlineEntry(text("bookmark_inventory"), "inventory", level=0)
+            inventory.draw_page(pack, canvas, page.inventory)
+        elif page is not None:
+            for plan in first_pages.get(number, []):
+                key = f"component-{plan.component.id}"
+                canvas.bookmarkPage(key)
+                canvas.addOutlineEntry(plan.component.spec.title, key, level=0)
+            _draw_page(pack, page, number, canvas, arts)
         canvas.showPage()
         if progress:
             progress(1)
@@ -68,14 +77,16 @@ def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None)
 
 
 def _art_uses(pack: Pack) -> Iterator[str]:
-    """The art key of every placement and decoration the pack draws, once per use."""
-    for _, sheet in pack.numbered_sheets():
-        for decoration in sheet.decorations:
+    """The art key of every placement, decoration and map the pack draws, once per use."""
+    for _, page in pack.numbered_pages():
+        for decoration in page.decorations:
             yield decoration.art
-        for p in sheet.placements:
+        for p in page.placements:
             key = _placed_art(pack, p)
             if key is not None:
                 yield key
+        if page.assembly:
+            yield page.assembly.art
 
 
 def _placed_art(pack: Pack, p: Placement) -> str | None:
@@ -128,7 +139,7 @@ class _ArtPlacer:
             art.draw(canvas)
 
 
-def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, arts: _ArtPlacer) -> None:
+def _draw_page(pack: Pack, sheet: Page, page: int, canvas: Canvas, arts: _ArtPlacer) -> None:
     for decoration in sheet.decorations:
         canvas.saveState()
         canvas.translate(decoration.x * mm, decoration.y * mm)
@@ -143,14 +154,16 @@ def _draw_sheet(pack: Pack, sheet: Sheet, page: int, canvas: Canvas, arts: _ArtP
         elif placement.side == "back" and placement.piece.kind != "sheet":
             _outline_only(canvas, placement)
     if sheet.assembly:
-        _assembly_map(pack, sheet, canvas)
+        _assembly_map(pack, sheet, canvas, arts)
     for placement in sheet.placements:
-        if placement.side == "front" and placement.piece.kind not in ("card", "board", "sheet"):
+        if placement.side == "front" and placement.outline:
             _cut_guides(canvas, placement)
     if sheet.fold is not None:
         _fold_line(pack, canvas, sheet.fold)
-    for glue in sheet.glue:
-        _glue_area(canvas, glue)
+    for glue, tile in sheet.glue:
+        _glue_area(canvas, glue, tile)
+    for x, y, name in sheet.names:
+        _tile_name(canvas, x, y, name, sheet.side == "back")
     canvas.setLineWidth(MARK_WIDTH_PT)
     canvas.setStrokeGray(0)
     for x1, y1, x2, y2 in sheet.marks:
@@ -167,8 +180,9 @@ def _place(canvas: Canvas, p: Placement, draw_art: Callable[[], None]) -> None:
     canvas.saveState()
     if p.window and p.tile != "whole":
         bx, by, _, _ = p.window
+        cx, cy, cw, ch = p.clip or (p.x, p.y, p.w, p.h)
         path = canvas.beginPath()
-        path.rect(p.x * mm, p.y * mm, p.w * mm, p.h * mm)
+        path.rect(cx * mm, cy * mm, cw * mm, ch * mm)
         canvas.clipPath(path, stroke=0, fill=0)
         if p.rotation == 90:
             canvas.translate((p.x + p.w) * mm, p.y * mm)
@@ -179,16 +193,21 @@ def _place(canvas: Canvas, p: Placement, draw_art: Callable[[], None]) -> None:
         draw_art()
         canvas.restoreState()
         return
+    _piece_frame(canvas, p)
     if p.piece.kind == "token":
-        path = _outline(canvas, p.piece.shape, p.x, p.y, b)
-        canvas.clipPath(path, stroke=0, fill=0)
-    # turn about the centre of the placement; the form's origin is its bleed box corner
+        canvas.clipPath(_outline(canvas, p.piece.shape, 0, 0, b), stroke=0, fill=0)
+    canvas.translate(-b * mm, -b * mm)  # the art's origin is its bleed box corner
+    draw_art()
+    canvas.restoreState()
+
+
+def _piece_frame(canvas: Canvas, p: Placement) -> None:
+    """Move the canvas origin to the placed piece's trim corner in the piece's own frame:
+    turned about the centre of the placement as placed."""
     w, h = (p.h, p.w) if p.rotation % 180 else (p.w, p.h)
     canvas.translate((p.x + p.w / 2) * mm, (p.y + p.h / 2) * mm)
     canvas.rotate(p.rotation)
-    canvas.translate(-(w / 2 + b) * mm, -(h / 2 + b) * mm)
-    draw_art()
-    canvas.restoreState()
+    canvas.translate(-w / 2 * mm, -h / 2 * mm)
 
 
 def _outline(canvas: Canvas, shape: Shape, x: float, y: float, grow: float = 0.0):
@@ -216,17 +235,18 @@ def _cut_guides(canvas: Canvas, p: Placement) -> None:
     """Cut lines that follow the piece's shape; dashed fold lines for die nets."""
     shape = p.piece.shape
     canvas.saveState()
+    _piece_frame(canvas, p)
     canvas.setLineWidth(CUT_WIDTH_PT)
     canvas.setStrokeGray(0)
     if shape.cuts:
         for x1, y1, x2, y2 in shape.cuts:
-            canvas.line((p.x + x1) * mm, (p.y + y1) * mm, (p.x + x2) * mm, (p.y + y2) * mm)
+            canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
         canvas.setDash(*FOLD_DASH_PT)
         canvas.setStrokeGray(0.45)
         for x1, y1, x2, y2 in shape.folds:
-            canvas.line((p.x + x1) * mm, (p.y + y1) * mm, (p.x + x2) * mm, (p.y + y2) * mm)
+            canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
     else:
-        canvas.drawPath(_outline(canvas, shape, p.x, p.y), stroke=1, fill=0)
+        canvas.drawPath(_outline(canvas, shape, 0, 0), stroke=1, fill=0)
     canvas.restoreState()
 
 
@@ -238,27 +258,39 @@ def _outline_only(canvas: Canvas, p: Placement) -> None:
     if p.piece.kind == "card":
         canvas.rect(p.x * mm, p.y * mm, p.w * mm, p.h * mm, stroke=1, fill=0)
     else:
-        canvas.drawPath(_outline(canvas, p.piece.shape, p.x, p.y), stroke=1, fill=0)
+        _piece_frame(canvas, p)
+        canvas.drawPath(_outline(canvas, p.piece.shape, 0, 0), stroke=1, fill=0)
     canvas.restoreState()
 
 
-def _fold_line(pack: Pack, canvas: Canvas, y: float) -> None:
-    """The dashed gutter-fold line across the sheet, labelled at both ends."""
-    margin = sheet_geometry().margin
+def _fold_line(pack: Pack, canvas: Canvas, fold: Fold) -> None:
+    """The dashed gutter-fold line across (or down) the sheet, labelled at both ends, its
+    ends a millimetre inside the margin."""
+    margin = sheet_geometry().margin + 1
+    pw, ph = pack.paper
     canvas.saveState()
     canvas.setStrokeGray(0.3)
     canvas.setLineWidth(0.5)
     canvas.setDash(4, 3)
-    canvas.line(margin * mm, y * mm, (pack.paper[0] - margin) * mm, y * mm)
-    canvas.setFont(REGULAR, 6)
+    canvas.setFont(REGULAR, LABEL_SIZE_PT)
     canvas.setFillGray(0.3)
-    canvas.drawString(margin * mm, y * mm + 2, text("fold_here"))
-    canvas.drawRightString((pack.paper[0] - margin) * mm, y * mm + 2, text("fold_here"))
+    if fold.axis == "y":
+        y = fold.at
+        canvas.line(margin * mm, y * mm, (pw - margin) * mm, y * mm)
+        canvas.drawString(margin * mm, y * mm + 2, text("fold_here"))
+        canvas.drawRightString((pw - margin) * mm, y * mm + 2, text("fold_here"))
+    else:
+        x = fold.at
+        canvas.line(x * mm, margin * mm, x * mm, (ph - margin) * mm)
+        canvas.translate(x * mm - 2, (ph / 2) * mm)
+        canvas.rotate(90)
+        canvas.drawCentredString(0, 0, text("fold_here"))
     canvas.restoreState()
 
 
-def _glue_area(canvas: Canvas, box: tuple[float, float, float, float]) -> None:
-    """Hatch the strip a neighbouring tile will cover, and label it for glue."""
+def _glue_area(canvas: Canvas, box: Box, tile: str) -> None:
+    """Hatch the strip a neighbouring tile will cover, and label it with the tile's name (it
+    stays on the tile once cut, and is hidden once glued)."""
     x, y, w, h = box
     canvas.saveState()
     path = canvas.beginPath()
@@ -275,73 +307,97 @@ def _glue_area(canvas: Canvas, box: tuple[float, float, float, float]) -> None:
         offset += step
     canvas.restoreState()
     canvas.saveState()
-    canvas.setFont(REGULAR, 7)
-    canvas.setFillGray(0.3)
+    canvas.setFont(BOLD, 7)
+    canvas.setFillGray(0.2)
     cx, cy = (x + w / 2) * mm, (y + h / 2) * mm
     canvas.translate(cx, cy)
     if h > w:
         canvas.rotate(90)
-    canvas.drawCentredString(0, -2.5, text("glue_here"))
+    canvas.drawCentredString(0, -2.5, text("glue_here", tile=tile))
     canvas.restoreState()
 
 
-def _assembly_map(pack: Pack, sheet: Sheet, canvas: Canvas) -> None:
-    """The board's outline scaled to the page, with every tile's place and label."""
-    board = sheet.assembly
+def _tile_name(canvas: Canvas, x: float, y: float, name: str, large: bool) -> None:
+    """A tile's name where it survives cutting: large, centred at (x, y) on the tile's back,
+    or small from (x, y) in the corner of a tile printed single-sided."""
+    canvas.saveState()
+    canvas.setFillGray(0.35)
+    if large:
+        canvas.setFont(BOLD, 36)
+        canvas.drawCentredString(x * mm, y * mm - 12, name)
+    else:
+        canvas.setFont(REGULAR, LABEL_SIZE_PT)
+        canvas.drawString(x * mm, y * mm, name)
+    canvas.restoreState()
+
+
+def _assembly_map(pack: Pack, page: Page, canvas: Canvas, arts: _ArtPlacer) -> None:
+    """The whole board, small, with every tile drawn over it where it goes, labelled."""
+    board = page.assembly
     assert board is not None
-    left, bottom = 20.0, 40.0
-    width, height = pack.paper[0] - 40, pack.paper[1] - 90
+    margin = sheet_geometry().margin
+    left, bottom = margin + 10, margin + 15
+    width, height = pack.paper[0] - 2 * left, pack.paper[1] - bottom - margin - 40
     scale = min(width / board.w, height / board.h)
     ox = left + (width - board.w * scale) / 2
     oy = bottom + (height - board.h * scale) / 2
-    canvas.setFont(REGULAR, 16)
+    canvas.setFont(BOLD, 16)
     canvas.setFillGray(0)
-    canvas.drawString(
-        left * mm, (pack.paper[1] - 25) * mm, text("assembly_title", board=board.title)
-    )
+    title_y = pack.paper[1] - margin - 15
+    canvas.drawString(left * mm, title_y * mm, text("assembly_title", board=board.title))
     canvas.setFont(REGULAR, 9)
-    canvas.drawString(left * mm, (pack.paper[1] - 33) * mm, text("assembly_help"))
+    canvas.drawString(left * mm, (title_y - 8) * mm, text("assembly_help"))
+    art = pack.art.drawing(board.art)
+    bleed = (art.width / mm - board.w) / 2  # the art runs out into the bleed
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(ox * mm, oy * mm, board.w * scale * mm, board.h * scale * mm)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.translate((ox - bleed * scale) * mm, (oy - bleed * scale) * mm)
+    canvas.scale(scale, scale)
+    arts.draw(canvas, board.art)
+    canvas.restoreState()
     canvas.setLineWidth(1)
+    canvas.setStrokeGray(0)
     canvas.rect(ox * mm, oy * mm, board.w * scale * mm, board.h * scale * mm)
     for label, bx, by, w, h in board.tiles:
-        canvas.setStrokeGray(0.4)
-        canvas.setLineWidth(0.5)
-        canvas.setFillColorRGB(0.85, 0.9, 1, alpha=0.35)
-        canvas.rect(
-            (ox + bx * scale) * mm,
-            (oy + by * scale) * mm,
-            w * scale * mm,
-            h * scale * mm,
-            stroke=1,
-            fill=1,
-        )
+        canvas.setStrokeColorRGB(0.05, 0.15, 0.5)
+        canvas.setLineWidth(1.2)
+        canvas.setFillColorRGB(0.85, 0.9, 1, alpha=0.25)
+        tx, ty = ox + bx * scale, oy + by * scale
+        canvas.rect(tx * mm, ty * mm, w * scale * mm, h * scale * mm, stroke=1, fill=1)
         canvas.setFillAlpha(1)
-        canvas.setFillGray(0)
-        canvas.setFont(REGULAR, 14)
-        canvas.drawCentredString(
-            (ox + (bx + w / 2) * scale) * mm, (oy + (by + h / 2) * scale) * mm - 5, label
-        )
+        cx, cy = (tx + w * scale / 2) * mm, (ty + h * scale / 2) * mm
+        canvas.setFillColorRGB(1, 1, 1)
+        canvas.roundRect(cx - 14, cy - 10, 28, 20, 4, stroke=1, fill=1)
+        canvas.setFillColorRGB(0.05, 0.15, 0.5)
+        canvas.setFont(BOLD, 14)
+        canvas.drawCentredString(cx, cy - 5, label)
 
 
-def _page_label(pack: Pack, sheet: Sheet, page: int, canvas: Canvas) -> None:
-    """A small line in the footer band naming the game, the sheet and its side."""
-    # a sheet of fronts is followed by its backs exactly when one of its pieces has a back
-    has_backs = sheet.side == "back" or any(p.piece.back for p in sheet.placements)
-    key = f"page_label_{sheet.side}s" if has_backs else "page_label_single"
-    if sheet.side == "fold":
+def _page_label(pack: Pack, page: Page, number: int, canvas: Canvas) -> None:
+    """A small line in the footer band naming the game, the page's components, its sheet and
+    side."""
+    if page.side == "back":
+        key = "page_label_backs"
+    elif page.side == "fold":
         key = "page_label_fold"
-    tile = next((p.tile for p in sheet.placements if p.tile and p.tile != "whole"), None)
+    elif any(p.piece.back for p in page.placements):
+        key = "page_label_fronts"
+    else:
+        key = "page_label_single"
+    tile = next((p.tile for p in page.placements if p.tile and p.tile != "whole"), None)
     if tile:
         key = "page_label_tile"
-    elif sheet.assembly:
+    elif page.assembly:
         key = "page_label_map"
     label = text(
         key,
         game=pack.game.spec.title,
-        component=sheet.title,
-        sheet=sheet.number,
-        sheets=sheet.of,
-        page=page,
+        component=page.title,
+        sheet=page.number,
+        sheets=page.of,
+        page=number,
         tile=tile,
     )
     canvas.setFont(REGULAR, LABEL_SIZE_PT)

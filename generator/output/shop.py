@@ -18,7 +18,7 @@ import pypdfium2 as pdfium
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art.fonts import register_fonts
+from generator.art.fonts import REGULAR, register_fonts
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.output import pdfsetup  # noqa: F401 - reportlab set up as packs need
@@ -44,7 +44,7 @@ def shop_pages(pack: Pack) -> dict[str, list[ShopPage]]:
     """Per component, the distinct designs' sides in order (face, then back)."""
     first: dict[tuple[str, str], Piece] = {}
     copies: Counter[tuple[str, str]] = Counter()
-    for _, sheet in pack.numbered_sheets():
+    for _, sheet in pack.numbered_pages():
         for p in sheet.placements:
             if p.side == "front" and p.piece.kind in SHOP_KINDS:
                 key = (p.piece.component, p.piece.name)
@@ -64,7 +64,7 @@ def _page_pdf(pack: Pack, pages: list[ShopPage], target, space: str | None) -> N
     """Draw each page at bleed-box size, trim and bleed boxes set, no marks; ``space``
     'cmyk' converts every colour and lets reportlab refuse any that slipped through."""
     register_fonts()
-    canvas = Canvas(target, invariant=1, enforceColorSpace=space)
+    canvas = Canvas(target, invariant=1, enforceColorSpace=space, initialFontName=REGULAR)
     canvas.setCreator("pnp-generator")
     canvas.setTitle(pack.game.spec.title)
     for page in pages:

@@ -416,6 +416,11 @@ class TokenPagesSpec(ComponentBase):
 
     kind: Literal["token-pages"]
     face: TemplateName
+    back: TemplateName | None = Field(
+        default=None,
+        description="template of every token's back: one back for all, so tokens drawn blind "
+        "do not show their faces through the paper",
+    )
     size: float = Field(default=24.0, ge=8, le=100, description="diameter of a token in mm")
     bleed: float = Field(default=0.0, ge=0, le=5)
     header: TemplateName = Field(description="template of a page's title band (title, legend)")

@@ -19,6 +19,7 @@ class SheetGeometry:
     mark_length: float
     mark_min_length: float
     piece_gap: float
+    line_room: float
 
 
 @cache
