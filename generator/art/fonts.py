@@ -1,13 +1,18 @@
-"""Fonts embedded in every PDF (the files of ``spec.fontfiles``), registered once for
-reportlab, svglib and text measuring, and the measuring itself: widths and wrapped lines.
+"""Fonts embedded in every PDF, registered once for reportlab and text measuring, the mapping
+from a CSS ``font-family`` to one of them, and the measuring itself: widths, wrapped lines.
 
-Templates ask for ``font-family="sans-serif"`` with ``font-weight="bold"`` /
-``font-style="italic"``.
+The stock families (the files of ``spec.fontfiles``) answer to the generic names
+``sans-serif``, ``serif`` and ``monospace`` and to the common names of fonts like them
+(Helvetica, Arial, Times, Courier ...). A game's own fonts (``fonts:`` in ``game.yaml``) answer
+to the family names it gives them. Templates ask for ``font-family="sans-serif"`` with
+``font-weight="bold"`` / ``font-style="italic"``.
 """
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
+from pathlib import Path
 from unittest.mock import patch
 
 from reportlab.pdfbase import pdfmetrics
@@ -15,38 +20,125 @@ from reportlab.pdfbase.ttfonts import TTFont
 from svglib import fonts as svglib_fonts
 from svglib.fonts import get_global_font_map
 
-from generator.spec.fontfiles import FILES, FONT_DIR
+from generator.spec.fontfiles import FONT_DIR, STOCK, VARIANT_KEYS
 
-NAMES = {
-    ("normal", "normal"): "PnpSans",
-    ("bold", "normal"): "PnpSans-Bold",
-    ("normal", "italic"): "PnpSans-Italic",
-    ("bold", "italic"): "PnpSans-BoldItalic",
+Variant = tuple[str, str]  # (weight, style): ("normal" | "bold", "normal" | "italic")
+STOCK_NAMES = {"sans-serif": "PnpSans", "serif": "PnpSerif", "monospace": "PnpMono"}
+SUFFIX = {
+    ("normal", "normal"): "",
+    ("bold", "normal"): "-Bold",
+    ("normal", "italic"): "-Italic",
+    ("bold", "italic"): "-BoldItalic",
 }
-VARIANTS = {key: (name, FILES[key]) for key, name in NAMES.items()}
-FAMILIES = ("sans-serif", "Vera", "PnpSans", "Helvetica", "Arial")
-REGULAR, BOLD = "PnpSans", "PnpSans-Bold"
+# family names (lower case) that mean a stock family
+ALIASES = {
+    **dict.fromkeys(
+        (
+            "sans-serif",
+            "sans",
+            "vera",
+            "pnpsans",
+            "helvetica",
+            "arial",
+            "dejavu sans",
+            "verdana",
+            "system-ui",
+        ),  # fmt: skip
+        "sans-serif",
+    ),
+    **dict.fromkeys(
+        ("serif", "times", "times new roman", "georgia", "dejavu serif", "pnpserif"), "serif"
+    ),
+    **dict.fromkeys(
+        ("monospace", "courier", "courier new", "dejavu sans mono", "consolas", "pnpmono"),
+        "monospace",
+    ),
+}
+NAMES = {key: STOCK_NAMES["sans-serif"] + SUFFIX[key] for key in VARIANT_KEYS}
+VARIANTS = {key: (NAMES[key], STOCK["sans-serif"][key]) for key in VARIANT_KEYS}
+FAMILIES = ("sans-serif", "Vera", "PnpSans", "Helvetica", "Arial")  # svglib's names for it
+REGULAR, BOLD = NAMES[("normal", "normal")], NAMES[("bold", "normal")]
+
+_families: dict[str, dict[Variant, str]] = {}  # family (lower case) -> variant -> font name
 
 
 @cache
 def register_fonts() -> None:
-    """Register the embedded font family with reportlab, each file parsed once."""
-    for name, filename in VARIANTS.values():
-        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
-    _register_family()
+    """Register the stock families with reportlab, each file parsed once."""
+    for generic, files in STOCK.items():
+        base = STOCK_NAMES[generic]
+        names = {}
+        for key, filename in files.items():
+            names[key] = base + SUFFIX[key]
+            pdfmetrics.registerFont(TTFont(names[key], str(FONT_DIR / filename)))
+        _families[generic] = names
+        _tie(base, names)
 
 
-def _register_family() -> None:
-    """Tie the four variants together, so that ``<b>`` and ``<i>`` in paragraphs pick them;
+def _tie(base: str, names: dict[Variant, str]) -> None:
+    """Tie a family's variants together, so that ``<b>`` and ``<i>`` in paragraphs pick them;
     reportlab unties them whenever one of the fonts is registered again."""
-    names = {key: name for key, (name, _) in VARIANTS.items()}
+    regular = names[("normal", "normal")]
     pdfmetrics.registerFontFamily(
-        REGULAR,
-        normal=names[("normal", "normal")],
-        bold=names[("bold", "normal")],
-        italic=names[("normal", "italic")],
-        boldItalic=names[("bold", "italic")],
+        base,
+        normal=regular,
+        bold=names.get(("bold", "normal"), regular),
+        italic=names.get(("normal", "italic"), regular),
+        boldItalic=names.get(("bold", "italic"), names.get(("bold", "normal"), regular)),
     )
+
+
+def register_game_fonts(fonts: list[tuple[str, str, str, Path]]) -> None:
+    """Register a game's own fonts, (family, weight, style, file) each, under names of their
+    own (a hash of the file), so that two games' fonts of one family name never mix."""
+    register_fonts()
+    for family, weight, style, path in fonts:
+        digest = hashlib.sha1(path.read_bytes()).hexdigest()[:10]
+        name = f"G{digest}-{weight[0]}{style[0]}"
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+        _families.setdefault(family.strip().lower(), {})[(weight, style)] = name
+
+
+def _variant(weight: str, style: str) -> Variant:
+    """A CSS weight and style as one of the four variants."""
+    weight = weight.strip().lower()
+    bold = weight in ("bold", "bolder") or (weight.isdigit() and int(weight) >= 600)
+    italic = style.strip().lower() in ("italic", "oblique")
+    return ("bold" if bold else "normal", "italic" if italic else "normal")
+
+
+def font_for(
+    families: str, weight: str = "normal", style: str = "normal"
+) -> tuple[str, str | None]:
+    """The registered font for a CSS ``font-family`` list: the first family that is a game
+    font, a stock family or a name for one; else sans-serif, with a warning saying so. A
+    variant the family lacks falls back to its regular face, also with a warning."""
+    register_fonts()
+    wanted = _variant(weight, style)
+    names = [f.strip().strip("'\"").strip() for f in families.split(",") if f.strip()]
+    for name in names:
+        key = name.lower()
+        found = _families.get(key) or _families.get(ALIASES.get(key, ""))
+        if found:
+            if wanted in found:
+                return found[wanted], None
+            regular = found.get(("normal", "normal")) or next(iter(found.values()))
+            return regular, f"font '{name}' has no {' '.join(wanted)} face; its regular is used"
+    fallback = _families["sans-serif"][wanted]
+    if not names:
+        return fallback, None
+    known = ", ".join(sorted(k for k in _families if k not in STOCK))
+    return fallback, (
+        f"no font '{families.strip()}' (a game's fonts: {known or 'none'}; or sans-serif, "
+        "serif, monospace); sans-serif is used"
+    )
+
+
+def missing_in(font: str, text: str) -> list[str]:
+    """The characters of ``text`` that the registered font ``font`` has no glyph for."""
+    cmap = pdfmetrics.getFont(font).face.charToGlyph
+    return sorted({c for c in text if c.isprintable() and not c.isspace() and ord(c) not in cmap})
 
 
 @cache
@@ -60,28 +152,36 @@ def map_svg_families() -> None:
         for (weight, style), (name, filename) in VARIANTS.items():
             for family in FAMILIES:
                 font_map.register_font(family, str(FONT_DIR / filename), weight, style, name)
-    _register_family()
+    _tie(STOCK_NAMES["sans-serif"], NAMES)
 
 
-def font_name(weight: str = "normal", style: str = "normal") -> str:
-    """The reportlab font name for a weight and style of the embedded family."""
-    register_fonts()
-    return VARIANTS[("bold" if weight == "bold" else "normal", style)][0]
+def font_name(weight: str = "normal", style: str = "normal", family: str = "sans-serif") -> str:
+    """The reportlab font name for a weight and style of a family (the stock sans-serif by
+    default)."""
+    return font_for(family, weight, style)[0]
 
 
-def text_width(text: str, size: float, weight: str = "normal", style: str = "normal") -> float:
+def text_width(
+    text: str,
+    size: float,
+    weight: str = "normal",
+    style: str = "normal",
+    family: str = "sans-serif",
+) -> float:
     """Width of ``text`` at font ``size``, in the same unit as ``size``."""
-    return pdfmetrics.stringWidth(text, font_name(weight, style), size)
+    return pdfmetrics.stringWidth(text, font_name(weight, style, family), size)
 
 
-def wrap(text: object, width: float, size: float, weight: str = "normal") -> list[str]:
+def wrap(
+    text: object, width: float, size: float, weight: str = "normal", family: str = "sans-serif"
+) -> list[str]:
     """Break ``text`` into lines no wider than ``width`` at font ``size`` (same units)."""
     lines: list[str] = []
     for paragraph in str(text).split("\n"):
         line = ""
         for word in paragraph.split():
             candidate = f"{line} {word}" if line else word
-            if line and text_width(candidate, size, weight) > width:
+            if line and text_width(candidate, size, weight, "normal", family) > width:
                 lines.append(line)
                 line = word
             else:

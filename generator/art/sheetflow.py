@@ -304,6 +304,7 @@ class Story:
         widths = [width * w / sum(weights) for w in weights]
         result = Table(data, colWidths=widths, repeatRows=1 if table.header else 0)
         style = [
+            ("FONTNAME", (0, 0), (-1, -1), REGULAR),  # not reportlab's unembedded Helvetica
             ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#999999")),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("TOPPADDING", (0, 0), (-1, -1), 1.5),

@@ -81,6 +81,7 @@ def _table(pack: Pack, width: float) -> Table:
     table.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), REGULAR),  # not reportlab's unembedded Helvetica
                 ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
                 ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.HexColor("#999999")),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),

@@ -1,39 +1,97 @@
-"""The font files every pack embeds, and the characters they can draw.
+"""The font files a pack may embed, and the characters they can draw.
 
-The family is DejaVu Sans (Bitstream Vera Sans with a far wider coverage: German umlauts and ß,
-typographic quotes and dashes, arrows, Greek, Cyrillic). Its files come with matplotlib, a
-well-kept package on PyPI, so a fresh machine gets them from the project's own install step.
-Loading checks every string of a spec against them, so a character the font lacks is an error
-at its line, never a missing glyph in print; the art stage registers them for drawing.
+The stock families ship with the package (``fonts/``, DejaVu, whose licence allows it): DejaVu
+Sans for ``sans-serif`` (Bitstream Vera Sans with a far wider coverage: German umlauts and ß,
+typographic quotes and dashes, arrows, Greek, Cyrillic), DejaVu Serif for ``serif`` and DejaVu
+Sans Mono for ``monospace``. A game adds its own under ``fonts:`` in ``game.yaml``. Loading
+checks every string of a spec against them, so a character no font has is an error at its
+line, never a missing glyph in print; the art stage registers them for drawing.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from importlib.util import find_spec
 from pathlib import Path
 
-from reportlab.pdfbase.ttfonts import TTFontFile
+from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
-FONT_DIR = Path(find_spec("matplotlib").submodule_search_locations[0]) / "mpl-data/fonts/ttf"
-FILES = {
-    ("normal", "normal"): "DejaVuSans.ttf",
-    ("bold", "normal"): "DejaVuSans-Bold.ttf",
-    ("normal", "italic"): "DejaVuSans-Oblique.ttf",
-    ("bold", "italic"): "DejaVuSans-BoldOblique.ttf",
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+VARIANT_KEYS = (("normal", "normal"), ("bold", "normal"), ("normal", "italic"), ("bold", "italic"))
+STOCK = {
+    "sans-serif": dict(
+        zip(
+            VARIANT_KEYS,
+            (
+                "DejaVuSans.ttf",
+                "DejaVuSans-Bold.ttf",
+                "DejaVuSans-Oblique.ttf",
+                "DejaVuSans-BoldOblique.ttf",
+            ),
+            strict=True,
+        )
+    ),
+    "serif": dict(
+        zip(
+            VARIANT_KEYS,
+            (
+                "DejaVuSerif.ttf",
+                "DejaVuSerif-Bold.ttf",
+                "DejaVuSerif-Italic.ttf",
+                "DejaVuSerif-BoldItalic.ttf",
+            ),
+            strict=True,
+        )
+    ),
+    "monospace": dict(
+        zip(
+            VARIANT_KEYS,
+            (
+                "DejaVuSansMono.ttf",
+                "DejaVuSansMono-Bold.ttf",
+                "DejaVuSansMono-Oblique.ttf",
+                "DejaVuSansMono-BoldOblique.ttf",
+            ),
+            strict=True,
+        )
+    ),
 }
+FILES = STOCK["sans-serif"]  # the default family, which the engine's own words use
+
+
+class FontFileError(ValueError):
+    """A file that cannot be used as a font (what is wrong, in the user's terms)."""
 
 
 @cache
-def _covered() -> frozenset[int]:
-    """The code points the regular font has glyphs for."""
-    face = TTFontFile(str(FONT_DIR / FILES[("normal", "normal")]))
+def coverage(path: Path) -> frozenset[int]:
+    """The code points a font file has glyphs for; ``FontFileError`` when it cannot be read as
+    a TrueType font (an OpenType font with PostScript outlines, say)."""
+    try:
+        face = TTFontFile(str(path))
+    except TTFError as exc:
+        message = str(exc)
+        if "postscript" in message.lower() or "cff" in message.lower():
+            raise FontFileError(
+                "has PostScript (CFF) outlines, which cannot be embedded; use the font's "
+                "TrueType (.ttf) version"
+            ) from None
+        raise FontFileError(f"is not a TrueType font ({message})") from None
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
+        raise FontFileError(f"cannot be read as a font ({type(exc).__name__})") from None
     return frozenset(face.charToGlyph)
 
 
-def missing_glyphs(text: str) -> list[str]:
-    """The characters of ``text`` the embedded font cannot draw."""
-    covered = _covered()
-    return sorted(
-        {c for c in text if c.isprintable() and not c.isspace() and ord(c) not in covered}
-    )
+def missing_glyphs(text: str, also: tuple[Path, ...] = ()) -> list[str]:
+    """The characters of ``text`` that neither the default font nor any of ``also`` (a game's
+    own font files) can draw."""
+    lacking = {c for c in text if c.isprintable() and not c.isspace() and ord(c) not in _default()}
+    for path in also:
+        if not lacking:
+            break
+        lacking = {c for c in lacking if ord(c) not in coverage(path)}
+    return sorted(lacking)
+
+
+@cache
+def _default() -> frozenset[int]:
+    return coverage(FONT_DIR / FILES[("normal", "normal")])
