@@ -3,18 +3,22 @@
     .venv/bin/python benchmarks/bench_art.py [--cards N] [--runs R]
 
 The PNGs are generated first (not timed); the build is timed. Prints one line:
-``cards=N seconds=X pdf_bytes=N png_bytes=N images_in_pdf=N``. The target: under 5 seconds,
-each PNG embedded once.
+``cards=N seconds=X pdf_bytes=N png_bytes=N images_in_pdf=N drawn_diff=D``. The target: under
+5 seconds, each PNG embedded once, and the art real: ``drawn_diff`` is the mean difference
+(0-255) between the first card as pdfium renders it and its PNG, which must stay small (a PNG
+drawn black or streaked differs by 100 and more).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import tempfile
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+import pypdfium2 as pdfium
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 from workload import build, colour, median, write_game
 
 FACE = """\
@@ -58,10 +62,32 @@ def main(argv: list[str] | None = None) -> None:
             times.append(seconds)
         data = pdf.read_bytes()
         images = len(re.findall(rb"/Subtype\s*/Image", data))
+        diff = drawn_diff(pdf, folder / "art" / "card-00001.png")
     print(
         f"cards={args.cards} seconds={median(times):.2f} pdf_bytes={len(data)} "
-        f"png_bytes={png_bytes} images_in_pdf={images}"
+        f"png_bytes={png_bytes} images_in_pdf={images} drawn_diff={diff:.1f}"
     )
+
+
+def drawn_diff(pdf: Path, png: Path) -> float:
+    """The mean difference between the first card's art as pdfium renders it and its PNG,
+    both scaled to a tenth of the PNG (the manifest says where the card is)."""
+    manifest = json.loads((pdf.parent / "manifest.json").read_text(encoding="utf-8"))
+    item = next(i for i in manifest["items"] if i["copy"] == 1 and i["side"] == "front")
+    paper_w, paper_h = manifest["paper_mm"]
+    with pdfium.PdfDocument(str(pdf)) as document:
+        page = document[item["page"] - 1].render(scale=150 / 72).to_pil().convert("RGB")
+    px = page.width / paper_w
+    x, y, w, h = item["x_mm"], item["y_mm"], item["w_mm"], item["h_mm"]
+    box = (x * px, (paper_h - y - h) * px, (x + w) * px, (paper_h - y) * px)
+    card = page.crop(tuple(round(v) for v in box))
+    if item["rotation"] % 360:
+        card = card.rotate(-item["rotation"], expand=True)
+    with Image.open(png) as source:
+        size = (source.width // 10, source.height // 10)
+        expected = source.convert("RGB").resize(size, Image.Resampling.BOX)
+    shown = card.resize(size, Image.Resampling.BOX)
+    return sum(ImageStat.Stat(ImageChops.difference(shown, expected)).mean) / 3
 
 
 if __name__ == "__main__":

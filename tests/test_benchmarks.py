@@ -49,6 +49,7 @@ def test_bench_art_embeds_each_png_once():
     figures = run("bench_art.py", "--cards", "6", "--runs", "1")
     assert figures["images_in_pdf"] == "6"
     assert int(figures["pdf_bytes"]) > int(figures["png_bytes"])  # the PNGs are all in it
+    assert float(figures["drawn_diff"]) < 8, figures  # and printed as drawn, not black
 
 
 def test_bench_scale_gives_time_and_memory_for_each_size():

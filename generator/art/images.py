@@ -1,47 +1,118 @@
-"""Raster images in the PDF, embedded once each and, where the file allows, without being
-decoded and compressed again.
+"""Raster images in the PDF: every kind a designer exports, with its true colours and
+transparency, embedded once each and, where the file allows, without being decoded again.
 
-An 8-bit, non-interlaced RGB or greyscale PNG already holds its pixels as a zlib stream with
-PNG's row filters, which PDF reads directly (FlateDecode with the PNG predictor): such a file
-is copied into the PDF as it is. Any other image (alpha, palette, 16-bit, interlaced, JPEG)
-goes through reportlab's own image handling.
+- An 8-bit, non-interlaced RGB or greyscale PNG without transparency holds its pixels as a
+  zlib stream with PNG's row filters, which PDF reads as it is (FlateDecode with the PNG
+  predictor in the filter's decode parameters): the file's own data goes into the PDF.
+- A JPEG (RGB, grey or CMYK) goes in as it is too (DCTDecode); a CMYK JPEG written by Adobe
+  software stores its inks inverted, which the PDF's Decode array undoes.
+- Anything else (alpha, palettes and their transparency, 16-bit, interlaced, WebP, GIF, TIFF)
+  is decoded once and stored as 8-bit colour, its alpha as a soft mask.
+
+The pixel count is read from the file's header and refused above ``MAX_PIXELS`` before
+anything is decoded: a small file can hold a huge image.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import struct
+import warnings
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
+from PIL import Image, ImageFile, ImageOps
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MAX_PIXELS = 40_000_000  # 40 megapixels: a 300 dpi image larger than A2
+MAX_BYTES = 64_000_000  # an image file larger than this is refused before it is read
+Image.MAX_IMAGE_PIXELS = 4 * MAX_PIXELS  # Pillow's own last line; ours says the size first
+ImageFile.LOAD_TRUNCATED_IMAGES = False
+
+
+class ImageProblem(ValueError):
+    """Why a file cannot be used as an image, in the user's terms."""
 
 
 @dataclass(frozen=True)
-class PngData:
-    """What a PDF image needs from a PNG: size, colour channels and the compressed rows."""
+class Raster:
+    """An image as the PDF takes it: size, colour space, the stream (with its filter, decode
+    parameters and Decode array) and, for transparency, an 8-bit alpha stream (zlib)."""
 
     width: int
     height: int
-    colours: int
+    colour_space: str
+    filter: str
     data: bytes
+    parms: tuple[tuple[str, int], ...] = ()
+    decode: tuple[int, ...] = ()
+    alpha: bytes | None = None
+
+    @property
+    def key(self) -> str:
+        """A name for the image in the PDF, the same for the same pixels."""
+        digest = hashlib.sha1(self.data)
+        if self.alpha:
+            digest.update(self.alpha)
+        return "img" + digest.hexdigest()[:16]
 
 
-def read_png(path: Path) -> PngData | None:
-    """The PNG's compressed pixel data if PDF can take it unchanged, else None."""
-    raw = path.read_bytes()
+def image_size(raw: bytes) -> tuple[int, int]:
+    """The width and height in pixels from the file's header (nothing decoded), checked
+    against ``MAX_PIXELS``."""
+    limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None  # the header only: ours
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(raw)) as image:
+                width, height = image.size
+    except (OSError, SyntaxError, ValueError) as exc:
+        kind = exc.__class__.__name__
+        raise ImageProblem(
+            f"cannot be read as an image ({kind}); export it as PNG or JPEG"
+        ) from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
+    if width * height > MAX_PIXELS:
+        raise ImageProblem(
+            f"is {width} x {height} pixels; images are limited to {MAX_PIXELS // 1_000_000} "
+            "megapixels (300 dpi over an A2 sheet): scale it down"
+        )
+    return width, height
+
+
+def read_bytes(path: Path) -> bytes:
+    """An image file's bytes, refused above ``MAX_BYTES`` before it is read."""
+    size = path.stat().st_size
+    if size > MAX_BYTES:
+        raise ImageProblem(f"is {size / 1e6:.0f} MB; image files are limited to 64 MB")
+    return path.read_bytes()
+
+
+@lru_cache(maxsize=256)
+def load(raw: bytes) -> Raster:
+    """The image in ``raw`` as the PDF will hold it (``ImageProblem`` if it cannot be)."""
+    image_size(raw)
+    return _png_as_is(raw) or _jpeg_as_is(raw) or _decoded(raw)
+
+
+def _png_as_is(raw: bytes) -> Raster | None:
+    """An 8-bit RGB or grey PNG, not interlaced, without transparency: its own rows."""
     if not raw.startswith(PNG_SIGNATURE):
         return None
     pos, header, chunks = 8, None, []
     while pos + 8 <= len(raw):
         length, kind = struct.unpack(">I4s", raw[pos : pos + 8])
         body = raw[pos + 8 : pos + 8 + length]
-        if kind == b"IHDR":
+        if kind == b"IHDR" and length == 13:
             header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"tRNS":
+            return None  # transparency by colour key: decoded, as a soft mask
         elif kind == b"IDAT":
             chunks.append(body)
         elif kind == b"IEND":
@@ -55,53 +126,139 @@ def read_png(path: Path) -> PngData | None:
         return None
     data = b"".join(chunks)
     try:
-        zlib.decompressobj().decompress(data, 16)  # a broken stream falls back to reportlab
+        zlib.decompressobj().decompress(data, 16)  # a broken stream is decoded by Pillow
     except zlib.error:
         return None
-    return PngData(width, height, colours, data)
+    parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", width))
+    space = "DeviceRGB" if colours == 3 else "DeviceGray"
+    return Raster(width, height, space, "FlateDecode", data, parms)
 
 
-class _PngXObject(pdfdoc.PDFImageXObject):
-    """An image XObject whose stream is a PNG's own compressed rows."""
+def _jpeg_as_is(raw: bytes) -> Raster | None:
+    """A JPEG in RGB, grey or CMYK: its own compressed data."""
+    if not raw.startswith(b"\xff\xd8"):
+        return None
+    with Image.open(io.BytesIO(raw)) as image:
+        space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}.get(image.mode)
+        if image.format != "JPEG" or space is None:
+            return None
+        inverted = image.mode == "CMYK" and "adobe" in image.info
+        width, height = image.size
+    decode = (1, 0, 1, 0, 1, 0, 1, 0) if inverted else ()
+    return Raster(width, height, space, "DCTDecode", raw, decode=decode)
 
-    def __init__(self, name: str, png: PngData):  # reportlab's init would read the file
+
+def _decoded(raw: bytes) -> Raster:
+    """Any other image, decoded: 8-bit colour (grey, RGB or CMYK) and its alpha, if any part
+    of it is transparent, as a separate channel."""
+    try:
+        with Image.open(io.BytesIO(raw)) as image:
+            image.seek(0)  # an animation prints its first frame
+            image = ImageOps.exif_transpose(image) if image.format == "JPEG" else image.copy()
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        kind = exc.__class__.__name__
+        raise ImageProblem(
+            f"cannot be read as an image ({kind}); export it as PNG or JPEG"
+        ) from None
+    image = _eight_bit(image)
+    alpha = None
+    if image.mode in ("RGBA", "LA"):
+        channel = image.getchannel("A")
+        if channel.getextrema() != (255, 255):
+            alpha = zlib.compress(channel.tobytes(), 6)
+        image = image.convert("RGB" if image.mode == "RGBA" else "L")
+    space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}[image.mode]
+    data = zlib.compress(image.tobytes(), 6)
+    return Raster(image.width, image.height, space, "FlateDecode", data, alpha=alpha)
+
+
+def _eight_bit(image: Image.Image) -> Image.Image:
+    """The image in one of the modes kept: RGB, RGBA, L, LA or CMYK, 8 bits a channel;
+    palettes (and their transparency) and 16-bit greys become RGBA or L."""
+    mode = image.mode
+    if mode in ("RGB", "RGBA", "L", "LA", "CMYK"):
+        return image
+    if mode in ("P", "PA") or (mode in ("L", "RGB") and "transparency" in image.info):
+        return image.convert("RGBA")
+    if mode in ("I;16", "I;16B", "I;16L", "I", "F"):
+        return image.point(lambda v: v / 257).convert("L") if mode != "F" else image.convert("L")
+    if mode == "1":
+        return image.convert("L")
+    return image.convert("RGBA")
+
+
+class _ImageXObject(pdfdoc.PDFImageXObject):
+    """An image XObject written from a ``Raster`` (reportlab's own would read the file and
+    encode it again), with its soft mask when it has one."""
+
+    def __init__(self, name: str, raster: Raster, mask: str | None):  # noqa: D107
         self.name = name
-        self.png = png
-        self.width, self.height = png.width, png.height
+        self.raster = raster
+        self.width, self.height = raster.width, raster.height
         self.mask = None
+        self.smask = mask
 
     def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
-        png = self.png
-        stream = pdfdoc.PDFStream(content=png.data)
+        r = self.raster
+        stream = pdfdoc.PDFStream(content=r.data)
         d = stream.dictionary
         d["Type"] = pdfdoc.PDFName("XObject")
         d["Subtype"] = pdfdoc.PDFName("Image")
-        d["Width"] = png.width
-        d["Height"] = png.height
+        d["Width"] = r.width
+        d["Height"] = r.height
         d["BitsPerComponent"] = 8
-        d["ColorSpace"] = pdfdoc.PDFName("DeviceRGB" if png.colours == 3 else "DeviceGray")
-        d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
-        d["DecodeParms"] = pdfdoc.PDFDictionary(
-            {"Predictor": 15, "Colors": png.colours, "BitsPerComponent": 8, "Columns": png.width}
-        )
-        d["Length"] = len(png.data)
+        d["ColorSpace"] = pdfdoc.PDFName(r.colour_space)
+        d["Filter"] = pdfdoc.PDFName(r.filter)  # a name, with its parameters a dictionary
+        if r.parms:
+            d["DecodeParms"] = pdfdoc.PDFDictionary(dict(r.parms))
+        if r.decode:
+            d["Decode"] = pdfdoc.PDFArray(list(r.decode))
+        if self.smask:
+            d["SMask"] = pdfdoc.PDFObjectReference(self.smask)
+        d["Length"] = len(r.data)
         return stream.format(document)
 
 
-def draw_image(canvas: Canvas, path: Path) -> None:
-    """Draw the image file into the unit square of the current transformation, embedding it
-    once per document whatever the number of times it is drawn."""
-    png = read_png(path)
-    if png is None:
-        canvas.drawImage(str(path), 0, 0, 1, 1, mask="auto")
-        return
-    name = "png" + hashlib.sha1(png.data).hexdigest()[:16]
+class _MaskXObject(pdfdoc.PDFImageXObject):
+    """The soft mask of an image: its alpha channel as an 8-bit grey image."""
+
+    def __init__(self, name: str, raster: Raster):  # noqa: D107
+        self.name = name
+        self.raster = raster
+        self.width, self.height = raster.width, raster.height
+        self.mask = None
+
+    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+        r = self.raster
+        assert r.alpha is not None
+        stream = pdfdoc.PDFStream(content=r.alpha)
+        d = stream.dictionary
+        d["Type"] = pdfdoc.PDFName("XObject")
+        d["Subtype"] = pdfdoc.PDFName("Image")
+        d["Width"] = r.width
+        d["Height"] = r.height
+        d["BitsPerComponent"] = 8
+        d["ColorSpace"] = pdfdoc.PDFName("DeviceGray")
+        d["Filter"] = pdfdoc.PDFName("FlateDecode")
+        d["Length"] = len(r.alpha)
+        return stream.format(document)
+
+
+def draw_image(canvas: Canvas, source: Path | bytes) -> None:
+    """Draw the image (a file, or the bytes of one) into the unit square of the current
+    transformation, embedding it once per document however often it is drawn."""
+    raw = read_bytes(source) if isinstance(source, Path) else source
+    raster = load(raw)
     document = canvas._doc
+    name = raster.key
     reg_name = document.getXObjectName(name)
     if document.idToObject.get(reg_name) is None:
-        image = _PngXObject(name, png)
-        document.Reference(image, reg_name)
-        document.addForm(name, image)
+        mask = None
+        if raster.alpha is not None:
+            mask = document.getXObjectName(name + "m")
+            document.Reference(_MaskXObject(name + "m", raster), mask)
+        document.Reference(_ImageXObject(name, raster, mask), reg_name)
+        document.addForm(name, document.idToObject[reg_name])
     canvas._code.append(f"/{reg_name} Do")
     canvas._formsinuse.append(name)
     canvas._currentPageHasImages = 1
