@@ -11,6 +11,7 @@ import click
 from generator.build.parallel import WorkerLost
 
 EXIT_INTERNAL = 4
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
 # command name -> its module under generator.commands, imported when the command runs
 COMMANDS = {
     "build": "build",
@@ -47,6 +48,9 @@ def main() -> None:
     (``PNP_DEBUG=1`` shows the traceback for a bug report)."""
     try:
         cli()
+    except KeyboardInterrupt:  # Ctrl-C late in a command: the build cleaned up already
+        click.echo("stopped", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     except WorkerLost as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INTERNAL)

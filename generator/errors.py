@@ -3,14 +3,32 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+# characters that would move the cursor, clear the screen, start a line or turn text around
+# when printed to a terminal: C0 and C1 controls, DEL, line and paragraph separators, and the
+# bidirectional overrides
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def clean(text: object) -> str:
+    """``text`` safe to print: every control character written as an escape (``\\x1b``,
+    ``\\n``), so a value from a spec or a file name can neither forge a line nor drive the
+    terminal."""
+    return CONTROL.sub(_escape, str(text))
+
+
+def _escape(match: re.Match[str]) -> str:
+    return match[0].encode("unicode_escape").decode("ascii")
+
 
 def display_path(path: Path) -> str:
-    """A path as the user should see it: relative to the working directory where possible."""
-    return _display(path, os.getcwd())
+    """A path as the user should see it: relative to the working directory where possible,
+    any control character in it escaped."""
+    return clean(_display(path, os.getcwd()))
 
 
 @lru_cache(maxsize=4096)
@@ -41,7 +59,8 @@ class SpecError(Exception):
 
     def __str__(self) -> str:
         where = display_path(self.path)
-        return f"{where}:{self.line}: {self.message}" if self.line else f"{where}: {self.message}"
+        message = clean(self.message)
+        return f"{where}:{self.line}: {message}" if self.line else f"{where}: {message}"
 
 
 @dataclass

@@ -25,6 +25,7 @@ from generator.paths import relative_problem
 from generator.spec.designs import Design
 from generator.spec.loader import Game
 
+MAX_FIT = 10_000  # mm or pt: fit() measures nothing larger (a NaN or 1e20 never loops)
 ALIASES = {
     "deck": "card",
     "tokens": "token",
@@ -157,15 +158,23 @@ class TemplateRenderer:
         weight: str = "normal",
         leading: float = 1.25,
         box: str = "text",
+        family: str = "sans-serif",
     ) -> dict[str, Any]:
         """Lines of ``text`` in a ``width`` x ``height`` box at the largest size from ``size``
-        down to ``min_size`` that fits; what still does not fit is recorded as an overflow."""
+        down to ``min_size`` that fits, in font ``family``; what still does not fit is
+        recorded as an overflow."""
+        numbers = {"width": width, "height": height, "size": size, "min_size": min_size}
+        for name, value in numbers.items():
+            if not isinstance(value, int | float) or not 0 <= value <= MAX_FIT:
+                raise ValueError(f"fit(): {name} must be a number from 0 to {MAX_FIT:g}")
+        if not 0 < min_size <= size:
+            raise ValueError("fit(): min_size must be above 0 and at most size")
         step = max((size - min_size) / 20, 0.01)
         current = size
         while True:
-            lines = wrap(text, width, current, weight)
+            lines = wrap(text, width, current, weight, family)
             needed = len(lines) * current * leading
-            widest = max(text_width(line, current, weight) for line in lines)
+            widest = max(text_width(line, current, weight, "normal", family) for line in lines)
             fits = needed <= height + 1e-6 and widest <= width + 1e-6
             if fits or current - step < min_size - 1e-9:
                 break

@@ -8,6 +8,7 @@ pages are whole pages of their own (the steps of each kind are in ``kinds``).
 
 from __future__ import annotations
 
+from generator.art.fonts import register_game_fonts
 from generator.art.store import ArtStore
 from generator.build import kinds, shares
 from generator.build.numbering import number
@@ -27,6 +28,9 @@ def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIO
     plan below then takes each design's art from there, so it only imposes and numbers."""
     paper = paper_sizes()[paper_name]
     set_language(game.language)
+    register_game_fonts(
+        [(f.family, f.weight, f.style, (game.root / f.file).resolve()) for f in game.spec.fonts]
+    )
     made = shares.made_on_all_cores(game, paper_name, options)
     pack = Pack(game, paper_name, paper, ArtStore(game.root, options.ink_saver), options=options)
     planner = Planner(game, pack, memo=shares.take(pack, made))

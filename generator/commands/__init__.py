@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.errors import ErrorList, SpecError, SpecFailure
+from generator.errors import ErrorList, SpecError, SpecFailure, clean
 from generator.options import DEFAULT_OPTIONS, PrintOptions
 from generator.spec.gamefolders import DEFAULT_COMPONENTS, SpecFailureFor, select_games
 
@@ -167,7 +167,8 @@ def load_games(
             wanted.append((game.root, language))
         else:
             click.echo(
-                f"{game.name}: not printed in '{language}' (languages: {', '.join(declared)})",
+                f"{clean(game.name)}: not printed in '{language}' "
+                f"(languages: {', '.join(declared)})",
                 err=True,
             )
     if not wanted:

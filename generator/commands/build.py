@@ -29,7 +29,7 @@ from generator.commands import (
     plan_on_all_cores,
     print_options,
 )
-from generator.errors import display_path
+from generator.errors import clean, display_path
 from generator.options import PrintOptions
 from generator.output.atomic import sweep_stale
 from generator.spec.gamefolders import SpecFailureFor, select_games
@@ -50,11 +50,12 @@ def passes_check(game: Game, planned: Planned, force: bool) -> bool:
         return True
     if force:
         click.echo(
-            f"warning: {game.name}: building despite the mismatches above (--force)", err=True
+            f"warning: {clean(game.name)}: building despite the mismatches above (--force)",
+            err=True,
         )
         return True
     click.echo(
-        f"{game.name}: the rules check fails; not built (--force builds anyway).",
+        f"{clean(game.name)}: the rules check fails; not built (--force builds anyway).",
         err=True,
     )
     return False
@@ -102,7 +103,7 @@ def command(
         key = pack_key(game.root, settings(paper, options, source, language, force))
         folder = out_folder(out_dir, game, by_language)
         if up_to_date(folder, game.name, key):
-            click.echo(f"{game.name}: {display_path(folder)} is up to date")
+            click.echo(f"{clean(game.name)}: {display_path(folder)} is up to date")
         else:
             keys[(game.root, game.language)] = key
     todo = [game for game in loaded if (game.root, game.language) in keys]
@@ -148,13 +149,13 @@ def commit_accepted(games: list[Game], results: list[Planned], out_dir: Path, fo
             for later in results[i:]:
                 later.discard()
             click.echo(
-                f"{game.name}: cannot write to {display_path(out_dir)}: {problem}; "
+                f"{clean(game.name)}: cannot write to {display_path(out_dir)}: {problem}; "
                 "the previous files are untouched.",
                 err=True,
             )
             sys.exit(EXIT_CANNOT_WRITE)
         click.echo(
-            f"{game.name}: {display_path(built.pdf)} ({built.pages} pages, "
+            f"{clean(game.name)}: {display_path(built.pdf)} ({built.pages} pages, "
             f"{planned.paper_name}, {game.language})"
         )
     return refused
@@ -201,7 +202,7 @@ def stale(
         key = pack_key(root, settings(paper, options, None, None, force))
         sweep_stale(out_dir / root.name)
         if up_to_date(out_dir / root.name, root.name, key):
-            click.echo(f"{root.name}: {display_path(out_dir / root.name)} is up to date")
+            click.echo(f"{clean(root.name)}: {display_path(out_dir / root.name)} is up to date")
         else:
             todo.append(root.name)
     return tuple(todo) or None
@@ -214,6 +215,6 @@ def stage_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> StagedP
 
     if not sys.stderr.isatty() or in_worker():
         return stage_pack(pack, out_dir, by_language)
-    label = f"{pack.game.name} [{pack.game.language}]"
+    label = f"{clean(pack.game.name)} [{pack.game.language}]"
     with click.progressbar(length=pack.page_count, label=label, file=sys.stderr) as bar:
         return stage_pack(pack, out_dir, by_language, bar.update)

@@ -28,14 +28,14 @@ from generator.commands import (
     plan_on_all_cores,
     print_options,
 )
-from generator.errors import display_path
+from generator.errors import clean, display_path
 from generator.i18n.strings import missing as missing_engine
 from generator.spec.loader import Game
 
 
 def print_table(game: Game, rows: list[CountRow]) -> None:
     """The check table for one game: component, expected, generated, status."""
-    click.echo(f"\n{game.spec.title} ({game.name})")
+    click.echo(f"\n{clean(game.spec.title)} ({clean(game.name)})")
     width = max([len(r.key) for r in rows] + [9])
     click.echo(f"  {'component':<{width}}  {'expected':>8}  {'generated':>9}  status")
     for r in rows:
@@ -112,7 +112,7 @@ def explain_failures(
     explain_overflows(game, overflows)
     recipe_problems = check_recipes(game)
     for problem in recipe_problems:
-        click.echo(problem, err=True)
+        click.echo(clean(problem), err=True)
     problems = explain_printing(game, printing) if printing else ()
     return bool(mismatches(rows) or overflows or recipe_problems or problems)
 
@@ -120,7 +120,7 @@ def explain_failures(
 def explain_printing(game: Game, printing: PrintReport) -> tuple[str, ...]:
     """What would come out of the printer wrong, one error line each."""
     for problem in printing.problems:
-        click.echo(f"{game.name}: prints wrong: {problem}", err=True)
+        click.echo(f"{clean(game.name)}: prints wrong: {clean(problem)}", err=True)
     return printing.problems
 
 
@@ -138,7 +138,7 @@ def explain_translation(game: Game) -> bool:
     report = game.report
     if report is None:
         return True
-    label = f"{game.name} [{report.language}]"
+    label = f"{clean(game.name)} [{report.language}]"
     engine = missing_engine(report.language)
     for where, text in report.missing:
         click.echo(f"{where}: not translated into {report.language}: {text!r}", err=True)
@@ -173,7 +173,7 @@ def explain_overflows(game: Game, overflows: list[Overflow]) -> None:
         component = next(c for c in game.components if c.id == o.component)
         where = display_path(component.path) + (f":{o.line}" if o.line else "")
         click.echo(
-            f"{where}: text does not fit: {o.piece}, box {o.box}: "
+            f"{where}: text does not fit: {o.piece}, box {clean(o.box)}: "
             f"{o.missing} missing; shorten the text or make the box larger",
             err=True,
         )

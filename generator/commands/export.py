@@ -16,7 +16,7 @@ from generator.commands import (
     out_option,
     plan_games,
 )
-from generator.errors import display_path
+from generator.errors import clean, display_path
 from generator.output.shop import export
 
 
@@ -43,5 +43,6 @@ def command(
         pdfs = sum(1 for p in written if p.suffix == ".pdf")
         pngs = sum(1 for p in written if p.suffix == ".png")
         click.echo(
-            f"{pack.game.name}: {pdfs} PDF(s), {pngs} PNG(s) in {display_path(folder / 'shop')}"
+            f"{clean(pack.game.name)}: {pdfs} PDF(s), {pngs} PNG(s) in "
+            f"{display_path(folder / 'shop')}"
         )

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from generator.commands import components_option, games_argument, load_games, plan_games
+from generator.errors import clean
 from generator.layout.pack import Pack
 from generator.output.inventory import page_ranges
 from generator.spec.designs import tally
@@ -18,20 +19,22 @@ def describe(pack: Pack) -> None:
     spec = pack.game.spec
     sides = "double-sided" if pack.duplex else "single-sided"
     click.echo(
-        f"{pack.game.name}: {spec.title} ({spec.players} players, {pack.paper_name}, "
+        f"{clean(pack.game.name)}: {clean(spec.title)} ({spec.players} players, {pack.paper_name}, "
         f"{pack.sheet_count} sheets of paper {sides}, {pack.page_count} pages)"
     )
     for plan in pack.components:
         component = plan.component
         size = f", {plan.shape.label}" if plan.shape else ""
         click.echo(
-            f"  {component.id}: {component.spec.kind} '{component.spec.title}', "
+            f"  {component.id}: {component.spec.kind} '{clean(component.spec.title)}', "
             f"{plan.count} pieces{size}, pages {page_ranges(plan.pages)}"
         )
         click.echo("    " + ", ".join(f"{d.name} {d.count}" for d in plan.designs))
         totals = tally(component)
         if totals:
-            click.echo("    tally: " + ", ".join(f"{name} {n}" for name, n in totals.items()))
+            click.echo(
+                "    tally: " + ", ".join(f"{clean(name)} {n}" for name, n in totals.items())
+            )
     for number, page, sheet in pack.pages():
         if page is not None and page.side != "back" and page.area:
             fronts = sum(1 for p in page.placements if p.side == "front")

@@ -16,7 +16,7 @@ from generator.build.pipeline import plan_pack
 from generator.check.printing import check_printing
 from generator.check.rules import check_counts
 from generator.commands.check import explain_failures
-from generator.errors import ErrorList, SpecFailure, display_path
+from generator.errors import ErrorList, SpecFailure, clean, display_path
 from generator.options import PrintOptions
 from generator.output.write import write_pack
 from generator.spec.gamefolders import SHARED_TEMPLATES
@@ -60,11 +60,11 @@ def rebuild(
         return
     printing = check_printing(pack)
     if explain_failures(game, pack.overflows, check_counts(game), printing) and not force:
-        click.echo(f"{game.name}: the check fails; not rebuilt (run pnp check)", err=True)
+        click.echo(f"{clean(game.name)}: the check fails; not rebuilt (run pnp check)", err=True)
         return
     built = write_pack(pack, out_dir, by_language=language is not None)
     seconds = time.perf_counter() - started
-    click.echo(f"{game.name}: rebuilt {display_path(built.pdf)} in {seconds:.2f} s")
+    click.echo(f"{clean(game.name)}: rebuilt {display_path(built.pdf)} in {seconds:.2f} s")
 
 
 def watch_games(

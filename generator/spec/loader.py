@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError, display_path
 from generator.i18n import catalogs
-from generator.spec.fontfiles import missing_glyphs
+from generator.spec.fontfiles import FontFileError, coverage, missing_glyphs
 from generator.spec.gamefolders import (
     template_dirs,
 )
@@ -83,9 +83,10 @@ def load_game(
     report = None
     if doc is not None and language is not None:
         report = _translate(root, [doc, *docs], language, errors)
-    for text_doc in [d for d in (doc, *docs) if d is not None]:
-        _check_glyphs(text_doc, errors)
     spec = _validate(GameSpec, doc, errors) if doc else None
+    fonts = _check_fonts(root, spec, doc, errors) if spec is not None else ()
+    for text_doc in [d for d in (doc, *docs) if d is not None]:
+        _check_glyphs(text_doc, errors, fonts)
     if spec is not None:
         for deck, recipe in spec.recipes.items():
             for loc, message in recipe.problems():
@@ -154,16 +155,40 @@ def _catalog_line(path: Path, message: str) -> int | None:
     return None
 
 
-def _check_glyphs(doc: YamlDoc, errors: ErrorList) -> None:
-    """Every string a template may print can be drawn by the embedded font."""
+def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[Path, ...] = ()) -> None:
+    """Every string a template may print can be drawn by an embedded font (the default one,
+    or one of the game's own ``fonts``)."""
     for loc, text in _all_strings(doc.data):
-        lacking = missing_glyphs(text)
+        lacking = missing_glyphs(text, fonts)
         if lacking:
             errors.add(
                 doc.path,
                 doc.line_of(loc),
                 f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
             )
+
+
+def _check_fonts(root: Path, spec: GameSpec, doc: YamlDoc, errors: ErrorList) -> tuple[Path, ...]:
+    """The files of the game's own fonts, each a TrueType font inside the game folder; every
+    one that is not is an error at its line."""
+    found = []
+    for index, font in enumerate(spec.fonts):
+        line = doc.line_of(("fonts", index, "file"))
+        path = root / font.file
+        real = path.resolve()
+        if not real.is_relative_to(root.resolve()):
+            errors.add(doc.path, line, f"font '{font.file}' leads outside the game folder")
+            continue
+        if not real.is_file():
+            errors.add(doc.path, line, f"font '{font.file}' not found in {root.name}/")
+            continue
+        try:
+            coverage(real)
+        except FontFileError as exc:
+            errors.add(doc.path, line, f"font '{font.file}' {exc}")
+            continue
+        found.append(real)
+    return tuple(found)
 
 
 def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:

@@ -56,6 +56,23 @@ TemplateName = Annotated[
     Field(description="a template file under the game's templates/ or the shared templates/"),
 ]
 
+
+def _relative_file(value: str) -> str:
+    """A file named in a spec must stay inside the game folder."""
+    problem = relative_problem(value)
+    if problem:
+        raise ValueError(f"file name '{value}' {problem}")
+    return value
+
+
+FileName = Annotated[
+    str,
+    StringConstraints(max_length=200),
+    AfterValidator(_relative_file),
+    Field(description="a file in the game folder, e.g. fonts/MyFace-Regular.ttf"),
+]
+
+
 _SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm)?\s*$")
 
 
@@ -145,6 +162,18 @@ class Recipe(StrictModel):
         return out
 
 
+class GameFont(StrictModel):
+    """One face of a game's own font: a TrueType file in the game folder, used in templates
+    and sheets by its family name."""
+
+    family: Annotated[str, StringConstraints(min_length=1, max_length=80)] = Field(
+        description='the name templates use: font-family="..."'
+    )
+    file: FileName
+    weight: Literal["normal", "bold"] = "normal"
+    style: Literal["normal", "italic"] = "normal"
+
+
 class GameSpec(StrictModel):
     """``game.yaml``: what the game is and the counts its rulebook states."""
 
@@ -162,6 +191,11 @@ class GameSpec(StrictModel):
     )
     colours: list[PlayerColour] = Field(
         default_factory=list, description="player colours, for entries given 'per_player'"
+    )
+    fonts: list[GameFont] = Field(
+        default_factory=list,
+        description="the game's own fonts (TrueType files in the game folder), by family",
+        max_length=64,
     )
     expect: dict[ExpectKey, ExpectCount] = Field(
         default_factory=dict,
