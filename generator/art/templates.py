@@ -21,7 +21,7 @@ from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
 from generator.art.store import SAFE_PARSER
 from generator.errors import SpecError, display_path
-from generator.paths import relative_problem
+from generator.paths import PathRefused, regular_file, relative_problem
 from generator.spec.designs import Design
 from generator.spec.loader import Game
 
@@ -77,26 +77,29 @@ def resolve_asset(root: Path, name: str) -> str:
     problem = relative_problem(name)
     if problem:
         raise AssetError(name, f"asset '{name}' {problem}")
-    real_root = root.resolve()
-    target = (root / name).resolve()
-    if not target.is_relative_to(real_root):
-        raise AssetError(name, f"asset '{name}' leads outside the game folder (a symlink?)")
-    if not target.is_file():
-        raise AssetError(name, f"asset '{name}' not found in {display_path(root)}/")
-    return target.relative_to(real_root).as_posix()
+    try:
+        target = regular_file(root, root / name)
+    except PathRefused as exc:
+        where = f" in {display_path(root)}/" if str(exc) == "not found" else ""
+        raise AssetError(name, f"asset '{name}' {exc}{where}") from None
+    return target.relative_to(root.resolve()).as_posix()
 
 
 class ContainedLoader(jinja2.FileSystemLoader):
-    """A file-system loader that will not follow a link out of its folders."""
+    """A file-system loader that reads only regular files inside its folders: a link out of
+    them, a pipe or a device is refused before it is opened."""
 
     def get_source(self, environment, template):  # noqa: ANN001, ANN201 - Jinja's signature
-        source, filename, uptodate = super().get_source(environment, template)
-        real = Path(filename).resolve()
-        if not any(real.is_relative_to(Path(p).resolve()) for p in self.searchpath):
-            raise jinja2.TemplateNotFound(
-                f"{template} (a link leading out of the templates folders)"
-            )
-        return source, filename, uptodate
+        parts = jinja2.loaders.split_template_path(template)
+        for folder in self.searchpath:
+            candidate = Path(folder, *parts)
+            if candidate.exists() or candidate.is_symlink():
+                try:
+                    regular_file(Path(folder), candidate)
+                except PathRefused as exc:
+                    raise jinja2.TemplateNotFound(f"{template} ({exc})") from None
+                break
+        return super().get_source(environment, template)
 
 
 class TemplateRenderer:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -10,6 +11,8 @@ from generator.commands import components_option, load_games
 from generator.errors import display_path
 from generator.i18n import catalogs
 from generator.i18n.strings import engine_catalog
+from generator.output.atomic import replacing
+from generator.paths import PathRefused, regular_file, writable_target
 from generator.spec.loader import Game
 
 
@@ -28,6 +31,18 @@ def _one_game(components_dir: Path, name: str) -> Game:
     return game
 
 
+def _write(catalog: catalogs.Catalog, game: Game, path: Path) -> None:
+    """Write a catalog of ``game`` to ``path`` in its locale/ folder, never through a link
+    and never outside the game folder, replacing the file only once it is whole."""
+    try:
+        writable_target(game.root, path)
+    except PathRefused as exc:
+        raise click.ClickException(f"{display_path(path)} {exc}") from None
+    path.parent.mkdir(exist_ok=True)
+    with replacing(path) as temporary:
+        catalogs.write_catalog(catalog, temporary)
+
+
 @command.command("extract")
 @click.argument("game")
 @components_option
@@ -36,7 +51,7 @@ def extract(game: str, components_dir: Path) -> None:
     loaded = _one_game(components_dir, game)
     catalog = _template(loaded)
     path = catalogs.catalog_dir(loaded.root) / f"{loaded.name}.pot"
-    catalogs.write_catalog(catalog, path)
+    _write(catalog, loaded, path)
     click.echo(f"{display_path(path)}: {len(catalog)} strings")
 
 
@@ -46,13 +61,17 @@ def extract(game: str, components_dir: Path) -> None:
 @components_option
 def init(game: str, language: str, components_dir: Path) -> None:
     """Start locale/<language>.po for a new language from the game's strings."""
+    if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", language):
+        raise click.BadParameter(
+            "give a language code such as de, fr or pt_BR", param_hint="LANGUAGE"
+        )
     loaded = _one_game(components_dir, game)
     path = catalogs.catalog_dir(loaded.root) / f"{language}.po"
-    if path.exists():
+    if path.exists() or path.is_symlink():
         raise click.ClickException(f"{display_path(path)} exists; use 'pnp i18n update'")
     catalog = _template(loaded)
     catalog.locale = language
-    catalogs.write_catalog(catalog, path)
+    _write(catalog, loaded, path)
     click.echo(f"{display_path(path)}: {len(catalog)} strings to translate")
     if language not in loaded.spec.languages:
         click.echo(
@@ -69,9 +88,13 @@ def update(game: str, components_dir: Path) -> None:
     loaded = _one_game(components_dir, game)
     template = _template(loaded)
     for path in sorted(catalogs.catalog_dir(loaded.root).glob("*.po")):
+        try:
+            regular_file(loaded.root, path)
+        except PathRefused as exc:
+            raise click.ClickException(f"{display_path(path)} {exc}") from None
         catalog = catalogs.read_catalog(path)
         catalog.update(template)
-        catalogs.write_catalog(catalog, path)
+        _write(catalog, loaded, path)
         click.echo(f"{display_path(path)}: updated")
 
 
@@ -85,5 +108,6 @@ def engine(language: str) -> None:
         existing = catalogs.read_catalog(path)
         existing.update(catalog)
         catalog = existing
-    catalogs.write_catalog(catalog, path)
+    with replacing(path) as temporary:
+        catalogs.write_catalog(catalog, temporary)
     click.echo(f"{display_path(path)}: {len(catalog)} strings")

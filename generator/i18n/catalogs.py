@@ -168,7 +168,6 @@ def read_catalog(path: Path) -> Catalog:
 
 def write_catalog(catalog: Catalog, path: Path) -> None:
     """Write a catalog as PO (sorted, without line wrapping, so diffs stay small)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as handle:
         pofile.write_po(handle, catalog, width=0, sort_output=True)
 

@@ -9,14 +9,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.errors import SpecError
+from generator.paths import PathRefused, within
 
 SHARED_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 DEFAULT_COMPONENTS = Path("components")
 
 
 def template_dirs(root: Path) -> list[Path]:
-    """The template folders of the game in ``root``: its own first, then the shared ones."""
-    return [root / "templates", SHARED_TEMPLATES]
+    """The template folders of the game in ``root``: its own first (left out when it is a
+    link leading outside the game folder: the loader says so), then the shared ones."""
+    own = root / "templates"
+    try:
+        within(root, own)
+    except PathRefused:
+        return [SHARED_TEMPLATES]
+    return [own, SHARED_TEMPLATES]
 
 
 def find_games(components_dir: Path) -> list[Path]:

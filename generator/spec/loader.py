@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError, display_path
 from generator.i18n import catalogs
+from generator.paths import PathRefused, regular_file, within
 from generator.spec.fontfiles import FontFileError, coverage, missing_glyphs
 from generator.spec.gamefolders import (
     template_dirs,
@@ -73,13 +74,17 @@ def load_game(
     if not game_file.is_file():
         errors.add(root, None, "no game.yaml; every game folder needs one (title, players, expect)")
         return None
-    doc = _parse(game_file, errors)
-    files = [p for p in sorted(root.glob("*.yaml")) if p.name != "game.yaml"]
-    for path in [game_file, *files]:
-        if not path.resolve().is_relative_to(root.resolve()):
-            errors.add(path, None, "a link to a file outside the game folder; copy the file in")
-    files = [p for p in files if p.resolve().is_relative_to(root.resolve())]
-    docs = [d for p in files if (d := _parse(p, errors)) is not None]
+    files = [game_file, *(p for p in sorted(root.glob("*.yaml")) if p.name != "game.yaml")]
+    readable = []
+    for path in files:
+        try:
+            regular_file(root, path)
+            readable.append(path)
+        except PathRefused as exc:
+            errors.add(path, None, f"{exc}; a spec is a YAML file inside the game folder")
+    doc = _parse(game_file, errors) if game_file in readable else None
+    docs = [d for p in readable if p != game_file and (d := _parse(p, errors)) is not None]
+    _check_folders(root, errors)
     report = None
     if doc is not None and language is not None:
         report = _translate(root, [doc, *docs], language, errors)
@@ -121,7 +126,12 @@ def _translate(
         return report
     path = catalogs.catalog_dir(root) / f"{language}.po"
     table: dict[str, str] = {}
-    if path.is_file():
+    if path.exists() or path.is_symlink():
+        try:
+            regular_file(root, path)
+        except PathRefused as exc:
+            errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
+            return None
         try:
             catalog = catalogs.read_catalog(path)
         except ValueError as exc:
@@ -168,19 +178,27 @@ def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[Path, ...] = ())
             )
 
 
+def _check_folders(root: Path, errors: ErrorList) -> None:
+    """The game's templates/ and locale/ folders, when they are there, lie inside it."""
+    for name in ("templates", "locale"):
+        folder = root / name
+        if folder.exists() or folder.is_symlink():
+            try:
+                within(root, folder)
+            except PathRefused as exc:
+                errors.add(folder, None, f"{exc}; it is not read")
+
+
 def _check_fonts(root: Path, spec: GameSpec, doc: YamlDoc, errors: ErrorList) -> tuple[Path, ...]:
     """The files of the game's own fonts, each a TrueType font inside the game folder; every
     one that is not is an error at its line."""
     found = []
     for index, font in enumerate(spec.fonts):
         line = doc.line_of(("fonts", index, "file"))
-        path = root / font.file
-        real = path.resolve()
-        if not real.is_relative_to(root.resolve()):
-            errors.add(doc.path, line, f"font '{font.file}' leads outside the game folder")
-            continue
-        if not real.is_file():
-            errors.add(doc.path, line, f"font '{font.file}' not found in {root.name}/")
+        try:
+            real = regular_file(root, root / font.file)
+        except PathRefused as exc:
+            errors.add(doc.path, line, f"font '{font.file}' {exc}")
             continue
         try:
             coverage(real)
@@ -249,14 +267,23 @@ def _check_unique_ids(components: list[Component], errors: ErrorList) -> None:
 
 
 def _check_templates(root: Path, component: Component, errors: ErrorList) -> None:
+    """Every template a component names is a regular file in a templates folder."""
     for key, name in component.spec.templates().items():
-        if name and not any((d / name).is_file() for d in template_dirs(root)):
-            errors.add(
-                component.path,
-                component.doc.line_of((key,)),
-                f"template '{name}' not found in {root.name}/templates/ or the shared "
-                "templates/; check the file name",
-            )
+        if not name:
+            continue
+        found = [(d, d / name) for d in template_dirs(root) if (d / name).exists()]
+        problem = "not found in {0}/templates/ or the shared templates/; check the file name"
+        if found:
+            try:
+                regular_file(*found[0])
+                continue
+            except PathRefused as exc:
+                problem = str(exc)
+        errors.add(
+            component.path,
+            component.doc.line_of((key,)),
+            f"template '{name}' " + problem.format(root.name),
+        )
 
 
 def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:

@@ -1,0 +1,179 @@
+"""A game folder from a stranger, measured: no file outside it is read or written, whatever
+names it (a linked folder, a catalog, an include), nothing blocks or runs without end, no
+limit is passed, and what reaches the terminal cannot drive it.
+
+Each case builds a small game in ``tmp_path`` and runs ``pnp`` in a child process with a
+timeout (a case that hangs fails instead of hanging the suite); every one must end with its
+own error (exit 2, ``file:LINE: message``), no traceback, within seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import CARD_FACE
+
+REPO = Path(__file__).resolve().parent.parent
+SECRET = "TOP-SECRET-CONTENT"
+GAME = "title: Hostile\nplayers: 2\nlanguages: [en, de]\n"
+DECK = """\
+kind: deck
+title: Cards
+size: poker
+face: face.svg.j2
+cards:
+  - {name: a, count: 1, title: Alpha}
+"""
+
+
+def game(tmp_path: Path, files: dict[str, str] | None = None) -> Path:
+    """``components/g`` with a one-card deck (and ``files``); returns the components folder."""
+    root = tmp_path / "components" / "g"
+    (root / "templates").mkdir(parents=True)
+    (root / "game.yaml").write_text(GAME, encoding="utf-8")
+    (root / "deck.yaml").write_text(DECK, encoding="utf-8")
+    (root / "templates" / "face.svg.j2").write_text(CARD_FACE, encoding="utf-8")
+    for name, text in (files or {}).items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "secret.txt").write_text(SECRET, encoding="utf-8")
+    return tmp_path / "components"
+
+
+def pnp(tmp_path: Path, *args: object, timeout: float = 60) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "generator", *map(str, args)]
+    run = subprocess.run(
+        command, cwd=tmp_path, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert "Traceback" not in run.stderr and "internal error" not in run.stderr, run.stderr
+    return run
+
+
+def build(
+    tmp_path: Path, components: Path, *extra: object, timeout: float = 60
+) -> subprocess.CompletedProcess:
+    out = tmp_path / "out"
+    return pnp(tmp_path, "build", "--components", components, "--out", out, *extra, timeout=timeout)
+
+
+def no_leak(tmp_path: Path, run: subprocess.CompletedProcess) -> None:
+    """The secret is nowhere: not printed, not in any file written."""
+    assert SECRET not in run.stdout + run.stderr
+    for path in (tmp_path / "out").rglob("*") if (tmp_path / "out").exists() else ():
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+
+
+def test_a_templates_folder_linked_to_the_root_reads_nothing(tmp_path):
+    """templates/ a link to /, a face template named through it: the folder is refused, the
+    template is not found, /etc/passwd is not printed."""
+    components = game(tmp_path)
+    root = components / "g"
+    for child in (root / "templates").iterdir():
+        child.unlink()
+    (root / "templates").rmdir()
+    (root / "templates").symlink_to("/")
+    (root / "deck.yaml").write_text(DECK.replace("face.svg.j2", "etc/passwd"), encoding="utf-8")
+    run = build(tmp_path, components)
+    assert run.returncode == 2, run.stderr
+    assert "templates: leads outside its folder" in run.stderr, run.stderr
+    assert "root:" not in run.stdout + run.stderr  # /etc/passwd's first line
+
+
+def test_a_template_including_a_linked_file_reads_nothing(tmp_path):
+    components = game(tmp_path)
+    templates = components / "g" / "templates"
+    (templates / "notes.txt").symlink_to(tmp_path / "outside" / "secret.txt")
+    face = CARD_FACE.replace("{{ card.name }}", "{% include 'notes.txt' %}")
+    (templates / "face.svg.j2").write_text(face, encoding="utf-8")
+    run = build(tmp_path, components)
+    assert run.returncode == 2, run.stderr
+    assert "leads outside its folder" in run.stderr
+    no_leak(tmp_path, run)
+
+
+def test_a_linked_locale_folder_and_a_linked_catalog_are_refused(tmp_path):
+    components = game(tmp_path)
+    outside = tmp_path / "outside"
+    (outside / "de.po").write_text(f'msgid "Alpha"\nmsgstr "{SECRET}"\n', encoding="utf-8")
+    (components / "g" / "locale").symlink_to(outside)
+    run = build(tmp_path, components, "--lang", "de")
+    assert run.returncode == 2 and "locale: leads outside its folder" in run.stderr, run.stderr
+    no_leak(tmp_path, run)
+    (components / "g" / "locale").unlink()
+    (components / "g" / "locale").mkdir()
+    (components / "g" / "locale" / "de.po").symlink_to(outside / "de.po")
+    run = build(tmp_path, components, "--lang", "de")
+    assert run.returncode == 2 and "de.po: leads outside its folder" in run.stderr, run.stderr
+    no_leak(tmp_path, run)
+
+
+def test_i18n_never_writes_through_a_link_or_outside_the_game(tmp_path):
+    components = game(tmp_path)
+    outside = tmp_path / "outside"
+    locale = components / "g" / "locale"
+    locale.mkdir()
+    (locale / "fr.po").symlink_to(outside / "created.po")  # dangling: init would create it
+    run = pnp(tmp_path, "i18n", "init", "g", "fr", "--components", components)
+    assert run.returncode != 0 and "exists" in run.stderr, run.stderr
+    assert not (outside / "created.po").exists()
+    (locale / "fr.po").unlink()
+    (outside / "de.po").write_text('msgid "Alpha"\nmsgstr "Alpha"\n', encoding="utf-8")
+    (locale / "de.po").symlink_to(outside / "de.po")
+    before = (outside / "de.po").read_bytes()
+    run = pnp(tmp_path, "i18n", "update", "g", "--components", components)
+    assert run.returncode != 0 and "leads outside its folder" in run.stderr, run.stderr
+    assert (outside / "de.po").read_bytes() == before
+    (locale / "de.po").unlink()
+    locale.rmdir()
+    locale.symlink_to(outside)
+    run = pnp(tmp_path, "i18n", "extract", "g", "--components", components)
+    assert run.returncode != 0, run.stderr
+    assert not (outside / "g.pot").exists()
+    run = pnp(tmp_path, "i18n", "init", "g", "../../escape", "--components", components)
+    assert run.returncode == 2 and "language code" in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("where", ["spec", "template"])
+def test_a_pipe_in_the_game_folder_is_refused_at_once(tmp_path, where: str):
+    """A FIFO named like a spec or a template would block a build for ever when opened."""
+    components = game(tmp_path)
+    path = components / "g" / ("extra.yaml" if where == "spec" else "templates/pipe.svg.j2")
+    os.mkfifo(path)
+    if where == "template":
+        deck = DECK.replace("face.svg.j2", "pipe.svg.j2")
+        (components / "g" / "deck.yaml").write_text(deck, encoding="utf-8")
+    for command in ("build", "check", "list"):
+        extra = ("--out", tmp_path / "out") if command == "build" else ()
+        run = pnp(tmp_path, command, "--components", components, *extra, timeout=30)
+        assert run.returncode == 2, (command, run.stderr)
+        assert "not a regular file" in run.stderr, (command, run.stderr)
+
+
+def test_control_characters_reach_the_terminal_escaped(tmp_path):
+    """An escape code and a newline in a spec value come out written as escapes: they can
+    neither clear the screen nor forge an error line of their own."""
+    components = game(tmp_path, {"extra.yaml": 'kind: deck\ntitle: "\\e[2J\\nfake.yaml:1: ok"\n'})
+    run = build(tmp_path, components)
+    assert run.returncode == 2, run.stderr
+    assert "\x1b" not in run.stdout + run.stderr
+    assert not any(line.startswith("fake.yaml") for line in run.stderr.splitlines())
+
+
+@pytest.mark.parametrize("size", ["0/0", "1e20", "-3", "'a'"])
+def test_fit_with_an_absurd_size_is_an_error_at_the_template_line(tmp_path, size: str):
+    face = CARD_FACE.replace(
+        "{{ card.name }}", "{{ fit(card.name, 20, 10, " + size + ", 1).lines | join(' ') }}"
+    )
+    components = game(tmp_path)
+    (components / "g" / "templates" / "face.svg.j2").write_text(face, encoding="utf-8")
+    run = build(tmp_path, components, timeout=30)
+    assert run.returncode == 2, run.stderr
+    assert "face.svg.j2:" in run.stderr, run.stderr
