@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,35 @@ def test_fit_with_an_absurd_size_is_an_error_at_the_template_line(tmp_path, size
     run = build(tmp_path, components, timeout=30)
     assert run.returncode == 2, run.stderr
     assert "face.svg.j2:" in run.stderr, run.stderr
+
+
+# -- what a template may make the engine do -------------------------------------------------
+
+PAYLOADS = {
+    "nested ranges": "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
+    "{% endfor %}",
+    "a huge list": "{{ ([0] * 10**9) | length }}",
+    "a huge string": "{{ ('a' * 10**9) | length }}",
+    "a huge power": "{{ 10 ** (10 ** 8) }}",
+    "a huge centre": "{{ 'x' | center(10**9) }}",
+    "a huge format width": "{{ '{:>1000000000}'.format(1) }}",
+    "a huge percent width": "{{ '%*d' % (10**9, 1) }}",
+    "runaway recursion": "{% macro f(n) %}{{ f(n + 1) }}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}",
+    "a long loop": "{% for i in range(1000000) %}{% for c in 'abcdefghij' * 100000 %}"
+    "{% endfor %}{% endfor %}",
+    "huge output": "{% for i in range(1000000) %}{{ 'abcdefghij' }}{% endfor %}",
+}
+
+
+@pytest.mark.parametrize("payload", list(PAYLOADS))
+def test_a_template_past_its_budget_is_stopped_at_its_line(tmp_path, payload: str):
+    """Each would hang the build or take gigabytes: it is stopped within seconds, and the
+    error names the template and its line."""
+    face = CARD_FACE.replace("{{ card.name }}", "\n" + PAYLOADS[payload])
+    components = game(tmp_path)
+    (components / "g" / "templates" / "face.svg.j2").write_text(face, encoding="utf-8")
+    started = time.perf_counter()
+    run = build(tmp_path, components, timeout=60)
+    assert time.perf_counter() - started < 20
+    assert run.returncode == 2, run.stderr
+    assert "face.svg.j2:" in run.stderr and "asks too much" in run.stderr, run.stderr

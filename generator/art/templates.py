@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 from markupsafe import Markup
 
+from generator.art import sandbox
 from generator.art.fonts import text_width, wrap
+from generator.art.sandbox import Budget, LimitedEnvironment
 from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
 from generator.art.store import SAFE_PARSER
@@ -107,7 +108,7 @@ class TemplateRenderer:
 
     def __init__(self, game: Game, ink_saver: bool = False):
         self.game = game
-        self.env = SandboxedEnvironment(
+        self.env = LimitedEnvironment(
             loader=ContainedLoader([str(d) for d in game.template_dirs()]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -207,10 +208,13 @@ class TemplateRenderer:
             caller = self._callers[name] = self.env.from_string(source)
         where = f"macro {name}({argument!r}) of {template}"
         try:
-            return caller.render(template=template, argument=argument)
+            return sandbox.render(caller, {"template": template, "argument": argument})
         except AssetError as exc:
             path, line = locate(exc.name)
             raise SpecError(path, line, str(exc)) from None
+        except (Budget, OverflowError, RecursionError, MemoryError) as exc:
+            path, line = _template_position(exc, template, self.game)
+            raise SpecError(path, line, f"the template asks too much: {exc} ({where})") from None
         except jinja2.TemplateError as exc:
             path, line = _template_position(exc, template, self.game)
             raise SpecError(path, line, f"{exc.message or type(exc).__name__} ({where})") from None
@@ -232,11 +236,11 @@ class TemplateRenderer:
         Template mistakes point at the template's line; a bad asset points at the spec line
         that named it (``locate`` finds it from the value)."""
         try:
-            return self.env.get_template(name).render(context)
+            return sandbox.render(self.env.get_template(name), context)
         except AssetError as exc:
             path, line = locate(exc.name)
             raise SpecError(path, line, f"{exc} (drawn by template {name})") from None
-        except (OverflowError, RecursionError, MemoryError) as exc:
+        except (Budget, OverflowError, RecursionError, MemoryError) as exc:
             path, line = _template_position(exc, name, self.game)
             raise SpecError(
                 path,
