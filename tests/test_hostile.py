@@ -210,3 +210,35 @@ def test_a_template_past_its_budget_is_stopped_at_its_line(tmp_path, payload: st
     assert time.perf_counter() - started < 20
     assert run.returncode == 2, run.stderr
     assert "face.svg.j2:" in run.stderr and "asks too much" in run.stderr, run.stderr
+
+
+def test_the_build_cache_reads_no_file_whole_and_follows_no_link_out(tmp_path):
+    """A 6 GB sparse file in the game folder and a link to a large file outside: the build
+    (and the next one, which finds its pack up to date) stays within a few hundred MB."""
+    components = game(tmp_path)
+    with open(components / "g" / "huge.bin", "wb") as handle:
+        handle.truncate(6 * 1024**3)
+    big = tmp_path / "outside" / "big.bin"
+    with open(big, "wb") as handle:
+        handle.truncate(3 * 1024**3)
+    (components / "g" / "link.bin").symlink_to(big)
+    code = (
+        "import resource, runpy, sys\n"
+        "sys.argv = ['pnp', 'build', '--components', sys.argv[1], '--out', sys.argv[2]]\n"
+        "try:\n    runpy.run_module('generator', run_name='__main__')\n"
+        "except SystemExit as exit:\n"
+        "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024\n"
+        "    print('exit', exit.code, 'peak', peak)\n"
+    )
+    for expected in ("g.pdf", "up to date"):
+        run = subprocess.run(
+            [sys.executable, "-c", code, str(components), str(tmp_path / "out")],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert expected in run.stdout, run.stdout + run.stderr
+        exit_code, peak = run.stdout.split()[-3], int(run.stdout.split()[-1])
+        assert exit_code == "0" and peak < 400, run.stdout

@@ -11,22 +11,55 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from functools import cache
 from pathlib import Path
 
 from generator.spec.gamefolders import SHARED_TEMPLATES
 
-ENGINE = Path(__file__).resolve().parent
+ENGINE = Path(__file__).resolve().parents[1]  # the generator package
+MAX_HASHED = 64_000_000  # bytes: a larger file counts by its size and time, not its content
+CHUNK = 1 << 20
 
 
 def _hash_tree(digest: hashlib._Hash, folder: Path, skip: tuple[str, ...] = ()) -> None:
+    """Feed ``folder``'s files to ``digest``, in a fixed order: each regular file's name and
+    content (read in chunks; past ``MAX_HASHED`` its size and time instead), a link by where
+    it points (never followed: what it points at is refused by the loader anyway), anything
+    else (a pipe, a device) by its name alone. Nothing is read whole, nothing blocks."""
     if not folder.is_dir():
         return
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        relative = path.relative_to(folder).as_posix()
-        if any(part in skip for part in path.relative_to(folder).parts):
-            continue
-        digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+    for top, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d not in skip)
+        for name in sorted(files + [d for d in os.listdir(top) if _is_link_dir(top, d)]):
+            path = Path(top, name)
+            relative = path.relative_to(folder).as_posix()
+            digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
+            _hash_file(digest, path)
+
+
+def _is_link_dir(top: str, name: str) -> bool:
+    path = Path(top, name)
+    return path.is_symlink() and path.is_dir()
+
+
+def _hash_file(digest: hashlib._Hash, path: Path) -> None:
+    try:
+        info = path.lstat()
+        if stat.S_ISLNK(info.st_mode):
+            digest.update(b"link " + os.fsencode(os.readlink(path)))
+        elif not stat.S_ISREG(info.st_mode):
+            digest.update(b"special")
+        elif info.st_size > MAX_HASHED:
+            digest.update(f"large {info.st_size} {info.st_mtime_ns}".encode())
+        else:
+            with open(path, "rb") as handle:
+                while chunk := handle.read(CHUNK):
+                    digest.update(chunk)
+    except OSError as exc:  # unreadable: its error is the loader's to report
+        digest.update(f"unreadable {exc.errno}".encode())
+    digest.update(b"\0")
 
 
 @cache
