@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -122,7 +123,7 @@ def test_failure_while_writing_keeps_both_previous_files(
     out = tmp_path / "out"
     before = good_build(pnp, bundled_copy, out)
 
-    def broken_write(pack, path: Path) -> None:
+    def broken_write(pack, path: Path, pdf: Path) -> None:
         path.write_text("{ half a manifest", encoding="utf-8")
         raise OSError(errno.ENOSPC, "No space left on device")
 
@@ -188,3 +189,23 @@ def test_stale_temp_files_of_dead_builds_are_swept(pnp, bundled_copy, tmp_path: 
     finally:
         live_build.kill()
         live_build.wait()
+
+
+def test_a_pdf_and_manifest_of_two_builds_are_never_taken_for_one_pack(
+    pnp, bundled_copy: Path, tmp_path: Path
+) -> None:
+    """A build killed between its two renames, or two builds at once, could leave one
+    build's PDF beside another's manifest: the manifest holds its PDF's checksum, so such a
+    pair is built again instead of being called up to date."""
+    out = tmp_path / "out"
+    good_build(pnp, bundled_copy, out)
+    other = tmp_path / "other"
+    good_build(pnp, bundled_copy, other, "--paper", "letter")
+    manifest_data = json.loads((out / GAME / "manifest.json").read_text(encoding="utf-8"))
+    assert len(manifest_data["pdf_sha256"]) == 64
+    shutil.copy(other / GAME / f"{GAME}.pdf", out / GAME / f"{GAME}.pdf")  # a mixed pack
+    result = pnp("build", GAME, "--components", bundled_copy, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "up to date" not in result.output
+    again = pnp("build", GAME, "--components", bundled_copy, "--out", out)
+    assert "up to date" in again.output

@@ -16,6 +16,7 @@ import stat
 from functools import cache
 from pathlib import Path
 
+from generator.output.atomic import file_digest, shared_lock
 from generator.spec.gamefolders import SHARED_TEMPLATES
 
 ENGINE = Path(__file__).resolve().parents[1]  # the generator package
@@ -80,11 +81,16 @@ def pack_key(game_root: Path, settings: dict) -> str:
 
 
 def up_to_date(folder: Path, game: str, key: str) -> bool:
-    """Whether the pack in ``folder`` was built from exactly this key and is still there."""
+    """Whether the pack in ``folder`` was built from exactly this key and is whole: its
+    manifest says so, and the PDF beside it is the one that manifest was written with (a
+    build killed between the two renames, or two builds at once, could leave a mix)."""
     manifest = folder / "manifest.json"
-    if not (folder / f"{game}.pdf").is_file() or not manifest.is_file():
-        return False
-    try:
-        return json.loads(manifest.read_text(encoding="utf-8")).get("inputs") == key
-    except (OSError, ValueError):
-        return False
+    pdf = folder / f"{game}.pdf"
+    with shared_lock(folder):
+        if not pdf.is_file() or not manifest.is_file():
+            return False
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+            return data.get("inputs") == key and data.get("pdf_sha256") == file_digest(pdf)
+        except (OSError, ValueError):
+            return False

@@ -7,12 +7,14 @@ killed build are swept on the next run.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 TMP_MARK = ".tmp-"
+LOCK = ".pnp-lock"  # the lock file of a folder of packs
 _owner: list[int] = []  # set in forked workers: the build process their files belong to
 
 
@@ -25,6 +27,15 @@ def owner_pid() -> int:
 def adopt_owner(pid: int) -> None:
     """Name this (forked) process's temporary files for the build process ``pid``."""
     _owner[:] = [pid]
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def temp_path(target: Path) -> Path:
@@ -43,10 +54,25 @@ class Staged:
     created: tuple[Path, ...] = ()  # folders made for the targets, removed again on discard
 
     def commit(self) -> None:
-        """Rename every file over its target, in the order given."""
+        """Put every file in place together or none of them: under the folder's lock (so
+        builds running at once cannot mix their files), each target's old file is kept aside
+        (a second link to it) before the new file takes its name, and if any step fails the
+        targets replaced so far get their old files back."""
+        done: list[tuple[Path, Path | None]] = []
+        together = len(self.targets) > 1  # files that must match take the folder's lock
         try:
-            for tmp, target in zip(self.temps, self.targets, strict=True):
-                os.replace(tmp, target)
+            with _locked(self.targets[0].parent) if together else contextlib.nullcontext():
+                try:
+                    for tmp, target in zip(self.temps, self.targets, strict=True):
+                        done.append((target, _keep(target)))
+                        os.replace(tmp, target)
+                except BaseException:
+                    _roll_back(done)
+                    raise
+                for _, aside in done:
+                    if aside is not None:
+                        with contextlib.suppress(OSError):
+                            aside.unlink()
         finally:
             self.discard()
 
@@ -59,6 +85,59 @@ class Staged:
         for folder in self.created:
             with contextlib.suppress(OSError):
                 folder.rmdir()
+
+
+def _keep(target: Path) -> Path | None:
+    """A second name for ``target``'s file (None when there is none), to bring it back if the
+    commit fails: a hard link, so the target stays in place; moved, where links fail."""
+    if not target.exists():
+        return None
+    aside = target.with_name(f".{target.name}.old{TMP_MARK}{owner_pid()}")
+    with contextlib.suppress(FileNotFoundError):
+        aside.unlink()
+    try:
+        os.link(target, aside)
+    except OSError:
+        os.replace(target, aside)
+    return aside
+
+
+def _roll_back(done: list[tuple[Path, Path | None]]) -> None:
+    """Undo a failed commit, latest first: each target gets its old file back (the one kept
+    aside), or goes if it had none; a target never replaced just loses its second name."""
+    for target, aside in reversed(done):
+        with contextlib.suppress(OSError):
+            if aside is None:
+                target.unlink(missing_ok=True)
+            elif target.exists() and os.path.samefile(target, aside):
+                aside.unlink()
+            else:
+                os.replace(aside, target)
+
+
+@contextlib.contextmanager
+def _locked(folder: Path, exclusive: bool = True) -> Iterator[None]:
+    """Hold the folder's lock (a lock file beside the packs) while the block runs: alone to
+    commit, shared to read. Where the folder or file locks are missing, just run the block."""
+    try:
+        import fcntl
+    except ImportError:  # not Unix
+        yield
+        return
+    if not folder.is_dir():
+        yield
+        return
+    with open(folder / LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def shared_lock(folder: Path) -> contextlib.AbstractContextManager[None]:
+    """Read a folder of packs while no commit runs in it."""
+    return _locked(folder, exclusive=False)
 
 
 def _prepare(targets: list[Path]) -> Staged:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.layout.pack import Pack
+from generator.output.atomic import file_digest
 
 
 def items(pack: Pack) -> list[dict[str, Any]]:
@@ -40,13 +41,15 @@ def items(pack: Pack) -> list[dict[str, Any]]:
     return out
 
 
-def write(pack: Pack, path: Path) -> None:
-    """Write the manifest of ``pack`` to ``path``."""
+def write(pack: Pack, path: Path, pdf: Path) -> None:
+    """Write the manifest of ``pack`` to ``path``, with the checksum of its PDF (``pdf``), so
+    that a PDF and a manifest of two builds are never taken for one pack."""
     data = {
         "game": pack.game.name,
         "title": pack.game.spec.title,
         "paper": pack.paper_name,
         "inputs": pack.key,
+        "pdf_sha256": file_digest(pdf),
         "language": pack.game.language,
         "paper_mm": list(pack.paper),
         "pages": pack.page_count,
