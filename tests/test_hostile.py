@@ -242,3 +242,58 @@ def test_the_build_cache_reads_no_file_whole_and_follows_no_link_out(tmp_path):
         assert expected in run.stdout, run.stdout + run.stderr
         exit_code, peak = run.stdout.split()[-3], int(run.stdout.split()[-1])
         assert exit_code == "0" and peak < 400, run.stdout
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc to find the workers")
+def test_workers_die_with_a_build_killed_by_sigkill(tmp_path):
+    """kill -9 of the build leaves no worker behind: each dies with it, the output pipe closes
+    and a caller waiting on it is not left hanging."""
+    import shutil
+    import signal
+
+    components = tmp_path / "components"
+    shutil.copytree(REPO / "components", components)
+    env = {**os.environ, "PNP_JOBS": "2"}
+    command = [sys.executable, "-m", "generator", "build", "--components", str(components)]
+    popen = subprocess.Popen(
+        [*command, "--out", str(tmp_path / "out")],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    workers: list[int] = []
+    deadline = time.monotonic() + 30
+    while not workers and time.monotonic() < deadline and popen.poll() is None:
+        workers = _children(popen.pid)
+        time.sleep(0.01)
+    assert workers, "the build ended before it forked a worker"
+    popen.send_signal(signal.SIGKILL)
+    popen.communicate(timeout=15)  # the pipe closes: no worker holds it
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [w for w in workers if _running(w)]
+    assert not alive, f"workers {alive} outlived the build"
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is alive (not gone, not a zombie waiting to be reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -10,6 +10,7 @@ or with one item or one core (``PNP_JOBS=1``), the work runs in this process.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -22,6 +23,7 @@ from typing import TypeVar
 from generator.output import atomic
 
 T = TypeVar("T")
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 R = TypeVar("R")
 
 
@@ -61,6 +63,19 @@ def _start_worker(parent: int) -> None:
     _in_worker.append(True)
     atomic.adopt_owner(parent)
     signal.signal(signal.SIGINT, _interrupted)
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel end this worker when the build process that forked it ends, however
+    it ends (kill -9 included): else workers live on, holding memory and the output pipe."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the pool's own checks remain
+        return
+    if os.getppid() != parent:  # the build ended before the request was in place
+        os._exit(1)
 
 
 def _interrupted(signum: int, frame: object) -> None:
