@@ -23,10 +23,13 @@ import shutil
 import signal
 import tempfile
 from datetime import timedelta
+from functools import cache
+from io import BytesIO
 from pathlib import Path
 
 import pytest
 import yaml
+from babel.messages.pofile import read_po, write_po
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
@@ -41,6 +44,7 @@ HANG_SECONDS = 60  # one check of a small game takes well under a second
 GAME = """\
 title: Fuzz Game
 players: 2-4
+languages: [en, de]
 colours:
   - {name: red, label: Red, colour: "#c0392b"}
   - {name: blue, label: Blue, colour: "#2e86c1"}
@@ -120,6 +124,52 @@ sections:
       - bullets: [Draw, Play]
       - table: {header: [Card, Suit], from: deck, columns: [title, suit]}
 """
+DICE = """\
+kind: dice
+title: Dice
+size: 16
+face: die.svg.j2
+fields:
+  ink: "#222222"
+dice:
+  - name: d6
+    count: 2
+    faces: [1, 2, 3, 4, 5, 6]
+  - name: odd
+    count: 1
+    faces: [{label: Go}, 2, 2, 3, 3, 4]
+"""
+PAGES = """\
+kind: token-pages
+title: Move tokens
+name: move
+size: 20
+header_height: 20
+face: token.svg.j2
+back: back.svg.j2
+header: header.svg.j2
+page_title: "Page [{n}]"
+pages: 1
+values: 1-3
+each: 2
+fields:
+  note: Cut them out.
+"""
+STANDEES = """\
+kind: standees
+title: Figures
+size: 20 x 30
+base: 10
+face: standee.svg.j2
+back: standee.svg.j2
+standees:
+  - name: hero
+    count: 2
+    label: Hero
+  - name: foe
+    per_player: 1
+    label: Foe
+"""
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>\n'
 TEMPLATES = {
     "card.svg.j2": SVG
@@ -132,6 +182,16 @@ TEMPLATES = {
     "token.svg.j2": SVG
     + '  <circle cx="{{ box.cx }}" cy="{{ box.cy }}" r="6" fill="#eeeeee"/>\n'
     + '  <text x="2" y="8" font-size="3">{{ token.name }}</text>\n</svg>\n',
+    "die.svg.j2": SVG
+    + '  <rect x="0" y="0" width="{{ box.w }}" height="{{ box.h }}" fill="#ffffff"/>\n'
+    + '  <text x="8" y="9" font-size="5" fill="{{ die.ink }}">'
+    + "{{ face.label if face is mapping else face }}</text>\n</svg>\n",
+    "header.svg.j2": SVG
+    + '  <text x="2" y="8" font-size="6">{{ page.title }}</text>\n'
+    + '  <text x="2" y="16" font-size="3">{{ fields.note }}</text>\n</svg>\n',
+    "standee.svg.j2": SVG
+    + '  <path d="M2 {{ box.h }} L{{ box.cx }} 2 L{{ box.w - 2 }} {{ box.h }} Z" fill="#ccaa88"/>\n'
+    + '  <text x="3" y="{{ box.h - 3 }}" font-size="4">{{ piece.label }}</text>\n</svg>\n',
     "icons.svg.j2": '{% macro icon(name) -%}\n{% if name == "star" -%}\n'
     '<circle cx="0" cy="0" r="8" fill="#1a7a3a"/>\n{%- endif %}\n{%- endmacro %}\n',
 }
@@ -141,8 +201,42 @@ BASE = {
     "tokens.yaml": TOKENS,
     "board.yaml": BOARD,
     "sheet.yaml": SHEET,
+    "dice.yaml": DICE,
+    "pages.yaml": PAGES,
+    "standees.yaml": STANDEES,
     **{f"templates/{name}": text for name, text in TEMPLATES.items()},
 }
+
+
+@cache
+def base() -> dict[str, str]:
+    """The base game with a complete German catalog (``pnp i18n init``, every string kept as it
+    is), so a check in German of the unmutated game passes too."""
+    with tempfile.TemporaryDirectory() as folder:
+        game = write_game(Path(folder), BASE)
+        result = CliRunner().invoke(
+            cli, ["i18n", "init", "game", "de", "--components", str(game.parent)]
+        )
+        assert result.exit_code == 0, result.output
+        with open(game / "locale" / "de.po", "rb") as handle:
+            catalog = read_po(handle)
+        for message in catalog:
+            if message.id:
+                message.string = message.id
+        text = BytesIO()
+        write_po(text, catalog)
+    return {**BASE, "locale/de.po": text.getvalue().decode("utf-8")}
+
+
+def write_game(folder: Path, files: dict[str, str]) -> Path:
+    """The game ``files`` written as ``folder/components/game``; returns that game folder."""
+    game = folder / "components" / "game"
+    for name, text in files.items():
+        path = game / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    return game
+
 
 # --- mutations ------------------------------------------------------------------------------------
 
@@ -244,26 +338,70 @@ CHAR_OPS = ["delete-char", "duplicate-char", "replace-char"]
 OPS = LINE_OPS + VALUE_OPS * 3 + CHAR_OPS
 
 
+# what a translator's editor or a careless hand leaves in a catalog's strings
+PO_VALUES = [
+    "",
+    "%s",
+    "{n}",
+    "{",
+    "}{",
+    "[{n}]",
+    "\\",
+    '\\"',
+    "\\n",
+    "\\t",
+    "\\x00",
+    "\\u0007",
+    "**",
+    ":star:",
+    ":nothing:",
+    "漢字" * 40,
+    "Wort " * 300,
+    "Ünïcödé",
+]
+
+
+def _catalog_mutation(draw, text: str) -> str:
+    """A msgid or msgstr of the catalog replaced, or a ``#, fuzzy`` flag added."""
+    spans = [(m.start(1), m.end(1)) for m in re.finditer(r'^msg(?:id|str) "(.*)"$', text, re.M)]
+    if not spans or draw(st.integers(0, 4)) == 0:
+        i = draw(st.integers(0, max(0, text.count("\nmsgid"))))
+        parts = text.split("\nmsgid")
+        return "\nmsgid".join(
+            parts[:i] + ["\n#, fuzzy" + p for p in parts[i : i + 1]] + parts[i + 1 :]
+        )
+    start, end = draw(st.sampled_from(spans))
+    return text[:start] + draw(st.sampled_from(PO_VALUES)) + text[end:]
+
+
+def _mutate(draw, name: str, text: str) -> str:
+    """One mutation of the file ``name``: of its lines, a value, a character, or (in a
+    catalog) a string."""
+    ops = OPS + ["catalog"] * 4 if name.endswith(".po") else OPS
+    op = draw(st.sampled_from(ops))
+    event(f"mutation: {op}")
+    if op == "catalog":
+        return _catalog_mutation(draw, text)
+    if op in LINE_OPS:
+        return "\n".join(_line_mutation(draw, text.split("\n"), op))
+    if op in VALUE_OPS:
+        return _value_mutation(draw, text, op)
+    return _char_mutation(draw, text, op)
+
+
 @st.composite
 def mutated_game(draw) -> dict[str, str]:
-    """The base game with one to four mutations, mostly in its YAML, sometimes in a template."""
-    files = dict(BASE)
+    """The base game (half the time with its German catalog, and checked in German) with one
+    to four mutations: mostly in its YAML, sometimes in a template or the catalog."""
+    files = dict(base() if draw(st.booleans()) else BASE)
+    groups = [
+        sorted(n for n in files if n.endswith(".yaml")),
+        sorted(n for n in files if n.startswith("templates/")),
+        sorted(n for n in files if n.endswith(".po")),
+    ]
     for _ in range(draw(st.sampled_from([1, 1, 1, 2, 2, 3, 4]))):
-        name = draw(
-            st.sampled_from(sorted(n for n in files if n.endswith(".yaml")))
-            | st.sampled_from(sorted(n for n in files if n.startswith("templates/")))
-        )
-        op = draw(st.sampled_from(OPS))
-        event(f"mutation: {op}")
-        text = files[name]
-        if op in LINE_OPS:
-            lines = text.split("\n")
-            text = "\n".join(_line_mutation(draw, lines, op)) if lines else text
-        elif op in VALUE_OPS:
-            text = _value_mutation(draw, text, op)
-        else:
-            text = _char_mutation(draw, text, op)
-        files[name] = text
+        name = draw(st.one_of([st.sampled_from(group) for group in groups if group]))
+        files[name] = _mutate(draw, name, files[name])
     return files
 
 
@@ -356,25 +494,26 @@ def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def check(folder: Path, files: dict[str, str]):
-    """``pnp check`` of the game ``files`` written under ``folder``."""
-    game = folder / "components" / "game"
-    for name, text in files.items():
-        path = game / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    """``pnp check`` of the game ``files`` written under ``folder``, in German when the files
+    hold a catalog."""
+    game = write_game(folder, files)
+    language = ["--lang", "de"] if "locale/de.po" in files else []
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(HANG_SECONDS)
     try:
-        return CliRunner().invoke(cli, ["check", "--components", str(folder / "components")])
+        return CliRunner().invoke(cli, ["check", "--components", str(game.parent), *language])
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
 
 
-def test_the_base_game_checks_clean(fuzz_dir: Path) -> None:
-    """The game every mutation starts from is valid, so each failure comes from a mutation."""
-    result = check(Path(tempfile.mkdtemp(dir=fuzz_dir)), BASE)
+@pytest.mark.parametrize("german", [False, True])
+def test_the_base_game_checks_clean(fuzz_dir: Path, german: bool) -> None:
+    """The game every mutation starts from is valid, in English and in German, so each failure
+    comes from a mutation."""
+    result = check(Path(tempfile.mkdtemp(dir=fuzz_dir)), base() if german else BASE)
     assert result.exit_code == 0, result.output
+    assert ("translation" in result.output) == german, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 

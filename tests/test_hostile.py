@@ -214,7 +214,8 @@ def test_a_template_past_its_budget_is_stopped_at_its_line(tmp_path, payload: st
 
 def test_the_build_cache_reads_no_file_whole_and_follows_no_link_out(tmp_path):
     """A 6 GB sparse file in the game folder and a link to a large file outside: the build
-    (and the next one, which finds its pack up to date) stays within a few hundred MB."""
+    (and the next one, which finds its pack up to date) stays within a few hundred MB. The peak
+    is the process's own (VmHWM): ru_maxrss survives exec and would count this test runner's."""
     components = game(tmp_path)
     with open(components / "g" / "huge.bin", "wb") as handle:
         handle.truncate(6 * 1024**3)
@@ -223,11 +224,12 @@ def test_the_build_cache_reads_no_file_whole_and_follows_no_link_out(tmp_path):
         handle.truncate(3 * 1024**3)
     (components / "g" / "link.bin").symlink_to(big)
     code = (
-        "import resource, runpy, sys\n"
+        "import runpy, sys\n"
         "sys.argv = ['pnp', 'build', '--components', sys.argv[1], '--out', sys.argv[2]]\n"
         "try:\n    runpy.run_module('generator', run_name='__main__')\n"
         "except SystemExit as exit:\n"
-        "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024\n"
+        "    status = open('/proc/self/status').read().split('VmHWM:')[1]\n"
+        "    peak = int(status.split()[0]) // 1024\n"
         "    print('exit', exit.code, 'peak', peak)\n"
     )
     for expected in ("g.pdf", "up to date"):
@@ -297,3 +299,83 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+# -- typos and absurd sizes: errors at their lines, within seconds --------------------------
+
+
+def _grids(count: int) -> str:
+    grids = "".join(
+        f"  - {{prefix: g{i}, layout: square, origin: [0, 0], size: 5, cols: 60, rows: 60}}\n"
+        for i in range(count)
+    )
+    return f"kind: board\ntitle: B\nsize: 300 x 300\ngrids:\n{grids}"
+
+
+def _aliased(length: int, times: int) -> str:
+    text = "x" * length
+    cards = "".join(f"  - {{name: c{i}, count: 1, text: *long}}\n" for i in range(times))
+    return f"kind: deck\ntitle: D\nsize: poker\nface: face.svg.j2\nx: &long {text}\ncards:\n{cards}"
+
+
+TYPOS = {
+    "a standee without a count": (
+        "standees.yaml",
+        "kind: standees\ntitle: S\nsize: 20 x 30\nface: face.svg.j2\nstandees:\n  - name: a\n",
+        "standees.yaml:6:",
+        "needs exactly one of count",
+    ),
+    "a card's group as a list": (
+        "deck.yaml",
+        DECK.replace("title: Alpha}", "title: Alpha, group: [x, y]}"),
+        "deck.yaml:6:",
+        "group",
+    ),
+    "a number of 5,000 digits": (
+        "deck.yaml",
+        DECK.replace("count: 1,", "count: " + "9" * 5000 + ","),
+        "deck.yaml:6:",
+        "digits",
+    ),
+    "a board of 1,000 grids": ("board.yaml", _grids(1000), "board.yaml:4:", "may hold 5,000"),
+    "a sheet of 900 KB": (
+        "sheet.yaml",
+        "kind: sheet\ntitle: S\nsections:\n  - heading: H\n    blocks:\n      - text: "
+        + "word " * 180_000
+        + "\n",
+        "sheet.yaml",
+        "characters",
+    ),
+    "a long text through 400 aliases": (
+        "extra.yaml",
+        _aliased(60_000, 400),
+        "extra.yaml",
+        "aliases of a long text",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(TYPOS))
+def test_a_typo_or_an_absurd_size_is_an_error_at_its_line(tmp_path, case: str):
+    name, text, where, message = TYPOS[case]
+    components = game(tmp_path, {name: text})
+    started = time.perf_counter()
+    run = build(tmp_path, components, timeout=60)
+    assert time.perf_counter() - started < 20, "it took too long"
+    assert run.returncode == 2, run.stderr
+    line = next((line for line in run.stderr.splitlines() if where in line), "")
+    assert message in line, run.stderr
+
+
+def test_a_loop_of_links_and_a_huge_catalog_are_errors(tmp_path):
+    components = game(tmp_path)
+    root = components / "g"
+    (root / "loop1.yaml").symlink_to(root / "loop2.yaml")
+    (root / "loop2.yaml").symlink_to(root / "loop1.yaml")
+    (root / "locale").mkdir()
+    with open(root / "locale" / "de.po", "wb") as handle:
+        handle.write(b'msgid "Alpha"\nmsgstr "Alpha"\n' * 2_500_000)  # 70 MB
+    run = build(tmp_path, components, "--lang", "de", timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert "loop1.yaml: is a loop of links" in run.stderr, run.stderr
+    assert "de.po: broken catalog: the file is" in run.stderr, run.stderr

@@ -130,24 +130,39 @@ class FlowLayout:
         return sum(f.wrapOn(canvas, self.column_width, 10**6)[1] for f in story) / mm
 
     def fit(self, component: str) -> None:
-        """Choose the largest font size (down to the minimum) at which the sheet fits."""
-        size = self.spec.font_size
-        while True:
-            pages, left = self.count(size)
-            if not left:
-                self.size, self.pages = size, pages
-                return
-            if size <= self.spec.min_font_size + 1e-9:
-                self.size, self.pages = size, self.spec.pages or pages
-                allowed = self.spec.pages or MAX_PAGES
-                self.overflow = Overflow(
-                    component,
-                    component,
-                    f"{allowed} page(s) of {self.spec.columns} column(s)",
-                    f"{left:.0f} mm of text at {size:g} pt",
-                )
-                return
-            size = max(size - SHRINK_STEP, self.spec.min_font_size)
+        """Choose the largest font size (down to the minimum, in steps of half a point) at
+        which the sheet fits: the given size first, then by halving the range of sizes left
+        (a smaller font never needs more room), so a long sheet is laid out a few times, not
+        once a step."""
+        sizes = [self.spec.font_size]
+        while sizes[-1] > self.spec.min_font_size + 1e-9:
+            sizes.append(max(sizes[-1] - SHRINK_STEP, self.spec.min_font_size))
+        pages, left = self.count(sizes[0])
+        if not left:
+            self.size, self.pages = sizes[0], pages
+            return
+        low, high = 1, len(sizes) - 1  # the answer is the first size that fits, if any
+        fitting: tuple[float, int] | None = None
+        while low <= high:
+            middle = (low + high) // 2
+            pages, left = self.count(sizes[middle])
+            if left:
+                low = middle + 1
+            else:
+                fitting, high = (sizes[middle], pages), middle - 1
+        if fitting is not None:
+            self.size, self.pages = fitting
+            return
+        size = sizes[-1]
+        pages, left = self.count(size)
+        self.size, self.pages = size, self.spec.pages or pages
+        allowed = self.spec.pages or MAX_PAGES
+        self.overflow = Overflow(
+            component,
+            component,
+            f"{allowed} page(s) of {self.spec.columns} column(s)",
+            f"{left:.0f} mm of text at {size:g} pt",
+        )
 
     def draw_page(self, canvas: Canvas, title: str) -> None:
         """Draw the next page of the sheet (pages are drawn in order)."""

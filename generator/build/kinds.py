@@ -10,7 +10,7 @@ from lxml import etree
 from generator.art.boards import board_svg
 from generator.art.shapes import Shape, die_net, standee_shape, token_shape
 from generator.art.sheetflow import FlowLayout
-from generator.art.store import Artwork
+from generator.art.store import SAFE_PARSER, Artwork
 from generator.art.templates import card_box, composed_svg, describe
 from generator.build.planner import COUNTERS, CardRun, Planner
 from generator.errors import SpecError, display_path
@@ -172,7 +172,7 @@ def _standee(planner: Planner, design: Design, spec: StandeeSpec) -> str:
     sides = [(spec.face, "face"), (spec.back or spec.face, "back")]
     arts = [planner.renderer.render_design(design, t, box, side) for t, side in sides]
     shape = standee_shape(spec.size.w, spec.size.h, spec.base)
-    return planner.store(spec.face, composed_svg(shape, arts), describe(design))
+    return _store_composed(planner, design, [t for t, _side in sides], shape, arts)
 
 
 def _die(planner: Planner, design: Design, edge: float, shape: Shape) -> str:
@@ -184,7 +184,30 @@ def _die(planner: Planner, design: Design, edge: float, shape: Shape) -> str:
         )
         for value in design.entry.faces
     ]
-    return planner.store(design.component.spec.face, composed_svg(shape, faces), describe(design))
+    templates = [design.component.spec.face] * len(faces)
+    return _store_composed(planner, design, templates, shape, faces)
+
+
+def _store_composed(
+    planner: Planner, design: Design, templates: list[str], shape: Shape, arts: list[str]
+) -> str:
+    """Store the panels ``arts`` (rendered by ``templates``) composed into one piece; a panel
+    that is not well-formed SVG is an error at its template."""
+    try:
+        svg = composed_svg(shape, arts)
+    except etree.XMLSyntaxError:
+        for template, art in zip(templates, arts, strict=True):
+            try:
+                etree.fromstring(art.encode(), SAFE_PARSER)
+            except etree.XMLSyntaxError as exc:
+                raise SpecError(
+                    planner.template_path(template),
+                    None,
+                    f"the SVG this template renders is not well-formed: {exc.msg} "
+                    f"(line {exc.lineno} of its output, {describe(design)})",
+                ) from None
+        raise
+    return planner.store(templates[0], svg, describe(design))
 
 
 def _board(planner: Planner, component: Component, component_designs: list[Design]) -> None:

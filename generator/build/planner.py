@@ -163,13 +163,16 @@ class Planner:
         svg = self.renderer.render_design(design, template, box, side, extra)
         return self.store(template, svg, f"{side} of {describe(design)}")
 
-    def store(self, template: str, svg: str, where: str) -> str:
-        """Store SVG rendered by ``template``; the key of its art."""
-        source = next(
+    def template_path(self, template: str) -> Path:
+        """The file of ``template`` (the game's own before the shared one)."""
+        return next(
             (d / template for d in self.game.template_dirs() if (d / template).is_file()),
             Path(template),
         )
-        return self.pack.art.add(svg, source, where)
+
+    def store(self, template: str, svg: str, where: str) -> str:
+        """Store SVG rendered by ``template``; the key of its art."""
+        return self.pack.art.add(svg, self.template_path(template), where)
 
     def each(self, component_designs: list[Design], make) -> list[Piece]:
         """Pieces of every design, collecting errors design by design."""

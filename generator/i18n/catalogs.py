@@ -53,6 +53,7 @@ PO_STRING = re.compile(rb'(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)?\s*"(
 PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
 ENGINE_LOCALE = Path(__file__).resolve().parent / "locale"
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # catalogs diff cleanly
+MAX_CATALOG_BYTES = 5_000_000
 
 Loc = tuple[str | int, ...]
 
@@ -149,7 +150,14 @@ def extract(docs: list[YamlDoc], root: Path, project: str) -> Catalog:
 
 
 def read_catalog(path: Path) -> Catalog:
-    """A PO/POT file; raises ValueError naming the line of a broken entry."""
+    """A PO/POT file; raises ValueError naming the line of a broken entry (or the size of a
+    file past ``MAX_CATALOG_BYTES``, before it is read)."""
+    size = path.stat().st_size
+    if size > MAX_CATALOG_BYTES:
+        raise ValueError(
+            f"the file is {size:,} bytes; a catalog may have {MAX_CATALOG_BYTES:,} (a game's "
+            "strings take a few hundred kilobytes)"
+        )
     lines = path.read_bytes().splitlines()
     for number, line in enumerate(lines):
         text = line.strip()

@@ -10,7 +10,7 @@ line, never a missing glyph in print; the art stage registers them for drawing.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
@@ -81,10 +81,15 @@ def coverage(path: Path) -> frozenset[int]:
     return frozenset(face.charToGlyph)
 
 
+@lru_cache(maxsize=8192)
 def missing_glyphs(text: str, also: tuple[Path, ...] = ()) -> list[str]:
     """The characters of ``text`` that neither the default font nor any of ``also`` (a game's
-    own font files) can draw."""
-    lacking = {c for c in text if c.isprintable() and not c.isspace() and ord(c) not in _default()}
+    own font files) can draw (each text checked once, each character once: a text repeated
+    through YAML aliases costs nothing more)."""
+    covered = _default()
+    lacking = {
+        c for c in set(text) if ord(c) not in covered and c.isprintable() and not c.isspace()
+    }
     for path in also:
         if not lacking:
             break

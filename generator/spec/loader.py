@@ -151,6 +151,8 @@ def _translate(
 
 def _catalog_line(path: Path, message: str) -> int | None:
     """The line of a catalog that a reading error points at, where it can be told."""
+    if path.stat().st_size > catalogs.MAX_CATALOG_BYTES:
+        return None
     raw = path.read_bytes()
     found = re.search(r"\bon (?:line )?(\d+)", message)
     if found:
@@ -367,7 +369,10 @@ def explain(model: type[BaseModel], err: Any) -> str:
     message = err["msg"].removeprefix("Value error, ")
     if kind.startswith(("value_error", "assertion_error")):
         return f"{key}: {message}"
-    return f"{key}: {message[0].lower()}{message[1:]}, got {err['input']!r}"
+    given = repr(err["input"])
+    if len(given) > 60:  # a 4,000-digit number, a whole mapping: its start says enough
+        given = given[:57] + "..."
+    return f"{key}: {message[0].lower()}{message[1:]}, got {given}"
 
 
 def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:

@@ -27,6 +27,8 @@ from generator.spec.sizes import card_sizes, paper_sizes
 
 MAX_COPIES = 1000
 MAX_SIZE_MM = 1000.0
+MAX_BOARD_ITEMS = 5000  # places, connections, labels and icons drawn on one board
+MAX_SHEET_TEXT = 100_000  # characters of a reference sheet: about thirty pages
 
 Slug = Annotated[
     str,
@@ -242,6 +244,9 @@ class CardSpec(Entry):
     """One kind of card in a deck."""
 
     count: Count
+    group: Slug | None = Field(
+        default=None, description="also count this card under '<deck>/<group>'"
+    )
 
 
 def _parse_series(value: Any) -> Any:
@@ -318,6 +323,15 @@ class DieEntry(CountedEntry):
 
     @model_validator(mode="after")
     def _counts(self) -> DieEntry:
+        self._one_count(1)
+        return self
+
+
+class StandeeEntry(CountedEntry):
+    """One standee, printed ``count`` times or ``per_player`` times in every colour."""
+
+    @model_validator(mode="after")
+    def _counts(self) -> StandeeEntry:
         self._one_count(1)
         return self
 
@@ -479,7 +493,7 @@ class StandeeSpec(ComponentBase):
     )
     size: TokenSize = Field(description="the figure's width x height in mm, e.g. '30 x 50'")
     base: float = Field(default=15.0, ge=5, le=60, description="depth of each base tab, mm")
-    standees: list[CountedEntry] = Field(min_length=1, max_length=MAX_COPIES)
+    standees: list[StandeeEntry] = Field(min_length=1, max_length=MAX_COPIES)
 
     kind_key: ClassVar[str] = "standees"
     _unique_names = field_validator("standees")(_unique)
@@ -696,6 +710,18 @@ class BoardSpec(ComponentBase):
         names; groups, rows and tables are named apart. A track may be given in segments under
         one name as long as their values do not repeat."""
         out: list[tuple[tuple[str | int, ...], str]] = []
+        places = sum(g.cols * g.rows for g in self.grids) + len(self.regions) + len(self.spaces)
+        places += sum(r.count for r in self.rows) + sum(len(t.values) for t in self.tracks)
+        drawn = places + len(self.connections) + len(self.labels) + len(self.icons_at)
+        if drawn > MAX_BOARD_ITEMS:
+            key = "grids" if self.grids else "regions"
+            return [
+                (
+                    (key,),
+                    f"the board holds {drawn:,} places, connections, labels and icons; a board "
+                    f"may hold {MAX_BOARD_ITEMS:,} (split it into several boards)",
+                )
+            ]
         for named in (self._named(), *self._lists("groups", "rows", "tables")):
             seen: set[str] = set()
             for loc, name in named:
@@ -842,7 +868,22 @@ class SheetSpec(ComponentBase):
     def _sizes(self) -> SheetSpec:
         if self.min_font_size > self.font_size:
             raise ValueError("min_font_size is larger than font_size")
+        text = sum(len(str(value)) for value in _leaves(self.model_dump()["sections"]))
+        if text > MAX_SHEET_TEXT:
+            raise ValueError(
+                f"the sections hold {text:,} characters; a sheet may hold {MAX_SHEET_TEXT:,} "
+                "(split it into several sheets)"
+            )
         return self
+
+
+def _leaves(data: Any) -> list[Any]:
+    """Every value at the ends of nested lists and mappings."""
+    if isinstance(data, dict):
+        return [leaf for value in data.values() for leaf in _leaves(value)]
+    if isinstance(data, list):
+        return [leaf for value in data for leaf in _leaves(value)]
+    return [data]
 
 
 COMPONENT_KINDS: dict[str, type[ComponentBase]] = {

@@ -19,6 +19,7 @@ from generator.errors import SpecError
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 200_000
 MAX_DEPTH = 100
+MAX_TEXT = 20_000_000  # characters of text a document may expand to
 
 Path_ = tuple[str | int, ...]
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -52,6 +53,7 @@ class _Builder:
         self.lines: dict[Path_, int] = {}
         self.loader = yaml.SafeLoader("")
         self.nodes = 0
+        self.text = 0  # characters of text, every alias counted again
 
     def build(self, node: yaml.Node, loc: Path_) -> Any:
         self.nodes += 1
@@ -73,8 +75,23 @@ class _Builder:
             return self._mapping(node, loc)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
-        value = self.loader.construct_object(node)
+        try:
+            value = self.loader.construct_object(node)
+        except ValueError:  # Python's own limit on the digits of an integer
+            raise SpecError(
+                self.path,
+                node.start_mark.line + 1,
+                f"a number of {len(str(node.value)):,} digits; write a smaller number",
+            ) from None
         if isinstance(value, str):
+            self.text += len(value)
+            if self.text > MAX_TEXT:
+                raise SpecError(
+                    self.path,
+                    node.start_mark.line + 1,
+                    f"the document expands to more than {MAX_TEXT:,} characters of text "
+                    "(aliases of a long text?); write each text once",
+                )
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
