@@ -326,3 +326,35 @@ def test_a_build_with_nothing_to_do_does_not_load_the_engine(bundled_build):
     assert run.returncode == 0, run.stderr
     assert "is up to date" in run.stdout
     assert run.stdout.strip().splitlines()[-1] == "0 []", run.stdout
+
+
+def test_about_this_edition_lists_what_was_authored_on_the_contents_back(
+    make_deck_game, pnp, tmp_path
+):
+    """The game's and each component's ``authored`` note print under 'About this edition', on
+    the page after the contents (its back, printed double-sided); kinds the spec gives no
+    printed name are counted, never listed by their ids."""
+    components = make_deck_game(cards={"alpha-one": 2, "beta-two": 1})
+    root = components / "synth"
+    with open(root / "game.yaml", "a", encoding="utf-8") as handle:
+        handle.write('authored: "Ties are shared: the rulebook names no tie-break."\n')
+    deck = (root / "deck.yaml").read_text(encoding="utf-8")
+    deck = deck.replace("title: Test deck\n", 'title: Test deck\nauthored: "Backs drawn by us."\n')
+    (root / "deck.yaml").write_text(deck, encoding="utf-8")
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    reader = pypdf.PdfReader(tmp_path / "out" / "synth" / "synth.pdf")
+    contents, about = (" ".join(p.extract_text().split()) for p in reader.pages[:2])
+    assert text("about_heading") not in contents and "alpha-one" not in contents
+    assert text("inventory_kinds", count=2) in contents
+    assert about.startswith(text("about_heading")), about
+    assert "Ties are shared: the rulebook names no tie-break." in about
+    assert "Test deck: Backs drawn by us." in about
+
+
+def test_a_pack_with_nothing_authored_has_no_about_page(make_deck_game, pnp, tmp_path):
+    components = make_deck_game(cards={"a": 1})
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    reader = pypdf.PdfReader(tmp_path / "out" / "synth" / "synth.pdf")
+    assert all(text("about_heading") not in page.extract_text() for page in reader.pages)

@@ -26,7 +26,7 @@ from babel.messages.catalog import Catalog
 
 __all__ = ["Catalog"]
 
-TEXT_KEYS = {"title", "label", "text", "heading", "page_title"}
+TEXT_KEYS = {"title", "label", "text", "heading", "page_title", "authored"}
 TEXT_LIST_KEYS = {"bullets", "labels", "header"}
 FREE_KEYS = {"fields"}
 ENTRY_LISTS = {"cards", "tokens", "dice", "standees"}

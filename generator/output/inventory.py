@@ -9,7 +9,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from generator.art.fonts import BOLD, REGULAR, register_fonts
 from generator.i18n.strings import text
@@ -33,6 +33,7 @@ def _styles() -> dict[str, ParagraphStyle]:
             "small", fontName=REGULAR, fontSize=7.5, leading=9, textColor=colors.HexColor("#555555")
         ),
         "head": ParagraphStyle("head", fontName=BOLD, fontSize=9, leading=11),
+        "heading": ParagraphStyle("heading", fontName=BOLD, fontSize=12, leading=15, spaceAfter=4),
     }
 
 
@@ -59,11 +60,12 @@ def _table(pack: Pack, width: float) -> Table:
     for plan in pack.components:
         spec = plan.component.spec
         labels = _labels(plan.designs)
-        kinds = " · ".join(
-            f"{escape(label)} {d.count}" for label, d in zip(labels, plan.designs, strict=True)
-        )
-        if len(plan.designs) > MAX_KINDS_LISTED:
+        if labels is None or len(plan.designs) > MAX_KINDS_LISTED:
             kinds = escape(text("inventory_kinds", count=len(plan.designs)))
+        else:
+            kinds = " · ".join(
+                f"{escape(label)} {d.count}" for label, d in zip(labels, plan.designs, strict=True)
+            )
         name = escape(spec.title)
         if len(plan.designs) > 1:  # one kind: the count column says it all
             name += f"<br/><font size='7.5' color='#555555'>{kinds}</font>"
@@ -93,13 +95,11 @@ def _table(pack: Pack, width: float) -> Table:
     return table
 
 
-def _labels(designs: list[Design]) -> list[str]:
-    """What each kind is called in the contents: its title, in the pack's language, when every
-    kind of the component has a title of its own; else its name in the spec."""
-    titles = [d.fields().get("title") for d in designs]
-    if all(isinstance(t, str) and t.strip() for t in titles) and len(set(titles)) == len(titles):
-        return [str(t) for t in titles]
-    return [d.name for d in designs]
+def _labels(designs: list[Design]) -> list[str] | None:
+    """What each kind is called in the contents: its printed name, in the pack's language;
+    None when a kind has none (the contents then give the number of kinds, never ids)."""
+    labels = [d.label() for d in designs]
+    return None if None in labels else [str(label) for label in labels]
 
 
 def _header_parts(pack: Pack) -> list[tuple[Paragraph, float]]:
@@ -147,23 +147,68 @@ def _header_height(pack: Pack) -> float:
     return max(SQUARE * mm, notes) + 22 * mm
 
 
-def _chunks(pack: Pack) -> list[Table]:
-    """The contents table split into the pieces that fit each inventory page."""
+def _about(pack: Pack) -> list[Flowable]:
+    """'About this edition': what the edition made up where the rulebook is silent, for the
+    game and then component by component; nothing when it made up nothing."""
+    st = _styles()
+    game = pack.game.spec
+    items = [(spec.title, spec.authored) for spec in (p.component.spec for p in pack.components)]
+    items = [(title, note) for title, note in items if note]
+    if not game.authored and not items:
+        return []
+    story: list[Flowable] = [
+        Paragraph(escape(text("about_heading")), st["heading"]),
+        Paragraph(escape(text("about_intro", title=game.title)), st["note"]),
+        Spacer(1, 3 * mm),
+    ]
+    if game.authored:
+        story += [Paragraph(escape(game.authored), st["cell"]), Spacer(1, 2 * mm)]
+    for title, note in items:
+        story += [
+            Paragraph(f"<b>{escape(title)}</b>: {escape(note)}", st["cell"]),
+            Spacer(1, 1.5 * mm),
+        ]
+    return story
+
+
+def _story(pack: Pack, width: float) -> list[Flowable | None]:
+    """What the inventory pages hold after the first page's header: the contents, then, from
+    a page of its own (the back of the contents, printed double-sided), 'About this edition'.
+    None stands for a page break."""
+    about = _about(pack)
+    return [_table(pack, width), *([None, *about] if about else [])]
+
+
+def _chunks(pack: Pack) -> list[list[Flowable]]:
+    """The inventory's flowables, page by page: each page takes what fits below its top (the
+    first below the header), splitting a table or paragraph that does not."""
     pw, ph = pack.paper[0] * mm, pack.paper[1] * mm
     width = pw - 2 * SIDE * mm
     bottom = (sheet_geometry().margin + sheet_geometry().footer) * mm
-    chunks: list[Table] = []
-    table: Table | None = _table(pack, width)
-    first = True
-    while table is not None:
-        avail = ph - SIDE * mm - bottom - (_header_height(pack) if first else 0)
-        parts = table.split(width, avail)
-        if not parts:
-            parts = [table]
-        chunks.append(parts[0])
-        table = parts[1] if len(parts) > 1 else None
-        first = False
-    return chunks
+    story = _story(pack, width)
+    pages: list[list[Flowable]] = [[]]
+    room = ph - SIDE * mm - bottom - _header_height(pack)
+    while story:
+        flowable = story.pop(0)
+        if flowable is None or room <= 0:
+            pages.append([])
+            room = ph - SIDE * mm - bottom
+            if flowable is None:
+                continue
+        height = flowable.wrap(width, room)[1]
+        if height <= room:
+            pages[-1].append(flowable)
+            room -= height
+            continue
+        parts = flowable.split(width, room)
+        if len(parts) > 1 or not pages[-1]:
+            parts = parts or [flowable]  # too tall for an empty page: drawn as it is
+            pages[-1].append(parts[0])
+            story[:0] = parts[1:]
+        else:
+            story.insert(0, flowable)
+        room = 0
+    return pages
 
 
 def page_count(pack: Pack) -> int:
@@ -175,13 +220,14 @@ def draw_page(pack: Pack, canvas: Canvas, index: int) -> None:
     """Draw inventory page ``index`` (the first has the title, notes and square)."""
     pw, ph = pack.paper[0] * mm, pack.paper[1] * mm
     width = pw - 2 * SIDE * mm
-    chunk = _chunks(pack)[index]
     top = ph - SIDE * mm
     if index == 0:
         _header(pack, canvas, width, top)
         top -= _header_height(pack)
-    _, height = chunk.wrapOn(canvas, width, top)
-    chunk.drawOn(canvas, SIDE * mm, top - height)
+    for flowable in _chunks(pack)[index]:
+        _, height = flowable.wrapOn(canvas, width, top)
+        flowable.drawOn(canvas, SIDE * mm, top - height)
+        top -= height
 
 
 def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:

@@ -61,6 +61,22 @@ class Design:
         return {**self.component.spec.fields, **own, **self.extra, "name": self.name}
 
 
+    def label(self) -> str | None:
+        """What the piece is called in print: its ``title`` (or ``label``), with its player
+        colour's name or its value; None when the spec gives it no printed name."""
+        fields = self.fields()
+        base = next(
+            (fields[k].strip() for k in ("title", "label") if isinstance(fields.get(k), str)),
+            "",
+        )
+        player, value = self.extra.get("player"), self.extra.get("value")
+        if player:
+            return f"{base} ({player['label']})" if base else player["label"]
+        if value is not None and not (base and str(value) in base):
+            return f"{base} {value}".strip()
+        return base or None
+
+
 def designs(component: Component, colours: list[PlayerColour]) -> list[Design]:
     """The distinct pieces of a component, in spec order."""
     spec = component.spec

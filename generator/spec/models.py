@@ -183,6 +183,12 @@ class GameSpec(StrictModel):
     players: str | int = Field(description="number of players, e.g. '2-4'")
     designer: str | None = Field(default=None, description="the game's designer (PDF author)")
     rulebook: str | None = Field(default=None, description="where the counts come from")
+    authored: str | None = Field(
+        default=None,
+        min_length=1,
+        description="what the edition made up for the whole game (rules the rulebook leaves "
+        "out), printed first in the pack's 'About this edition'",
+    )
     paper: Literal[tuple(paper_sizes())] = Field(  # type: ignore[valid-type]
         default="a4", description="default paper: " + ", ".join(paper_sizes())
     )
@@ -341,6 +347,12 @@ class ComponentBase(StrictModel):
 
     id: Slug | None = Field(default=None, description="component id; default: the file name")
     title: str = Field(min_length=1, description="the component's name as printed")
+    authored: str | None = Field(
+        default=None,
+        min_length=1,
+        description="what of this component the edition made up where the rulebook is silent, "
+        "and why; printed in the pack's 'About this edition'",
+    )
     fields: dict[str, Any] = Field(
         default_factory=dict, description="fields shared by every piece (a piece's own win)"
     )
