@@ -170,6 +170,20 @@ standees:
     per_player: 1
     label: Foe
 """
+QUOTES = """\
+kind: deck
+title: Quotes
+size: poker
+face: card.svg.j2
+fields:
+  reminder: Read it aloud.
+cards: {from: quotes.csv}
+"""
+QUOTES_CSV = """\
+Title,Count,Suit,Text
+First words,2,hearts,"Well begun, half done."
+Last words,1,spades,All is well.
+"""
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>\n'
 TEMPLATES = {
     "card.svg.j2": SVG
@@ -204,6 +218,8 @@ BASE = {
     "dice.yaml": DICE,
     "pages.yaml": PAGES,
     "standees.yaml": STANDEES,
+    "quotes.yaml": QUOTES,
+    "quotes.csv": QUOTES_CSV,
     **{f"templates/{name}": text for name, text in TEMPLATES.items()},
 }
 
@@ -392,12 +408,13 @@ def _mutate(draw, name: str, text: str) -> str:
 @st.composite
 def mutated_game(draw) -> dict[str, str]:
     """The base game (half the time with its German catalog, and checked in German) with one
-    to four mutations: mostly in its YAML, sometimes in a template or the catalog."""
+    to four mutations: mostly in its YAML, sometimes in a template, the catalog or the table
+    of cards."""
     files = dict(base() if draw(st.booleans()) else BASE)
     groups = [
         sorted(n for n in files if n.endswith(".yaml")),
         sorted(n for n in files if n.startswith("templates/")),
-        sorted(n for n in files if n.endswith(".po")),
+        sorted(n for n in files if n.endswith((".po", ".csv"))),
     ]
     for _ in range(draw(st.sampled_from([1, 1, 1, 2, 2, 3, 4]))):
         name = draw(st.one_of([st.sampled_from(group) for group in groups if group]))

@@ -69,6 +69,7 @@ class Overflow:
     box: str
     missing: str
     line: int | None = None
+    path: Path | None = None  # where the line is, when not the component's spec (a data file)
 
 
 @dataclass

@@ -41,7 +41,8 @@ ALIASES = {
 def describe(design: Design) -> str:
     """'card 'cocoa' of components/x/cards.yaml:14', for error messages."""
     alias = ALIASES[design.component.spec.kind]
-    return f"{alias} '{design.name}' of {display_path(design.component.path)}:{design.line}"
+    path, line = design.where
+    return f"{alias} '{design.name}' of {display_path(path)}:{line}"
 
 
 def card_box(w: float, h: float, bleed: float, shape: str = "rect") -> dict[str, Any]:
@@ -194,6 +195,7 @@ class TemplateRenderer:
                     f"'{box}' ({width:g} x {height:g} mm)",
                     f"{' and '.join(short)} at {current:.2f} mm text",
                     design.line,
+                    design.where[0],
                 )
             )
         return {"lines": lines, "size": current, "leading": current * leading}

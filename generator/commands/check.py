@@ -171,7 +171,7 @@ def explain_overflows(game: Game, overflows: list[Overflow]) -> None:
     """One error line per text that does not fit its box, even at its smallest size."""
     for o in overflows:
         component = next(c for c in game.components if c.id == o.component)
-        where = display_path(component.path) + (f":{o.line}" if o.line else "")
+        where = display_path(o.path or component.path) + (f":{o.line}" if o.line else "")
         click.echo(
             f"{where}: text does not fit: {o.piece}, box {clean(o.box)}: "
             f"{o.missing} missing; shorten the text or make the box larger",

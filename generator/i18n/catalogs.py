@@ -24,6 +24,8 @@ from typing import Any, Protocol
 from babel.messages import pofile
 from babel.messages.catalog import Catalog
 
+from generator.errors import display_path
+
 __all__ = ["Catalog"]
 
 TEXT_KEYS = {"title", "label", "text", "heading", "page_title", "authored"}
@@ -60,13 +62,16 @@ Loc = tuple[str | int, ...]
 
 class YamlDoc(Protocol):
     """A spec document as catalogs need it (``spec.yamlsource.YamlDoc`` is one): its file,
-    its data and the line of any place in it. Translation comes before the spec stage, so it
-    names what it needs instead of importing the spec's reader."""
+    its data and the file and line of any place in it (a data file's, for rows read from
+    one). Translation comes before the spec stage, so it names what it needs instead of
+    importing the spec's reader."""
 
     path: Path
     data: Any
 
     def line_of(self, loc: Loc) -> int: ...
+
+    def where(self, loc: Loc) -> tuple[Path, int]: ...
 
 
 def is_text(value: Any) -> bool:
@@ -141,7 +146,8 @@ def extract(docs: list[YamlDoc], root: Path, project: str) -> Catalog:
     catalog = Catalog(project=project, creation_date=FIXED_DATE, fuzzy=False)
     for doc in docs:
         for loc, text in strings(doc.data):
-            reference = (doc.path.relative_to(root).as_posix(), doc.line_of(loc))
+            path, line = doc.where(loc)
+            reference = (path.relative_to(root).as_posix(), line)
             if text in catalog:
                 catalog[text].locations.append(reference)
             else:
@@ -212,14 +218,15 @@ def translations(catalog: Catalog) -> dict[str, str]:
     return out
 
 
-def translate(doc: YamlDoc, table: dict[str, str], report: Report, where: str) -> Any:
+def translate(doc: YamlDoc, table: dict[str, str], report: Report) -> Any:
     """A copy of the document's data with every translatable string translated; what the
     table lacks stays in the source language and is added to ``report``."""
     data = copy.deepcopy(doc.data)
     for loc, text in strings(doc.data):
         translated = table.get(text)
         if translated is None:
-            report.missing.append((f"{where}:{doc.line_of(loc)}", text))
+            path, line = doc.where(loc)
+            report.missing.append((f"{display_path(path)}:{line}", text))
             continue
         _set(data, loc, translated)
     return data

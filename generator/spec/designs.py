@@ -37,23 +37,30 @@ class Design:
     groups: tuple[str, ...] = ()
 
     @property
-    def line(self) -> int:
-        """The spec line of the entry this design comes from."""
+    def where(self) -> tuple[Path, int]:
+        """The file and line of the entry this design comes from (a data file's row, for
+        entries read from one)."""
         if self.entry is None:
-            return self.component.doc.line_of(("values",))
-        return self.component.doc.line_of((self.component.spec.kind_key, self.index))
+            return self.component.doc.where(("values",))
+        return self.component.doc.where((self.component.spec.kind_key, self.index))
+
+    @property
+    def line(self) -> int:
+        """The line of the entry this design comes from, in the file ``where`` names."""
+        return self.where[1]
 
     def locate(self, value: Any) -> tuple[Path, int]:
-        """The spec line of the field holding ``value`` (the entry's own, then the shared)."""
+        """The file and line of the field holding ``value`` (the entry's own, then the
+        shared)."""
         doc = self.component.doc
         own = self.entry.fields() if self.entry else {}
         for key, given in own.items():
             if given == value:
-                return doc.path, doc.line_of((self.component.spec.kind_key, self.index, key))
+                return doc.where((self.component.spec.kind_key, self.index, key))
         for key, shared in self.component.spec.fields.items():
             if shared == value:
                 return doc.path, doc.line_of(("fields", key))
-        return doc.path, self.line
+        return self.where
 
     def fields(self) -> dict[str, Any]:
         """Template fields: shared fields, then the entry's own, then its value or player."""

@@ -16,9 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator.errors import ErrorList, SpecError, display_path
+from generator.errors import ErrorList, SpecError
 from generator.i18n import catalogs
 from generator.paths import PathRefused, regular_file, within
+from generator.spec.datafiles import read_table
 from generator.spec.fontfiles import FontFileError, coverage, missing_glyphs
 from generator.spec.gamefolders import (
     template_dirs,
@@ -84,6 +85,9 @@ def load_game(
             errors.add(path, None, f"{exc}; a spec is a YAML file inside the game folder")
     doc = _parse(game_file, errors) if game_file in readable else None
     docs = [d for p in readable if p != game_file and (d := _parse(p, errors)) is not None]
+    data_files: set[Path] = set()
+    docs = [d for d in docs if _read_data(root, d, errors, data_files)]
+    docs = [d for d in docs if d.path not in data_files]
     _check_folders(root, errors)
     report = None
     if doc is not None and language is not None:
@@ -145,8 +149,43 @@ def _translate(
         used = {text for d in docs for _, text in catalogs.strings(d.data)}
         catalogs.audit(catalog, used, report)
     for doc in docs:
-        doc.data = catalogs.translate(doc, table, report, display_path(doc.path))
+        doc.data = catalogs.translate(doc, table, report)
     return report
+
+
+def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> bool:
+    """Put the rows of every data file a spec names (``cards: {from: cards.csv}``) in its
+    place, keeping their lines, and add the files to ``read`` (a YAML list among the specs is
+    data, not a component). False when one cannot be read: the error is reported."""
+    if not isinstance(doc.data, dict):
+        return True
+    for key in sorted(catalogs.ENTRY_LISTS):
+        source = doc.data.get(key)
+        if not isinstance(source, dict):
+            continue
+        unknown = sorted(map(str, set(source) - {"from", "sheet"}))
+        name, sheet = source.get("from"), source.get("sheet")
+        if unknown or not isinstance(name, str) or not isinstance(sheet, (str, type(None))):
+            problem = f"'{unknown[0]}' is not a key here" if unknown else "'from' names no file"
+            errors.add(
+                doc.path,
+                doc.line_of((key, unknown[0]) if unknown else (key,)),
+                f"{problem}; write {key}: {{from: {key}.csv}} (and sheet: NAME for another "
+                "sheet of a spreadsheet), or list the entries",
+            )
+            return False
+        try:
+            table = read_table(root, name, sheet)
+        except SpecError as exc:
+            errors.errors.append(exc)
+            return False
+        if not table.rows:
+            errors.add(table.path, None, f"no rows below the headings; {key} need at least one")
+            return False
+        doc.data[key] = table.rows
+        doc.sources[(key,)] = (table.path, table.lines)
+        read.add(table.path)
+    return True
 
 
 def _catalog_line(path: Path, message: str) -> int | None:
@@ -174,8 +213,7 @@ def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[Path, ...] = ())
         lacking = missing_glyphs(text, fonts)
         if lacking:
             errors.add(
-                doc.path,
-                doc.line_of(loc),
+                *doc.where(loc),
                 f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
             )
 
@@ -312,7 +350,7 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
                     )
                     continue
             if typo is None:
-                errors.add(doc.path, doc.line_of(loc), explain(model, err))
+                errors.add(*doc.where(loc), _in_data(doc, loc, explain(model, err)))
             elif (*loc[:-1], typo) not in unknown:
                 errors.add(
                     doc.path,
@@ -320,6 +358,17 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
                     f"'{typo}' is not a key here; did you mean '{loc[-1]}'? (it is required)",
                 )
         return None
+
+
+def _in_data(doc: YamlDoc, loc: tuple, message: str) -> str:
+    """A message about a value read from a data file, in its terms: the column, not the
+    path inside the spec (``column 'count': ...`` for ``cards.3.count: ...``)."""
+    for prefix in doc.sources:
+        inner = loc[len(prefix) :]
+        if loc[: len(prefix)] == prefix and len(inner) >= 2 and isinstance(inner[1], str):
+            path = ".".join(map(str, loc)) + ": "
+            return f"column '{inner[1]}': " + message.removeprefix(path)
+    return message
 
 
 def _close_key(data: Any, loc: tuple, wanted: tuple[str, ...]) -> tuple[str, str] | None:

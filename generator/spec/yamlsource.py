@@ -8,7 +8,7 @@ file from eating memory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +29,34 @@ FAST_MAX_NESTING = 10_000  # libyaml's composer overflows the C stack somewhere 
 
 @dataclass
 class YamlDoc:
-    """A parsed YAML file: its data and the line of every path inside it."""
+    """A parsed YAML file: its data and the line of every path inside it. Data read into it
+    from another file (a table of cards) keeps that file's lines in ``sources``, under the
+    path it was put at."""
 
     path: Path
     data: Any
     lines: dict[Path_, int]
+    sources: dict[Path_, tuple[Path, dict[Path_, int]]] = field(default_factory=dict)
 
     def line_of(self, loc: Path_) -> int:
         """The line of the deepest known prefix of ``loc`` (a pydantic error location)."""
+        return _deepest(self.lines, tuple(loc), self.lines.get((), 1))
+
+    def where(self, loc: Path_) -> tuple[Path, int]:
+        """The file and line of ``loc``: this file's, or the data file's it was read from."""
         loc = tuple(loc)
-        while loc:
-            if loc in self.lines:
-                return self.lines[loc]
-            loc = loc[:-1]
-        return self.lines.get((), 1)
+        for prefix, (path, lines) in self.sources.items():
+            if loc[: len(prefix)] == prefix and len(loc) > len(prefix):
+                return path, _deepest(lines, loc[len(prefix) :], 1)
+        return self.path, self.line_of(loc)
+
+
+def _deepest(lines: dict[Path_, int], loc: Path_, default: int) -> int:
+    while loc:
+        if loc in lines:
+            return lines[loc]
+        loc = loc[:-1]
+    return default
 
 
 class _Builder:

@@ -1,0 +1,415 @@
+"""Lists of cards and tokens kept in a spreadsheet: CSV, Excel (.xlsx), OpenDocument (.ods),
+JSON, or a YAML list, named in a spec as ``cards: {from: cards.csv}``.
+
+A table is one entry per row. The first row names the columns; a column's name becomes the
+entry's field (``Flavor text`` → ``flavor_text``), an empty cell an empty text, a number a
+number. ``count`` defaults to 1, ``name`` comes from a ``name`` column or is made from
+``title``. Every value keeps the row it came from, so a mistake in it is reported as
+``cards.csv:ROW: column 'count': ...``, like a mistake in a spec. The file must lie inside the
+game folder, and is refused past ``MAX_DATA_BYTES``, ``MAX_ROWS`` or ``MAX_COLUMNS``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import unicodedata
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from generator.errors import SpecError
+from generator.paths import PathRefused, regular_file
+from generator.spec.yamlsource import YamlDoc, load_yaml
+
+MAX_DATA_BYTES = 5_000_000  # a data file's size
+MAX_UNZIPPED = 50_000_000  # what a spreadsheet (a zip) may unpack to
+MAX_ROWS = 5_000
+MAX_COLUMNS = 100
+MAX_CELL = 5_000  # characters in one cell
+FORMATS = (".csv", ".tsv", ".xlsx", ".ods", ".json", ".yaml", ".yml")
+RESERVED = ("name", "count", "per_player", "series", "counts", "group")
+ODS = {
+    "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+    "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+    "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
+}
+
+
+@dataclass
+class Table:
+    """A data file's entries and where each came from: ``lines[(i,)]`` is entry ``i``'s line
+    or row, ``lines[(i, field)]`` the same; ``columns[field]`` the heading as written."""
+
+    path: Path
+    rows: list[dict[str, Any]]
+    lines: dict[tuple, int] = field(default_factory=dict)
+    columns: dict[str, str] = field(default_factory=dict)
+
+
+def read_table(root: Path, name: str, sheet: str | None = None) -> Table:
+    """The entries of data file ``name`` (relative to the game folder ``root``); raises
+    SpecError at the file (and row) for a file that cannot be used."""
+    path = root / name
+    if not (path.exists() or path.is_symlink()):
+        raise SpecError(
+            path,
+            None,
+            "no such file; name the data file by its path in the game "
+            "folder, e.g. cards.csv or data/cards.csv",
+        )
+    try:
+        real = regular_file(root, path)
+    except PathRefused as exc:
+        raise SpecError(
+            path, None, f"{exc}; a data file is a file inside the game folder"
+        ) from None
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise SpecError(
+            path, None, f"cannot read '{path.suffix}' files; save the table as {', '.join(FORMATS)}"
+        )
+    size = real.stat().st_size
+    if size > MAX_DATA_BYTES:
+        raise SpecError(
+            path, None, f"the file is {size:,} bytes; data files are limited to {MAX_DATA_BYTES:,}"
+        )
+    if suffix in (".yaml", ".yml", ".json"):
+        records, lines = _records(path, real, suffix)
+        return _entries_from_records(path, records, lines)
+    if suffix in (".csv", ".tsv"):
+        grid = _csv_rows(path, real)
+    else:
+        _check_zip(path, real)
+        grid = _xlsx_rows(path, real, sheet) if suffix == ".xlsx" else _ods_rows(path, real, sheet)
+    return _entries_from_grid(path, grid)
+
+
+# --- reading each format into rows of cells -------------------------------------------------
+
+
+def _csv_rows(path: Path, real: Path) -> list[tuple[int, list[Any]]]:
+    """(line, cells) of every row of a CSV file, the delimiter found from the first line."""
+    try:
+        text = real.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = real.read_bytes()[: exc.start].count(b"\n") + 1
+        raise SpecError(path, line, "not UTF-8 text; save the file as CSV UTF-8") from None
+    first = text.split("\n", 1)[0]
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else max(",;\t", key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    rows = []
+    start = 1
+    try:
+        for cells in reader:
+            rows.append((start, [_number(c) for c in cells]))
+            start = reader.line_num + 1
+            if len(rows) > MAX_ROWS + 1:
+                break
+    except csv.Error as exc:
+        raise SpecError(path, reader.line_num, f"broken CSV: {exc}; check the quotes") from None
+    return rows
+
+
+def _number(cell: str) -> Any:
+    """A CSV cell as a spreadsheet shows it: whole and decimal numbers as numbers."""
+    text = cell.strip()
+    if re.fullmatch(r"-?(0|[1-9]\d{0,14})", text):
+        return int(text)
+    if re.fullmatch(r"-?\d{1,15}\.\d{1,15}", text):
+        return float(text)
+    return cell
+
+
+def _check_zip(path: Path, real: Path) -> None:
+    """A spreadsheet is a zip: refuse one that is not, or unpacks to too much."""
+    try:
+        with zipfile.ZipFile(real) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError):
+        raise SpecError(
+            path,
+            None,
+            "not a spreadsheet file (it is no zip archive); save it "
+            "again from the spreadsheet program",
+        ) from None
+    if unpacked > MAX_UNZIPPED:
+        raise SpecError(
+            path,
+            None,
+            f"the spreadsheet unpacks to {unpacked:,} bytes; the limit is {MAX_UNZIPPED:,}",
+        )
+
+
+def _xlsx_rows(path: Path, real: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+    """(row number, cells) of a worksheet of an Excel file: the first, or ``sheet``."""
+    import openpyxl  # only games with Excel data pay for loading it
+
+    try:
+        book = openpyxl.load_workbook(real, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds on a damaged file
+        raise SpecError(
+            path,
+            None,
+            f"cannot read the workbook ({type(exc).__name__}: {exc}); save it again as .xlsx",
+        ) from None
+    try:
+        worksheet = _pick_sheet(path, book.sheetnames, sheet)
+        rows = []
+        for number, cells in enumerate(book[worksheet].iter_rows(values_only=True), 1):
+            rows.append((number, [_whole(c) for c in cells[: MAX_COLUMNS + 1]]))
+            if len(rows) > MAX_ROWS + 1:
+                break
+        return rows
+    except SpecError:
+        raise
+    except Exception as exc:
+        raise SpecError(
+            path, None, f"cannot read the workbook ({type(exc).__name__}); save it again as .xlsx"
+        ) from None
+    finally:
+        book.close()
+
+
+def _pick_sheet(path: Path, names: list[str], sheet: str | None) -> str:
+    if sheet is None:
+        if not names:
+            raise SpecError(path, None, "the spreadsheet has no sheets")
+        return names[0]
+    if sheet not in names:
+        raise SpecError(path, None, f"no sheet named '{sheet}'; it has: {', '.join(names)}")
+    return sheet
+
+
+def _whole(value: Any) -> Any:
+    """A spreadsheet cell: a whole float (Excel stores 3 as 3.0) as an int, a date as text."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return int(value)
+    if value is None or isinstance(value, (int, float, str, bool)):
+        return value
+    return str(value)
+
+
+def _ods_rows(path: Path, real: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+    """(row number, cells) of a table of an OpenDocument spreadsheet: the first, or ``sheet``.
+    Repeated rows and cells (how ODS stores blank runs) are expanded only up to the limits."""
+    try:
+        with zipfile.ZipFile(real) as archive:
+            content = archive.read("content.xml")
+        parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+        root = etree.fromstring(content, parser)
+    except (KeyError, zipfile.BadZipFile, etree.XMLSyntaxError, OSError):
+        raise SpecError(
+            path,
+            None,
+            "not an OpenDocument spreadsheet (no readable content.xml); save it again as .ods",
+        ) from None
+    tables = root.iterfind(".//table:table", ODS)
+    found = {t.get(f"{{{ODS['table']}}}name", ""): t for t in tables}
+    table = found[_pick_sheet(path, list(found), sheet)]
+    rows: list[tuple[int, list[Any]]] = []
+    number = 0
+    for row in table.iterfind(".//table:table-row", ODS):
+        cells = _ods_cells(row)
+        repeat = min(int(row.get(f"{{{ODS['table']}}}number-rows-repeated", "1")), MAX_ROWS + 2)
+        for _ in range(repeat):
+            number += 1
+            rows.append((number, list(cells)))
+        if len(rows) > MAX_ROWS + 1:
+            break
+    return rows
+
+
+def _ods_cells(row: etree._Element) -> list[Any]:
+    """The values of one ODS row, blank runs expanded up to ``MAX_COLUMNS`` + 1."""
+    cells: list[Any] = []
+    table, office = ODS["table"], ODS["office"]
+    for cell in row:
+        if etree.QName(cell).localname not in ("table-cell", "covered-table-cell"):
+            continue
+        repeat = min(int(cell.get(f"{{{table}}}number-columns-repeated", "1")), MAX_COLUMNS + 1)
+        kind = cell.get(f"{{{office}}}value-type")
+        if kind in ("float", "percentage", "currency"):
+            value: Any = _whole(float(cell.get(f"{{{office}}}value", "0")))
+        else:
+            paragraphs = cell.iterfind("text:p", ODS)
+            value = "\n".join("".join(p.itertext()) for p in paragraphs) or None
+        cells.extend([value] * repeat)
+        if len(cells) > MAX_COLUMNS:
+            break
+    return cells[: MAX_COLUMNS + 1]
+
+
+def _records(path: Path, real: Path, suffix: str) -> tuple[list[Any], dict[tuple, int]]:
+    """The items of a JSON array or YAML list, with the line of each item and its keys."""
+    if suffix != ".json":
+        doc: YamlDoc = load_yaml(real)
+        if not isinstance(doc.data, list):
+            raise SpecError(path, 1, "a YAML data file is a list of entries, one per '- '")
+        return doc.data, {k: v for k, v in doc.lines.items() if k}
+    try:
+        text = real.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise SpecError(path, None, "not UTF-8 text; save the file as UTF-8") from None
+    decoder = json.JSONDecoder()
+    at = len(text) - len(text.lstrip())
+    if not text[at:].startswith("["):
+        raise SpecError(path, 1, "a JSON data file is an array of objects: [{...}, {...}]")
+    records: list[Any] = []
+    lines: dict[tuple, int] = {}
+    at += 1
+    while True:
+        at = _skip(text, at)
+        if at < len(text) and text[at] == "]":
+            break
+        line = text.count("\n", 0, at) + 1
+        try:
+            record, at = decoder.raw_decode(text, at)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            where = text.count("\n", 0, getattr(exc, "pos", at)) + 1
+            raise SpecError(path, where, f"broken JSON: {getattr(exc, 'msg', exc)}") from None
+        lines[(len(records),)] = line
+        records.append(record)
+        if len(records) > MAX_ROWS:
+            break
+        at = _skip(text, at)
+        if at < len(text) and text[at] == ",":
+            at += 1
+        elif at >= len(text) or text[at] != "]":
+            raise SpecError(path, text.count("\n", 0, at) + 1, "broken JSON: expected ',' or ']'")
+    return records, lines
+
+
+def _skip(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+# --- rows into entries ----------------------------------------------------------------------
+
+
+def column_name(heading: str) -> str:
+    """The field a column heading names: ``Flavor text`` → ``flavor_text``."""
+    ascii_text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "_", ascii_text.strip().lower()).strip("_")
+
+
+def _entries_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
+    """Entries from rows of cells, the first non-empty row naming the columns."""
+    grid = [(n, _trimmed(cells)) for n, cells in grid if any(_filled(c) for c in cells)]
+    if not grid:
+        return Table(path, [])
+    header_line, header = grid[0]
+    columns = _columns(path, header_line, header)
+    records, lines = [], {}
+    for line, cells in grid[1:]:
+        record = {}
+        for index, value in enumerate(cells):
+            if index not in columns:
+                if _filled(value):
+                    raise SpecError(
+                        path,
+                        line,
+                        f"a value in column {index + 1}, which has no "
+                        "heading; give the column a heading or clear it",
+                    )
+                continue
+            record[columns[index]] = value
+        lines[(len(records),)] = line
+        records.append(record)
+    table = _entries_from_records(path, records, lines)
+    table.columns = {name: str(header[i]).strip() for i, name in columns.items()}
+    return table
+
+
+def _columns(path: Path, line: int, header: list[Any]) -> dict[int, str]:
+    """Column index → field name, from the heading row."""
+    if len(header) > MAX_COLUMNS:
+        raise SpecError(
+            path, line, f"more than {MAX_COLUMNS} columns; keep the ones the cards print"
+        )
+    columns: dict[int, str] = {}
+    for index, heading in enumerate(header):
+        if not _filled(heading):
+            continue
+        name = column_name(str(heading))
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            raise SpecError(
+                path,
+                line,
+                f"column heading '{heading}' cannot be a field name; start it with a letter",
+            )
+        if name in columns.values():
+            raise SpecError(path, line, f"two columns are named '{name}'; rename one")
+        columns[index] = name
+    return columns
+
+
+def _trimmed(cells: list[Any]) -> list[Any]:
+    """A row without its trailing blank cells (spreadsheets store runs of them)."""
+    end = len(cells)
+    while end and not _filled(cells[end - 1]):
+        end -= 1
+    return cells[:end]
+
+
+def _filled(value: Any) -> bool:
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
+def _entries_from_records(path: Path, records: list[Any], lines: dict[tuple, int]) -> Table:
+    """Entries from records (mappings): empty values cleared, ``count`` defaulted, ``name``
+    made from ``title`` where missing, every value's line kept."""
+    if len(records) > MAX_ROWS:
+        raise SpecError(
+            path,
+            lines.get((MAX_ROWS,)),
+            f"more than {MAX_ROWS:,} rows; split the list into several components",
+        )
+    rows: list[dict[str, Any]] = []
+    taken: set[str] = {str(r["name"]) for r in records if isinstance(r, dict) and "name" in r}
+    for index, record in enumerate(records):
+        line = lines.get((index,), 1)
+        if not isinstance(record, dict):
+            raise SpecError(path, line, "each entry is a mapping of fields to values")
+        row = {}
+        for key, value in record.items():
+            if isinstance(value, str) and len(value) > MAX_CELL:
+                raise SpecError(
+                    path,
+                    line,
+                    f"'{key}' holds {len(value):,} characters; a cell is limited to {MAX_CELL:,}",
+                )
+            if key in RESERVED and not _filled(value):
+                continue
+            row[key] = "" if value is None else value
+            lines.setdefault((index, key), line)
+        if not any(k in row for k in ("count", "per_player", "counts")):
+            row["count"] = 1
+        if "name" not in row:
+            row["name"] = _name_from_title(path, line, row, taken)
+        rows.append(row)
+    return Table(path, rows, lines)
+
+
+def _name_from_title(path: Path, line: int, row: dict[str, Any], taken: set[str]) -> str:
+    """A unique slug made from the row's title: 'Lucky Draw' → 'lucky-draw' (-2, -3 ...)."""
+    title = row.get("title")
+    if not _filled(title):
+        raise SpecError(
+            path, line, "the row has no name and no title; add a 'name' or a 'title' column"
+        )
+    ascii_text = unicodedata.normalize("NFKD", str(title)).encode("ascii", "ignore").decode()
+    base = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:60].strip("-") or "card"
+    name, number = base, 1
+    while name in taken:
+        number += 1
+        name = f"{base}-{number}"
+    taken.add(name)
+    return name
