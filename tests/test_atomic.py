@@ -91,8 +91,8 @@ def add_to_template(components: Path, name: str, svg: str) -> None:
 BROKEN_TEMPLATES = {
     # Jinja2 fails while rendering: StrictUndefined
     "undefined-variable": ("ingredient-face.svg.j2", "<text>{{ card.no_such_field }}</text>"),
-    # well-formed SVG that cannot be drawn: a length that is not a length
-    "unusable-svg-length": ("ingredient-back.svg.j2", '<rect width="wide" height="2"/>'),
+    # well-formed SVG that cannot be drawn: text the embedded font cannot write
+    "unwritable-svg-text": ("ingredient-back.svg.j2", "<text>\u6f22</text>"),
 }
 
 

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 from conftest import BUNDLED
+from lxml import etree
 from reportlab.lib.fonts import tt2ps
 
-from generator.art.fonts import BOLD, REGULAR, map_svg_families
+from generator.art.fonts import BOLD, REGULAR
+from generator.art.store import SAFE_PARSER
+from generator.art.svgdraw import compile_svg
 from generator.build import parallel
 from generator.build.shares import made_on_all_cores
 from generator.errors import ErrorList
@@ -59,8 +62,8 @@ def test_every_game_builds_the_same_bytes_on_one_core_as_on_two(
     pnp, bundled_build, tmp_path, monkeypatch
 ):
     """One process building the games one after another must not carry anything from one
-    game into the next (a font family untied by svglib once made bold text regular in the
-    games built after the first svglib art)."""
+    game into the next (a font family untied once made bold text regular in the games
+    built after the first art drawn by another library)."""
     spread = bundled_build()
     monkeypatch.setenv("PNP_JOBS", "1")
     alone = tmp_path / "alone"
@@ -74,8 +77,12 @@ def test_every_game_builds_the_same_bytes_on_one_core_as_on_two(
             )
 
 
-def test_bold_and_italic_stay_tied_to_the_family_after_svglib_maps_its_fonts():
-    map_svg_families()
+def test_bold_and_italic_stay_tied_to_the_family_after_art_draws_text():
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text y="5" '
+        'font-family="Helvetica" font-weight="bold" font-style="italic">A</text></svg>'
+    )
+    compile_svg(etree.fromstring(svg.encode(), SAFE_PARSER))
     assert tt2ps(REGULAR, 1, 0) == BOLD
     assert tt2ps(REGULAR, 0, 1) == "PnpSans-Italic"
 

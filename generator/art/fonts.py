@@ -13,12 +13,9 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from pathlib import Path
-from unittest.mock import patch
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from svglib import fonts as svglib_fonts
-from svglib.fonts import get_global_font_map
 
 from generator.spec.fontfiles import FONT_DIR, STOCK, VARIANT_KEYS
 
@@ -139,20 +136,6 @@ def missing_in(font: str, text: str) -> list[str]:
     """The characters of ``text`` that the registered font ``font`` has no glyph for."""
     cmap = pdfmetrics.getFont(font).face.charToGlyph
     return sorted({c for c in text if c.isprintable() and not c.isspace() and ord(c) not in cmap})
-
-
-@cache
-def map_svg_families() -> None:
-    """Map the SVG family names to the embedded fonts in svglib's font map, for the art svglib
-    draws. svglib parses a font file on every mapping (20 here, half a second), so its parser
-    is handed the fonts already registered instead."""
-    register_fonts()
-    font_map = get_global_font_map()
-    with patch.object(svglib_fonts, "TTFont", lambda name, _path: pdfmetrics.getFont(name)):
-        for (weight, style), (name, filename) in VARIANTS.items():
-            for family in FAMILIES:
-                font_map.register_font(family, str(FONT_DIR / filename), weight, style, name)
-    _tie(STOCK_NAMES["sans-serif"], NAMES)
 
 
 def font_name(weight: str = "normal", style: str = "normal", family: str = "sans-serif") -> str:

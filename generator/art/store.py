@@ -1,39 +1,45 @@
-"""Distinct SVG art, parsed safely once and converted once to something that draws it.
+"""Distinct SVG art, parsed safely once and compiled once into a ``Drawer``.
 
 Art is keyed by the hash of its SVG text, so identical faces and backs are stored once and the
-PDF draws them by reference. Parsing never resolves entities or reaches the network. Art in
-the subset our templates use is compiled by the fast path (``svgdraw``); anything else is
-converted by svglib. Either way the result has ``width``, ``height`` (points) and
-``draw(canvas, cmyk=False)``.
+PDF draws them by reference. Parsing never resolves entities or reaches the network. The
+project's own renderer (``svgdraw``) compiles every piece; what it cannot draw is collected in
+``ArtStore.warnings`` with the template line it comes from, and SVG it cannot draw at all is a
+SpecError. Every drawing has ``width``, ``height`` (points) and ``draw(canvas, cmyk=False)``.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from lxml import etree
 from PIL import Image
-from reportlab import rl_config
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib import colors
-from reportlab.pdfgen.canvas import Canvas
-from svglib.svglib import SvgRenderer
 
-from generator.art.fonts import map_svg_families, register_fonts
 from generator.art.layers import Layered, LayerFinder
-from generator.art.svgdraw import Drawer, compile_svg
+from generator.art.svgdraw import Drawer, SvgError, compile_svg
 from generator.errors import SpecError
-from generator.spec.fontfiles import missing_glyphs
 
 SAFE_PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True, huge_tree=False
 )
+# SVG held as text: its bytes are UTF-8 whatever its XML declaration says
+TEXT_PARSER = etree.XMLParser(
+    resolve_entities=False,
+    no_network=True,
+    load_dtd=False,
+    remove_comments=True,
+    huge_tree=False,
+    encoding="utf-8",
+)
+# what makes one part of an SVG depend on another (a style sheet, references by id), so that
+# its top-level elements cannot be drawn apart as a static layer and the rest
+CROSS_REFERENCES = re.compile(r"<style\b|url\(\s*['\"]?#|href\s*=\s*['\"]\s*#")
+ArtWarning = tuple[Path, int | None, str]  # template, line in it, message
 
 
 @dataclass
@@ -45,55 +51,7 @@ class Art:
     source: Path
 
 
-class SvglibArt:
-    """Art outside the fast path's subset, as svglib's drawing."""
-
-    __slots__ = ("drawing",)
-
-    def __init__(self, drawing: Drawing):
-        self.drawing = drawing
-
-    @property
-    def width(self) -> float:
-        return self.drawing.width
-
-    @property
-    def height(self) -> float:
-        return self.drawing.height
-
-    def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
-        """Draw with the viewport's lower-left corner at the canvas origin, in points.
-
-        svglib draws images inline, which reportlab can only write ASCII85-encoded into a
-        page's text stream, so ASCII85 is switched on while it draws."""
-        saved = rl_config.useA85
-        rl_config.useA85 = 1
-        try:
-            renderPDF.draw(cmyk_drawing(self.drawing) if cmyk else self.drawing, canvas, 0, 0)
-        finally:
-            rl_config.useA85 = saved
-
-
-Artwork = Drawer | SvglibArt | Layered  # what ArtStore.drawing() hands out
-
-
-def cmyk_drawing(drawing: Drawing) -> Drawing:
-    """A copy of a drawing with every fill and stroke colour converted to CMYK (black
-    generation at the full grey component, so total ink stays within 300%)."""
-    converted = copy.deepcopy(drawing)
-    _to_cmyk(converted)
-    return converted
-
-
-def _to_cmyk(node: object) -> None:
-    for attr in ("fillColor", "strokeColor"):
-        colour = getattr(node, attr, None)
-        if isinstance(colour, colors.Color) and not isinstance(colour, colors.CMYKColor):
-            c, m, y, k = colors.rgb2cmyk(colour.red, colour.green, colour.blue)
-            setattr(node, attr, colors.CMYKColor(c, m, y, k, alpha=colour.alpha))
-    if isinstance(node, (Group, Drawing)):
-        for child in node.contents:
-            _to_cmyk(child)
+Artwork = Drawer | Layered  # what ArtStore.drawing() hands out
 
 
 CACHE_SIZE = 4000  # drawings kept between builds in one process
@@ -114,13 +72,20 @@ class ArtStore:
         self.ink_saver = ink_saver
         self.art: dict[str, Art] = {}
         self._drawings: dict[str, Artwork] = {}
+        self._warnings: dict[ArtWarning, None] = {}
         self.layers = LayerFinder(self._prepared, base)
         self._hrefs: dict[str, bool] | None = {} if record else None  # a worker's art
 
+    @property
+    def warnings(self) -> list[ArtWarning]:
+        """What the art does not draw, as (template, line in it, message), each once, in
+        the order of the templates and lines (the same however the art was made)."""
+        return sorted(self._warnings, key=lambda w: (str(w[0]), w[1] or 0, w[2]))
+
     def recorded(self) -> list[tuple[str, Art, Drawer, bool]]:
         """The art this (recording) store made that can go to another process: key, record,
-        drawing and whether it reads other files, of each piece drawn by the fast path (its
-        templates' layers go with ``layers.templates``)."""
+        drawing and whether it reads other files (its templates' layers go with
+        ``layers.templates``)."""
         assert self._hrefs is not None
         return [
             (key, self.art[key], drawing, self._hrefs[key])
@@ -129,8 +94,8 @@ class ArtStore:
         ]
 
     def portable(self, keys: object) -> bool:
-        """Whether every art key in ``keys`` (a key, or a tuple with keys and None) is drawn
-        by the fast path, so its drawing can go to another process."""
+        """Whether every art key in ``keys`` (a key, or a tuple with keys and None) has a
+        drawing that can go to another process."""
         found = keys if isinstance(keys, tuple) else (keys,)
         return all(isinstance(self._drawings.get(k), Drawer) for k in found if k is not None)
 
@@ -141,6 +106,7 @@ class ArtStore:
             return
         self.art[key] = art
         self._drawings[key] = drawing
+        self._note(art.source, drawing)
         if not reads_files:
             _remember(self._cache_key(key), art, drawing)
 
@@ -150,7 +116,7 @@ class ArtStore:
 
     def _prepared(self, svg: str) -> etree._Element:
         """SVG parsed as it is drawn (lightened for the ink saver); bad XML raises."""
-        root = etree.fromstring(svg.encode(), SAFE_PARSER)
+        root = etree.fromstring(svg.encode(), TEXT_PARSER)
         if self.ink_saver:
             lighten_large_dark_fills(root)
         return root
@@ -162,11 +128,12 @@ class ArtStore:
         self.layers = LayerFinder(self._prepared, self.base)
 
     def add(self, svg: str, source: Path, where: str) -> str:
-        """Store ``svg`` (unless already stored) and return its key; bad XML is a SpecError.
+        """Store ``svg`` (unless already stored) and return its key; SVG that cannot be
+        drawn is a SpecError.
 
         Drawings are kept between builds in this process (``pnp build --watch``, several
-        languages), so unchanged art is not converted again; art that refers to other files is
-        always converted afresh, since those files may have changed."""
+        languages), so unchanged art is not compiled again; art that refers to other files is
+        always compiled afresh, since those files may have changed."""
         key = hashlib.sha1(svg.encode()).hexdigest()[:16]
         if key in self.art:
             return key
@@ -176,80 +143,107 @@ class ArtStore:
         if not reads_files and cache_key in _CONVERTED:
             self.art[key], self._drawings[key] = _CONVERTED[cache_key]
         else:
-            try:
-                root = self._prepared(svg)
-            except etree.XMLSyntaxError as exc:
-                raise SpecError(
-                    source,
-                    None,
-                    f"the SVG this template renders is not well-formed: {exc.msg} "
-                    f"(line {exc.lineno} of its output, {where})",
-                ) from None
-            if etree.QName(root).localname != "svg":
-                raise SpecError(source, None, f"the template must produce an <svg> ({where})")
+            root = self._parse(svg, source, where)
             check_images(root, self.base, source, where)
-            check_glyphs(root, source, where)
             self.art[key] = Art(key, source)
             self._drawings[key] = self._convert(root, source, where)
             if not reads_files:
                 _remember(cache_key, self.art[key], self._drawings[key])
-        self.layers.add(source, key, svg, root)
+        drawing = self._drawings[key]
+        if isinstance(drawing, Drawer):
+            self._note(source, drawing)
+        if not CROSS_REFERENCES.search(svg):
+            self.layers.add(source, key, svg, root)
         if self._hrefs is not None:
             self._hrefs[key] = reads_files
         return key
 
-    def _convert(self, root: etree._Element, source: Path, where: str) -> Artwork:
-        """Convert parsed SVG now, during planning, so that art svglib cannot draw is a spec
-        error before any file is written: by the fast path when the art stays in its subset,
-        else by svglib. Relative references (``asset()`` paths) resolve from the game folder
-        and may not leave it."""
-        register_fonts()
-        drawer = compile_svg(root, self.base)
-        if drawer is not None:
-            return drawer
-        map_svg_families()
-        renderer = SvgRenderer(str(self.base / "art.svg"), external_reference_root=str(self.base))
+    def _parse(self, svg: str, source: Path, where: str) -> etree._Element:
+        """The SVG's tree; XML that is not well-formed or not SVG is a SpecError."""
         try:
-            return SvglibArt(renderer.render(root))
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            root = self._prepared(svg)
+        except etree.XMLSyntaxError as exc:
             raise SpecError(
-                source, None, f"the SVG this template renders cannot be drawn: {exc} ({where})"
+                source,
+                None,
+                f"the SVG this template renders is not well-formed: {exc.msg} "
+                f"(line {exc.lineno} of its output, {where})",
             ) from None
+        if etree.QName(root).localname != "svg":
+            raise SpecError(source, None, f"the template must produce an <svg> ({where})")
+        return root
+
+    def _convert(self, root: etree._Element, source: Path, where: str) -> Drawer:
+        """Compile parsed SVG now, during planning, so that art that cannot be drawn is a
+        spec error before any file is written. Relative references (``asset()`` paths)
+        resolve from the game folder and may not leave it."""
+        try:
+            return compile_svg(root, self.base)
+        except SvgError as exc:
+            raise SpecError(source, None, f"{exc} ({where})") from None
+        except RecursionError:
+            raise SpecError(
+                source, None, f"the SVG this template renders nests too deep to draw ({where})"
+            ) from None
+
+    def _note(self, source: Path, drawing: Drawer) -> None:
+        """Keep what a drawing does not draw, with the template line it comes from."""
+        for needle, message in drawing.warnings:
+            self._warnings[(source, template_line(source, needle), message)] = None
 
     def drawing(self, key: str) -> Artwork:
         """What draws art ``key``: ``width``, ``height`` (points), ``draw(canvas, cmyk)``."""
         return self._drawings[key]
 
 
+def template_line(source: Path, needle: str) -> int | None:
+    """The first line of the template that holds ``needle``: an element (``<name``) or an
+    attribute or property (``name=``); None when the template does not say it."""
+    try:
+        stamp = source.stat().st_mtime_ns
+    except OSError:
+        return None
+    lines = _template_lines(source, stamp)
+    name = needle.strip("<=:")
+    if needle.startswith("<"):
+        patterns = [re.compile(rf"<{re.escape(name)}\b")]
+    else:
+        patterns = [re.compile(rf"(?<![\w-]){re.escape(name)}\s*[=:]")]
+    patterns.append(re.compile(re.escape(name)))
+    for pattern in patterns:
+        for number, line in enumerate(lines, 1):
+            if pattern.search(line):
+                return number
+    return None
+
+
+@lru_cache(maxsize=256)
+def _template_lines(source: Path, stamp: int) -> tuple[str, ...]:
+    """A template's lines as of its modification time ``stamp`` (none when unreadable)."""
+    try:
+        return tuple(source.read_text(encoding="utf-8", errors="replace").splitlines())
+    except OSError:
+        return ()
+
+
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 
 
 def check_images(root: etree._Element, base: Path, source: Path, where: str) -> None:
-    """Every image the art draws is a readable image file inside the game folder."""
+    """Every image file the art draws is a readable image (or SVG) inside the game folder."""
     for element in root.iter("{http://www.w3.org/2000/svg}image"):
-        href = element.get(XLINK_HREF) or element.get("href") or ""
-        if href.startswith("data:"):
+        href = (element.get("href") or element.get(XLINK_HREF) or "").strip()
+        if href.startswith("data:") or not href:
             continue
         path = (base / href).resolve()
         if ":" in href or href.startswith("/") or not path.is_relative_to(base.resolve()):
             raise SpecError(source, None, f"image '{href}' is outside the game folder ({where})")
-        problem = image_problem(path)
+        if path.suffix.lower() == ".svg":
+            problem = None if path.is_file() else "is not in the game folder"
+        else:
+            problem = image_problem(path)
         if problem:
             raise SpecError(source, None, f"image '{href}' {problem} ({where})")
-
-
-def check_glyphs(root: etree._Element, source: Path, where: str) -> None:
-    """Every character the art writes can be drawn by the embedded font."""
-    for element in root.iter("{http://www.w3.org/2000/svg}text"):
-        text = "".join(element.itertext())
-        lacking = missing_glyphs(text)
-        if lacking:
-            raise SpecError(
-                source,
-                None,
-                f"the font has no glyph for {' '.join(lacking)} in "
-                f"'{text.strip()}' ({where}); use other characters",
-            )
 
 
 def image_problem(path: Path) -> str | None:

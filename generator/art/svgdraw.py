@@ -1,72 +1,104 @@
-"""The fast path for art: the SVG our templates produce, compiled once into a short list of PDF
-operations and drawn straight onto a reportlab canvas, without svglib's tree of shapes.
+"""The project's SVG renderer: SVG compiled once into a short list of PDF operations (a
+``Drawer``) that draws straight onto a reportlab canvas.
 
-``compile_svg`` accepts only the subset the templates use and returns None for anything else,
-so the caller falls back to svglib:
+It follows SVG 1.1/2 as resvg does, for the SVG designers export (Inkscape, Illustrator,
+Affinity) as much as for our templates' own:
 
-- a root ``<svg>`` with ``width``/``height`` (mm, pt, px or user units) and a ``viewBox``,
-  mapped to the viewport as svglib maps it (``preserveAspectRatio`` included);
-- ``g`` (with ``transform``: translate, scale, rotate with an optional centre, matrix, skewX,
-  skewY), ``rect`` (``rx``/``ry``), ``circle``, ``ellipse``, ``line``, ``polyline``,
-  ``polygon``, ``path`` (every command, relative or absolute; arcs become Béziers), ``text``
-  with plain ``tspan`` children, an empty ``defs``, and ``title``/``desc``/``metadata``;
-- the presentation attributes fill, fill-opacity, fill-rule, stroke, stroke-width,
-  stroke-opacity, stroke-dasharray, stroke-dashoffset, stroke-linecap, stroke-linejoin,
-  stroke-miterlimit, opacity, display, visibility, color, font-family, font-size,
-  font-weight, font-style and text-anchor, as attributes or in ``style="a: b; c: d"``,
-  inherited by children as in SVG.
+- every shape, and path data with SVG's error handling (drawn up to the first error);
+- units (px, pt, pc, mm, cm, in, em, ex, %), every CSS colour notation, ``currentColor``,
+  paints with ``url(#id) fallback``, fill and stroke with all their properties, dashes;
+- opacity, fill-opacity, stroke-opacity; ``opacity`` on anything with more than one paint
+  is a transparency group painted at that alpha (``svgpdf.GROUP``);
+- linear and radial gradients (``svgpaint``), clip paths (one shape: a PDF clip; several,
+  text, or nested clipping: an alpha soft mask), ``use``, ``symbol``, nested ``svg``,
+  ``switch``, images (raster, or SVG drawn by this renderer), text (``svgtext``);
+- CSS ``<style>`` sheets and the cascade (``svgstyle``).
 
-Anything else (images, ``use``, gradients, clipping, masks, filters, patterns, CSS classes and
-``<style>``, ``url(#...)`` paints, percentages, other units, unknown elements or attributes)
-returns None. Where svglib and SVG disagree the fast path follows SVG:
-
-- ``opacity`` (svglib ignores it) multiplies the fill and stroke alpha of the element and of
-  everything in a group (each shape on its own, not the group as one layer);
-- ``fill-opacity`` applies to text too (svglib drops it there);
-- a path or polyline that is only straight lines along one line has no fill (svglib fills a
-  closed copy of it, which viewers paint as a hairline);
-- ``stroke-dashoffset`` and ``stroke-miterlimit`` are applied;
-- a ``tspan`` is measured in its own font and a text anchors as one piece;
-- the families sans-serif, Vera, PnpSans, Helvetica and Arial (and text without a family) all
-  draw in the embedded PnpSans, where svglib picks the standard, unembedded Helvetica for
-  "Helvetica".
-
-As in svglib, text is filled only (a stroke on text is not drawn).
-
-A ``Drawer`` holds only its size and the prepared operations: PDF path operators as literal
-strings, with the few calls that must go through reportlab's canvas (save and restore,
-transforms, transparency, text, so reportlab keeps its graphics state, ExtGState resources and
-embedded font subsets right).
+What it does not draw (filters, masks, patterns, markers, foreign objects ...) is reported
+through ``warn`` with the element's tag and line, and the rest is drawn. Input it cannot make
+sense of draws what SVG says such input draws (usually nothing); only SVG nested absurdly
+deep, too many elements, a root without a size, or text the fonts cannot write raise
+``SvgError``.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import math
-import re
+import urllib.parse
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 from lxml import etree
-from reportlab.lib import colors
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
-from svglib.svglib import Svg2RlgAttributeConverter
-from svglib.utils import bezier_arc_from_end_points
+from PIL import Image
 
-from generator.art.fonts import FAMILIES, VARIANTS, register_fonts
-from generator.art.images import draw_image
+from generator.art import svgpaint, svgtext
+from generator.art.fonts import register_fonts
+from generator.art.svgpath import (
+    EMPTY,
+    Geometry,
+    ellipse_geometry,
+    fmt,
+    line_geometry,
+    path_geometry,
+    polyline_geometry,
+    rect_geometry,
+)
+from generator.art.svgpdf import (
+    FILL_ALPHA,
+    GROUP,
+    IMAGE,
+    PAINT,
+    RESTORE,
+    SAVE,
+    STROKE_ALPHA,
+    TEXT,
+    TRANSFORM,
+    Drawer,
+)
+from generator.art.svgstyle import Cascade, cascade, declarations
+from generator.art.svgvalues import (
+    ABSOLUTE_UNITS,
+    DEFAULT_FONT_SIZE,
+    IDENTITY,
+    NO_PAINT,
+    Length,
+    Matrix,
+    Paint,
+    bbox_through,
+    colour,
+    invert,
+    length,
+    lengths,
+    multiply,
+    number,
+    number_prefix,
+    numbers,
+    opacity,
+    paint,
+    transform,
+    url_id,
+)
+
+__all__ = ["Drawer", "SvgError", "compile_svg", "pdf_number"]
+pdf_number = fmt  # numbers for a content stream, as the PDF writer also needs them
 
 NS = "{http://www.w3.org/2000/svg}"
-XML_NS = "{http://www.w3.org/XML/1998/namespace}"
-XLINK_NS = "{http://www.w3.org/1999/xlink}"
-PX_TO_PT = 0.75  # SVG user units (px) to points, as svglib
-UNITS = {"": 1.0, "px": 1.0, "pt": 96 / 72, "mm": 96 / 25.4}  # to user units
-KAPPA = 4 / 3 * (math.sqrt(2) - 1)  # a quarter circle as one cubic Bézier
-DEFAULT_FONT_SIZE = 16.0  # user units: svglib's 12 pt
-DEFAULT_MITER = 10  # the PDF default, which svglib leaves in place
-
-# operations other than literal PDF text
-SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT, IMAGE = range(7)
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+PX_TO_PT = 0.75  # SVG user units (px) to points
+MAX_DEPTH = 64  # levels of nesting (groups, use, nested svg, images of SVG)
+MAX_ELEMENTS = 100_000  # elements drawn, use instances included
+MAX_DASHES = 100_000  # dashes along a stroke beyond which it is drawn solid
+LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
+LINE_JOINS = {"miter": 0, "miter-clip": 0, "arcs": 0, "round": 1, "bevel": 2}
+DEFAULT_MITER = 4.0  # SVG's default stroke-miterlimit
+BLACK = Paint(colour=(0.0, 0.0, 0.0, 1.0))
+ALIGNS = frozenset(
+    ["none"] + [f"x{x}Y{y}" for x in ("Min", "Mid", "Max") for y in ("Min", "Mid", "Max")]
+)
 
 INHERITED = frozenset(
     (
@@ -82,594 +114,129 @@ INHERITED = frozenset(
         "stroke-linejoin",
         "stroke-miterlimit",
         "font-family",
-        "font-size",
         "font-weight",
         "font-style",
+        "font-variant",
+        "font-stretch",
         "text-anchor",
+        "dominant-baseline",
+        "alignment-baseline",
+        "baseline-shift",
+        "letter-spacing",
+        "word-spacing",
+        "writing-mode",
+        "direction",
         "visibility",
         "color",
-    )
-)
-NOT_INHERITED = frozenset(("opacity", "display"))
-PROPERTIES = INHERITED | NOT_INHERITED
-# attributes and properties that do not change what is drawn
-HARMLESS = frozenset(
-    (
-        "id",
-        "version",
-        "baseProfile",
-        "lang",
-        "__rules_applied",  # svglib's mark on a tree it has styled
-        "shape-rendering",
-        "text-rendering",
-        "color-rendering",
-        "image-rendering",
-        "color-interpolation",
         "clip-rule",
-        "pointer-events",
+        "paint-order",
+        "marker-start",
+        "marker-mid",
+        "marker-end",
+        XML_SPACE,
+    )
+)
+# elements never drawn where they stand (only through a reference, if at all)
+NOT_DRAWN = frozenset(
+    (
+        "defs",
+        "clipPath",
+        "mask",
+        "marker",
+        "pattern",
+        "filter",
+        "linearGradient",
+        "radialGradient",
+        "symbol",
+        "style",
+        "title",
+        "desc",
+        "metadata",
+        "script",
+        "font",
+        "font-face",
+        "glyph",
+        "missing-glyph",
         "cursor",
-        "overflow",
+        "view",
+        "animate",
+        "animateMotion",
+        "animateTransform",
+        "animateColor",
+        "set",
+        "stop",
+        "tspan",
+        "textPath",
+        "tref",
+        "altGlyphDef",
     )
 )
-GEOMETRY = {
-    "rect": frozenset(("x", "y", "width", "height", "rx", "ry", "transform")),
-    "circle": frozenset(("cx", "cy", "r", "transform")),
-    "ellipse": frozenset(("cx", "cy", "rx", "ry", "transform")),
-    "line": frozenset(("x1", "y1", "x2", "y2", "transform")),
-    "polyline": frozenset(("points", "transform")),
-    "polygon": frozenset(("points", "transform")),
-    "path": frozenset(("d", "transform")),
-    "text": frozenset(("x", "y", "transform")),
-    "g": frozenset(("transform",)),
-    "image": frozenset(("x", "y", "width", "height", "transform", "preserveAspectRatio", "href")),
-    "tspan": frozenset(),
-    "svg": frozenset(("width", "height", "viewBox", "preserveAspectRatio")),
+SHAPES = frozenset(("rect", "circle", "ellipse", "line", "polyline", "polygon", "path"))
+MARKED = frozenset(("path", "line", "polyline", "polygon"))
+MARKERS = frozenset(("marker-start", "marker-mid", "marker-end"))
+# attributes that take an element out of the common case (drawn where it stands, as it is)
+SPECIAL = frozenset(("transform", "opacity", "clip-path", "mask", "filter", "mix-blend-mode"))
+CLIP_CHILDREN = SHAPES | {"text", "use"}
+FONT_SIZES = {
+    "xx-small": 9 / 16,
+    "x-small": 10 / 16,
+    "small": 13 / 16,
+    "medium": 1.0,
+    "large": 18 / 16,
+    "x-large": 24 / 16,
+    "xx-large": 2.0,
 }
-SKIPPED = frozenset(("title", "desc", "metadata"))
-LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
-LINE_JOINS = {"miter": 0, "round": 1, "bevel": 2}
-ALIGNS = frozenset(
-    ["none"] + [f"x{x}Y{y}" for x in ("Min", "Mid", "Max") for y in ("Min", "Mid", "Max")]
-)
-
-_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|mm)?\s*")
-_NUMBERS = re.compile(_NUMBER)
-_NUMBER_LIST = re.compile(rf"[\s,]*(?:{_NUMBER}[\s,]*)*")
-_PATH_TOKENS = re.compile(rf"[MmLlHhVvCcSsQqTtAaZz]|{_NUMBER}")
-_PATH_DATA = re.compile(rf"[\s,]*(?:(?:[MmLlHhVvCcSsQqTtAaZz]|{_NUMBER})[\s,]*)*")
-_TRANSFORM = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^()]*)\)")
-_RGB_OPERATOR = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) (rg|RG)\b")
-PATH_ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7}
-COMMANDS = frozenset("MmLlHhVvCcSsQqTtAaZz")
-
-_COLOURS = Svg2RlgAttributeConverter()  # svglib's own colour parsing, for names and rgb()/hsl()
+Warn = Callable[[str, str], None]
+Box = tuple[float, float, float, float]
 
 
-class Unsupported(Exception):
-    """The SVG uses something outside the fast path's subset."""
+class SvgError(ValueError):
+    """SVG that cannot be drawn at all (said in words fit for the person who wrote it)."""
 
 
-class Drawer:
-    """Art compiled for the fast path: its size in points and the operations that draw it."""
-
-    __slots__ = ("width", "height", "ops")
-
-    def __init__(self, width: float, height: float, ops: tuple):
-        self.width = width
-        self.height = height
-        self.ops = ops
-
-    def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
-        """Draw the art with its viewport's lower-left corner at the canvas origin, in points,
-        as ``renderPDF.draw(drawing, canvas, 0, 0)`` draws svglib's drawing; ``cmyk`` sets
-        every colour in CMYK (black generation at the full grey component)."""
-        canvas.saveState()
-        for op in self.ops:
-            if op.__class__ is str:
-                canvas.addLiteral(_RGB_OPERATOR.sub(_to_cmyk, op) if cmyk else op)
-                continue
-            code = op[0]
-            if code == SAVE:
-                canvas.saveState()
-            elif code == RESTORE:
-                canvas.restoreState()
-            elif code == TRANSFORM:
-                canvas.transform(*op[1])
-            elif code == FILL_ALPHA:
-                canvas.setFillAlpha(op[1])
-            elif code == STROKE_ALPHA:
-                canvas.setStrokeAlpha(op[1])
-            elif code == IMAGE:
-                _, path, x, y, w, h = op
-                canvas.saveState()
-                canvas.transform(w, 0, 0, -h, x, y + h)  # SVG's y runs down
-                draw_image(canvas, path)
-                canvas.restoreState()
-            else:
-                _, font, size, x, y, text = op
-                t = canvas.beginText()
-                t.setTextTransform(1, 0, 0, -1, x, y)  # SVG's y runs down
-                t.setFont(font, size)
-                t.textOut(text)
-                canvas.drawText(t)
-        canvas.restoreState()
-
-
-def pdf_number(*values: float) -> str:
-    """Numbers for a content stream: four decimals at most, no trailing zeros (reportlab's
-    fp_str does the same, slower when its C accelerator is missing)."""
-    return " ".join([f"{v:.4f}".rstrip("0").rstrip(".") for v in values])
-
-
-def _to_cmyk(match: re.Match[str]) -> str:
-    c, m, y, k = colors.rgb2cmyk(float(match[1]), float(match[2]), float(match[3]))
-    return f"{pdf_number(c, m, y, k)} {'k' if match[4] == 'rg' else 'K'}"
-
-
-def compile_svg(root: etree._Element, base: Path | None = None) -> Drawer | None:
-    """A drawer for the SVG if it only uses the supported subset, else None (use svglib).
-    ``base`` is the folder relative image references are read from (none allowed without)."""
+def compile_svg(
+    root: etree._Element, base: Path | None = None, warn: Warn | None = None, depth: int = 0
+) -> Drawer:
+    """The drawer of an SVG document. ``base`` is the folder relative image references are
+    read from (none allowed without); ``warn(needle, message)`` hears of everything that is
+    not drawn (``needle`` is the element or attribute to look for in the template)."""
     register_fonts()
+    return _Compiler(base, warn, depth).compile(root)
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _absolute_length(text: str) -> float | None:
+    """A length in an absolute unit in user units, None for a relative one (em, ex, %),
+    NaN when it is not a length."""
     try:
-        return _Compiler(base).compile(root)
-    except (Unsupported, ValueError, ArithmeticError, LookupError):
-        return None  # values svglib may still make something of
-
-
-# --- values ----------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _length(value: str) -> float:
-    """A length in user units: a number, or px, pt or mm."""
-    match = _LENGTH.fullmatch(value)
-    if match is None:
-        raise Unsupported(f"length {value!r}")
-    return float(match[1]) * UNITS[match[2] or ""]
-
-
-def _geometry(attrs: dict[str, str], name: str, default: float = 0.0) -> float:
-    value = attrs.get(name)
-    return default if value is None else _length(value)
+        value = length(text)
+    except ValueError:
+        return math.nan
+    factor = ABSOLUTE_UNITS.get(value.unit)
+    return None if factor is None else value.value * factor
 
 
 @lru_cache(maxsize=1024)
-def _numbers(value: str) -> tuple[float, ...]:
-    """A list of numbers separated by white space and/or commas."""
-    if _NUMBER_LIST.fullmatch(value) is None:
-        raise Unsupported(f"numbers {value!r}")
-    return tuple(float(v) for v in _NUMBERS.findall(value))
-
-
-@lru_cache(maxsize=1024)
-def _colour(value: str) -> tuple[float, float, float, float] | None:
-    """(r, g, b, alpha) of a paint, None for 'none'; what svglib cannot read is unsupported."""
-    if value == "none":
-        return None
-    if value.startswith("#") and len(value) in (4, 5, 7, 9):
-        digits = value[1:]
-        if len(digits) < 6:
-            digits = "".join(d * 2 for d in digits)
-        try:
-            channels = [int(digits[i : i + 2], 16) / 255 for i in range(0, len(digits), 2)]
-        except ValueError:
-            raise Unsupported(f"colour {value!r}") from None
-        return (channels[0], channels[1], channels[2], channels[3] if len(channels) == 4 else 1)
-    if value.startswith(("url(", "currentColor", "#")):
-        raise Unsupported(f"paint {value!r}")
-    colour = _COLOURS.convertColor(value)
-    if colour is None:
-        raise Unsupported(f"colour {value!r}")
-    return (colour.red, colour.green, colour.blue, colour.alpha)
-
-
-def _paint_colour(style: dict[str, str], name: str, default: str):
-    value = style.get(name, default)
-    if value == "currentColor":
-        value = style.get("color")
-        if value is None or value == "currentColor":
-            raise Unsupported("currentColor without a color")
-    return _colour(value)
-
-
-@lru_cache(maxsize=256)
-def _number(value: str) -> float:
-    """A single number."""
-    if _NUMBERS.fullmatch(value.strip()) is None:
-        raise Unsupported(f"number {value!r}")
-    return float(value)
-
-
-def _opacity(value: str | None) -> float:
-    """An opacity, clamped to 0-1 as SVG says (1 when not given)."""
-    return 1.0 if value is None else min(1.0, max(0.0, _number(value)))
-
-
-@lru_cache(maxsize=2048)
-def _transform(value: str) -> tuple[float, ...] | None:
-    """The matrix of an SVG transform list (None for the identity)."""
-    matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-    position = 0
-    value = value.rstrip(" \t\r\n,")
-    while position < len(value):
-        match = _TRANSFORM.match(value, position)
-        if match is None:
-            raise Unsupported(f"transform {value!r}")
-        position = match.end()
-        name, args = match[1], _numbers(match[2])
-        n = len(args)
-        if name == "matrix" and n == 6:
-            step = args
-        elif name == "translate" and n in (1, 2):
-            step = (1, 0, 0, 1, args[0], args[1] if n == 2 else 0)
-        elif name == "scale" and n in (1, 2):
-            step = (args[0], 0, 0, args[1] if n == 2 else args[0], 0, 0)
-        elif name == "rotate" and n in (1, 3):
-            a = math.radians(args[0])
-            cos, sin = math.cos(a), math.sin(a)
-            cx, cy = (args[1], args[2]) if n == 3 else (0, 0)
-            step = (cos, sin, -sin, cos, cx - cos * cx + sin * cy, cy - sin * cx - cos * cy)
-        elif name == "skewX" and n == 1:
-            step = (1, 0, math.tan(math.radians(args[0])), 1, 0, 0)
-        elif name == "skewY" and n == 1:
-            step = (1, math.tan(math.radians(args[0])), 0, 1, 0, 0)
-        else:
-            raise Unsupported(f"transform {value!r}")
-        matrix = _multiply(matrix, step)
-    return None if matrix == (1.0, 0.0, 0.0, 1.0, 0.0, 0.0) else matrix
-
-
-def _multiply(m: tuple, n: tuple) -> tuple[float, ...]:
-    """The matrix that applies ``n`` first, then ``m`` (SVG's order in a transform list)."""
-    a1, b1, c1, d1, e1, f1 = m
-    a2, b2, c2, d2, e2, f2 = n
-    return (
-        a1 * a2 + c1 * b2,
-        b1 * a2 + d1 * b2,
-        a1 * c2 + c1 * d2,
-        b1 * c2 + d1 * d2,
-        a1 * e2 + c1 * f2 + e1,
-        b1 * e2 + d1 * f2 + f1,
-    )
-
-
-@lru_cache(maxsize=256)
-def _style_attribute(value: str) -> tuple[tuple[str, str], ...]:
-    """The declarations of a ``style`` attribute; only presentation properties are allowed."""
-    if "/*" in value or "!" in value or "\\" in value:
-        raise Unsupported("style with comments, !important or escapes")
-    out = []
-    for declaration in value.split(";"):
-        if not declaration.strip():
-            continue
-        name, colon, text = declaration.partition(":")
-        name = name.strip()
-        if not colon or (name not in PROPERTIES and name not in HARMLESS):
-            raise Unsupported(f"style {declaration!r}")
-        out.append((name, text.strip()))
-    return tuple(out)
-
-
-@lru_cache(maxsize=256)
-def _font(family: str, weight: str, style: str) -> str:
-    """The embedded font for a font-family list, weight and style."""
-    first = family.split(",")[0].strip().strip("'\"").strip().lower()
-    if first not in _FAMILIES or weight not in ("normal", "bold"):
-        raise Unsupported(f"font {family!r} {weight}")
-    if style not in ("normal", "italic"):
-        raise Unsupported(f"font style {style!r}")
-    return VARIANTS[(weight, style)][0]
-
-
-_FAMILIES = frozenset(f.lower() for f in FAMILIES)
-
-
-@lru_cache(maxsize=1024)
-def _paint(
-    fill: str | None,
-    fill_opacity: str | None,
-    fill_rule: str | None,
-    stroke: str | None,
-    stroke_width: str | None,
-    stroke_opacity: str | None,
-    dasharray: str | None,
-    dashoffset: str | None,
-    linecap: str | None,
-    linejoin: str | None,
-    miterlimit: str | None,
-    color: str | None,
-    opacity: float,
-    can_fill: bool,
-) -> tuple | None:
-    """How a shape is painted: (fill rgb, fill alpha, stroke rgb, stroke alpha, width, cap,
-    join, miter limit, dash, painting operator), or None when nothing shows."""
-    style = {"color": color} if color is not None else {}
-    if fill is not None:
-        style["fill"] = fill
-    if stroke is not None:
-        style["stroke"] = stroke
-    fill_rgb = stroke_rgb = None
-    fill_alpha = stroke_alpha = 0.0
-    evenodd = False
-    if can_fill:
-        colour = _paint_colour(style, "fill", "black")
-        if colour is not None:
-            fill_alpha = colour[3] * _opacity(fill_opacity) * opacity
-            fill_rgb = colour[:3] if fill_alpha > 0 else None
-        if fill_rule not in (None, "nonzero", "evenodd"):
-            raise Unsupported(f"fill-rule {fill_rule!r}")
-        evenodd = fill_rule == "evenodd"
-    colour = _paint_colour(style, "stroke", "none")
-    width = 1.0 if stroke_width is None else _length(stroke_width)
-    if width < 0:
-        raise Unsupported("negative stroke-width")
-    if colour is not None and width > 0:
-        stroke_alpha = colour[3] * _opacity(stroke_opacity) * opacity
-        stroke_rgb = colour[:3] if stroke_alpha > 0 else None
-    cap = join = miter = dash = None
-    if stroke_rgb is not None:
-        cap = LINE_CAPS.get(linecap or "butt")
-        join = LINE_JOINS.get(linejoin or "miter")
-        if cap is None or join is None:
-            raise Unsupported(f"stroke-linecap {linecap!r} / stroke-linejoin {linejoin!r}")
-        if miterlimit is not None:
-            miter = _number(miterlimit)
-            if miter < 1:
-                raise Unsupported("stroke-miterlimit below 1")
-        dash = "[] 0 d"
-        if dasharray is not None and dasharray != "none":
-            lengths = [_length(v) for v in dasharray.replace(",", " ").split()]
-            if any(v < 0 for v in lengths):
-                raise Unsupported("negative dash")
-            if sum(lengths) > 0:
-                offset = _length(dashoffset) if dashoffset not in (None, "none") else 0.0
-                dash = f"[{pdf_number(*lengths)}] {pdf_number(offset)} d"
-    if fill_rgb is None and stroke_rgb is None:
-        return None
-    if fill_rgb is not None and stroke_rgb is not None:
-        operator = "B*" if evenodd else "B"
-    elif fill_rgb is not None:
-        operator = "f*" if evenodd else "f"
-    else:
-        operator = "S"
-    return (fill_rgb, fill_alpha, stroke_rgb, stroke_alpha, width, cap, join, miter, dash, operator)
-
-
-def _clean_text(text: str | None, strip_start: bool, strip_end: bool) -> str:
-    """svglib's white-space handling of text (xml:space="default")."""
-    if not text:
-        return ""
-    text = text.replace("\r\n", " ").replace("\n", " ").replace("\t", " ")
-    if strip_start:
-        text = text.lstrip()
-    if strip_end:
-        text = text.rstrip()
-    while "  " in text:
-        text = text.replace("  ", " ")
-    return text
-
-
-# --- paths -----------------------------------------------------------------------------------
-
-
-def _path_data(d: str) -> str:
-    """The PDF path operators for SVG path data, in user units."""
-    return _path(d)[0]
-
-
-def _flat(points: list[tuple[float, float]]) -> bool:
-    """Whether the points lie on one straight line (a shape of no area)."""
-    x0, y0 = points[0]
-    dx = dy = 0.0
-    for x, y in points:
-        if dx == 0 and dy == 0:
-            dx, dy = x - x0, y - y0
-        elif abs(dx * (y - y0) - dy * (x - x0)) > 1e-9 * (abs(dx) + abs(dy)) * (
-            abs(x - x0) + abs(y - y0)
-        ):
-            return False
-    return True
-
-
-@lru_cache(maxsize=2048)
-def _path(d: str) -> tuple[str, bool]:
-    """The PDF path operators for SVG path data, in user units, and whether it encloses any
-    area to fill: straight lines do not (PDF viewers paint their fill as a hairline, SVG
-    paints nothing)."""
-    if _PATH_DATA.fullmatch(d) is None:
-        raise Unsupported("path data")
-    tokens = _PATH_TOKENS.findall(d)
-    out: list[str] = []
-    subpaths: list[list[tuple[float, float]]] = []  # their points, while all are straight
-    curved = False
-    x = y = start_x = start_y = 0.0
-    command = ""
-    previous = ""  # the command of the previous segment, for S and T
-    control_x = control_y = 0.0  # its last control point
-    closed = False
-    i, n = 0, len(tokens)
-    while i < n:
-        token = tokens[i]
-        if token in COMMANDS:
-            command = token
-            i += 1
-            if command in "Zz":
-                if out:
-                    out.append("h")
-                x, y = start_x, start_y
-                closed = True
-                previous = "Z"
-                continue
-            if i >= n or tokens[i] in COMMANDS:
-                raise Unsupported("path command without its numbers")
-        elif not command or command in "Zz":
-            raise Unsupported("numbers without a path command")
-        upper = command.upper()
-        relative = command != upper
-        if not out and upper != "M":
-            raise Unsupported("path data must begin with a moveto")
-        if closed and upper != "M":
-            out.append(f"{pdf_number(x, y)} m")  # a new subpath from the closed one's start
-            subpaths.append([(x, y)])
-        closed = False
-        count = PATH_ARGS[upper]
-        if upper == "A":
-            args, i = _arc_args(tokens, i)
-        else:
-            if i + count > n:
-                raise Unsupported("path command short of numbers")
-            args = [float(t) for t in tokens[i : i + count] if t not in COMMANDS]
-            if len(args) != count:
-                raise Unsupported("path command short of numbers")
-            i += count
-        if relative:
-            if upper == "H":
-                args[0] += x
-            elif upper == "V":
-                args[0] += y
-            elif upper != "A":
-                for k in range(0, count, 2):
-                    args[k] += x
-                    args[k + 1] += y
-            else:
-                args[5] += x
-                args[6] += y
-        if upper == "M":
-            x, y = start_x, start_y = args
-            out.append(f"{pdf_number(x, y)} m")
-            command = "l" if relative else "L"  # further pairs are lines
-            subpaths.append([(x, y)])
-        elif upper in "LHV":
-            if upper == "L":
-                x, y = args
-            elif upper == "H":
-                x = args[0]
-            else:
-                y = args[0]
-            out.append(f"{pdf_number(x, y)} l")
-            subpaths[-1].append((x, y))
-        elif upper in "CS":
-            curved = True
-            if upper == "S":
-                if previous in ("C", "S"):
-                    args = [2 * x - control_x, 2 * y - control_y, *args]
-                else:
-                    args = [x, y, *args]
-            out.append(f"{pdf_number(*args)} c")
-            control_x, control_y, x, y = args[2:]
-        elif upper in "QT":
-            curved = True
-            if upper == "T":
-                if previous in ("Q", "T"):
-                    qx, qy = 2 * x - control_x, 2 * y - control_y
-                else:
-                    qx, qy = x, y
-                end_x, end_y = args
-            else:
-                qx, qy, end_x, end_y = args
-            out.append(
-                f"{pdf_number(x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y))} "
-                f"{pdf_number(end_x + 2 / 3 * (qx - end_x), end_y + 2 / 3 * (qy - end_y))} "
-                f"{pdf_number(end_x, end_y)} c"
-            )
-            control_x, control_y, x, y = qx, qy, end_x, end_y
-        else:  # A
-            curved = True
-            rx, ry, phi, large, sweep, end_x, end_y = args
-            if end_x == x and end_y == y:
-                pass  # the same point: no arc at all
-            elif rx == 0 or ry == 0:
-                out.append(f"{pdf_number(end_x, end_y)} l")
-            else:
-                curves = bezier_arc_from_end_points(
-                    x, y, rx, ry, phi, int(large), int(sweep), end_x, end_y
-                )
-                for curve in curves[:-1]:
-                    out.append(f"{pdf_number(*curve[2:8])} c")
-                # the last one ends exactly on the end point
-                out.append(f"{pdf_number(*curves[-1][2:6])} {pdf_number(end_x, end_y)} c")
-            x, y = end_x, end_y
-        previous = upper
-    return " ".join(out), curved or not all(_flat(points) for points in subpaths)
-
-
-def _arc_args(tokens: list[str], i: int) -> tuple[list[float], int]:
-    """The seven numbers of an arc from ``tokens[i:]``; flags may be run together ('011')."""
-    args: list[float] = []
-    tokens_left = len(tokens)
-    while len(args) < 7:
-        if i >= tokens_left or tokens[i] in COMMANDS:
-            raise Unsupported("arc short of numbers")
-        token = tokens[i]
-        if len(args) in (3, 4):  # a flag: one character, 0 or 1
-            if token[0] not in "01":
-                raise Unsupported(f"arc flag {token!r}")
-            args.append(float(token[0]))
-            if len(token) > 1:
-                tokens[i] = token[1:]  # the rest of a run-together number
-                if tokens[i] in COMMANDS or not _NUMBERS.fullmatch(tokens[i]):
-                    raise Unsupported(f"arc flag {token!r}")
-                continue
-        else:
-            args.append(float(token))
-        i += 1
-    return args, i
-
-
-def _points(value: str) -> tuple[float, ...]:
-    numbers = _numbers(value)
-    if len(numbers) % 2:
-        raise Unsupported("odd number of coordinates")
-    return numbers
-
-
-def _round_rect(x: float, y: float, w: float, h: float, rx: float, ry: float) -> str:
-    kx, ky = rx * (1 - KAPPA), ry * (1 - KAPPA)
-    x1, y1 = x + w, y + h
-    return (
-        f"{pdf_number(x + rx, y)} m {pdf_number(x1 - rx, y)} l "
-        f"{pdf_number(x1 - kx, y, x1, y + ky, x1, y + ry)} c {pdf_number(x1, y1 - ry)} l "
-        f"{pdf_number(x1, y1 - ky, x1 - kx, y1, x1 - rx, y1)} c {pdf_number(x + rx, y1)} l "
-        f"{pdf_number(x + kx, y1, x, y1 - ky, x, y1 - ry)} c {pdf_number(x, y + ry)} l "
-        f"{pdf_number(x, y + ky, x + kx, y, x + rx, y)} c h"
-    )
-
-
-def _ellipse(cx: float, cy: float, rx: float, ry: float) -> str:
-    """Four quarters from the rightmost point, towards +y (SVG's direction, and svglib's)."""
-    kx, ky = rx * KAPPA, ry * KAPPA
-    return (
-        f"{pdf_number(cx + rx, cy)} m "
-        f"{pdf_number(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry)} c "
-        f"{pdf_number(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy)} c "
-        f"{pdf_number(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry)} c "
-        f"{pdf_number(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy)} c h"
-    )
-
-
-# --- the compiler ----------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
 def _colour_operator(rgb: tuple[float, ...], operator: str) -> str:
-    return f"{pdf_number(*rgb)} {operator}"
+    """A colour-setting operator (rg or RG)."""
+    return f"{fmt(*rgb)} {operator}"
 
 
-class _Compiler:
-    """Walks the tree once, resolving styles, and writes the operations; the graphics state
-    is followed so that a colour, width or dash is set only when it changes."""
+class _Builder:
+    """Operations being written, with the graphics state they leave (fill, fill alpha,
+    stroke, stroke alpha, line width, cap, join, miter limit, dash; None: not known), so
+    that a colour, width or dash is set only when it changes."""
 
-    # what is known of the graphics state: fill, fill alpha, stroke, stroke alpha, line
-    # width, cap, join, miter limit, dash (None: not known, so set before use)
-    def __init__(self, base: Path | None = None) -> None:
-        self.base = base
+    __slots__ = ("ops", "literal", "state", "saved")
+
+    def __init__(self, state: list | None = None):
         self.ops: list = []
         self.literal: list[str] = []
-        self.state: list = [None] * 9
+        self.state: list = state[:] if state is not None else [None] * 9
         self.saved: list[list] = []
-
-    # output
 
     def flush(self) -> None:
         if self.literal:
@@ -680,19 +247,26 @@ class _Compiler:
         self.flush()
         self.ops.append(op)
 
-    def save(self, matrix: tuple[float, ...]) -> None:
+    def save(self) -> None:
         self.op(SAVE)
-        self.op(TRANSFORM, matrix)
         self.saved.append(self.state[:])
 
     def restore(self) -> None:
         self.state = self.saved.pop()
-        if not self.literal and self.ops[-1][0] == TRANSFORM and self.ops[-2] == (SAVE,):
-            del self.ops[-2:]  # nothing drawn in between
+        if not self.literal and self.ops and self.ops[-1] == (SAVE,):
+            del self.ops[-1]  # nothing drawn in between
+            return
+        ops = self.ops
+        if not self.literal and len(ops) > 1 and ops[-2] == (SAVE,) and ops[-1][0] == TRANSFORM:
+            del ops[-2:]
             return
         self.op(RESTORE)
 
-    def fill_state(self, rgb: tuple[float, ...], alpha: float) -> None:
+    def finish(self) -> tuple:
+        self.flush()
+        return tuple(self.ops)
+
+    def fill(self, rgb: tuple[float, ...], alpha: float) -> None:
         state = self.state
         if state[0] != rgb:
             self.literal.append(_colour_operator(rgb, "rg"))
@@ -701,324 +275,1567 @@ class _Compiler:
             self.op(FILL_ALPHA, alpha)
             state[1] = alpha
 
-    def paint(self, paint: tuple, path: str) -> None:
-        fill, fill_alpha, stroke, stroke_alpha, width, cap, join, miter, dash, operator = paint
-        if fill is not None:
-            self.fill_state(fill, fill_alpha)
-        if stroke is not None:
-            state = self.state
-            literal = self.literal
-            if state[2] != stroke:
-                literal.append(_colour_operator(stroke, "RG"))
-                state[2] = stroke
-            if state[3] != stroke_alpha:
-                self.op(STROKE_ALPHA, stroke_alpha)
-                state[3] = stroke_alpha
-                literal = self.literal
-            if state[4] != width:
-                literal.append(f"{pdf_number(width)} w")
-                state[4] = width
-            if state[5] != cap:
-                literal.append(f"{cap} J")
-                state[5] = cap
-            if state[6] != join:
-                literal.append(f"{join} j")
-                state[6] = join
-            if miter is None and state[7] is not None and state[7] != DEFAULT_MITER:
-                miter = DEFAULT_MITER
-            if miter is not None and state[7] != miter:
-                literal.append(f"{pdf_number(miter)} M")
-                state[7] = miter
-            if state[8] != dash:
-                literal.append(dash)
-                state[8] = dash
-        self.literal.append(path)
-        self.literal.append(operator)
+    def stroke(self, rgb: tuple[float, ...], alpha: float) -> None:
+        state = self.state
+        if state[2] != rgb:
+            self.literal.append(_colour_operator(rgb, "RG"))
+            state[2] = rgb
+        if state[3] != alpha:
+            self.op(STROKE_ALPHA, alpha)
+            state[3] = alpha
 
-    # the tree
+    def line(self, width: float, cap: int, join: int, miter: float, dash: str) -> None:
+        state, literal = self.state, self.literal
+        if state[4] != width:
+            literal.append(f"{fmt(width)} w")
+            state[4] = width
+        if state[5] != cap:
+            literal.append(f"{cap} J")
+            state[5] = cap
+        if state[6] != join:
+            literal.append(f"{join} j")
+            state[6] = join
+        if state[7] != miter:
+            literal.append(f"{fmt(miter)} M")
+            state[7] = miter
+        if state[8] != dash:
+            literal.append(dash)
+            state[8] = dash
+
+
+class _Ctx:
+    """What an element inherits: the inherited properties (fill and stroke as ``Paint``),
+    the font size and viewport size in user units, and the matrix from user units to the
+    drawing's points."""
+
+    __slots__ = ("style", "font_size", "vw", "vh", "ctm")
+
+    def __init__(self, style: dict, font_size: float, vw: float, vh: float, ctm: Matrix) -> None:
+        self.style = style
+        self.font_size = font_size
+        self.vw = vw
+        self.vh = vh
+        self.ctm = ctm
+
+    def moved(self, matrix: Matrix) -> _Ctx:
+        """The same context in a user space transformed by ``matrix``."""
+        return _Ctx(self.style, self.font_size, self.vw, self.vh, multiply(self.ctm, matrix))
+
+    def viewport(self, vw: float, vh: float, matrix: Matrix) -> _Ctx:
+        """The context inside a new viewport of size vw x vh."""
+        return _Ctx(self.style, self.font_size, vw, vh, multiply(self.ctm, matrix))
+
+
+class _Clip:
+    """How a clip path clips: ``ops`` set a PDF clip (``mask`` False), or draw an alpha
+    soft mask (``mask`` True); ``empty`` clips everything away."""
+
+    __slots__ = ("ops", "mask", "empty")
+
+    def __init__(self, ops: tuple = (), mask: bool = False, empty: bool = False):
+        self.ops = ops
+        self.mask = mask
+        self.empty = empty
+
+
+EMPTY_CLIP = _Clip(empty=True)
+EMPTY_MASK = ("empty", ())  # a mask that hides everything
+
+
+def view_box_matrix(box: Box | None, align: str | None, width: float, height: float) -> Matrix:
+    """The matrix from a viewBox (x, y, w, h) to a viewport of width x height at the origin
+    (y down), as ``preserveAspectRatio`` says."""
+    if box is None:
+        return IDENTITY
+    bx, by, bw, bh = box
+    sx, sy = width / bw, height / bh
+    words = (align or "xMidYMid meet").split()
+    if words and words[0] == "defer":
+        words = words[1:]
+    mode = words[0] if words and words[0] in ALIGNS else "xMidYMid"
+    fit = words[1] if len(words) > 1 and words[1] in ("meet", "slice") else "meet"
+    if mode == "none":
+        return (sx, 0.0, 0.0, sy, -bx * sx, -by * sy)
+    scale = max(sx, sy) if fit == "slice" else min(sx, sy)
+    tx = {"xMin": 0.0, "xMid": 0.5, "xMax": 1.0}[mode[:4]] * (width - bw * scale)
+    ty = {"YMin": 0.0, "YMid": 0.5, "YMax": 1.0}[mode[4:]] * (height - bh * scale)
+    return (scale, 0.0, 0.0, scale, tx - bx * scale, ty - by * scale)
+
+
+def parse_view_box(text: str | None) -> Box | None:
+    """A viewBox (x, y, width, height), or None when absent or not positive."""
+    if text is None:
+        return None
+    try:
+        values = numbers(text)
+    except ValueError:
+        return None
+    if len(values) != 4 or values[2] <= 0 or values[3] <= 0:
+        return None
+    return values  # type: ignore[return-value]
+
+
+def local_name(element: etree._Element) -> str | None:
+    """An SVG element's tag without the namespace; None for anything else."""
+    tag = element.tag
+    if tag.__class__ is not str or not tag.startswith(NS):
+        return None
+    return tag[len(NS) :]
+
+
+def href_of(attrs: dict[str, str]) -> str | None:
+    """The reference an element's ``href`` (preferred) or ``xlink:href`` holds."""
+    value = attrs.get("href")
+    if value is None:
+        value = attrs.get(XLINK_HREF)
+    return value.strip() if value is not None else None
+
+
+class _Compiler:
+    """Walks the tree once and writes the operations."""
+
+    def __init__(self, base: Path | None, warn: Warn | None, depth: int) -> None:
+        self.base = base
+        self._warn = warn
+        self.warned: dict[tuple[str, str], None] = {}
+        self.nesting = depth
+        self.count = 0
+        self.builders: list[_Builder] = [_Builder()]
+        self.ids: dict[str, etree._Element] | None = None
+        self.css: Cascade | None = None
+        self.root: etree._Element | None = None
+        self.width = self.height = 0.0
+        self.active: list[etree._Element] = []  # use targets and clip paths being drawn
+        self.fonts: dict[tuple[str, str, str], str] = {}
+
+    @property
+    def b(self) -> _Builder:
+        return self.builders[-1]
+
+    def warn(self, needle: str, message: str) -> None:
+        """Report something not drawn, once per message."""
+        key = (needle, message)
+        if key not in self.warned:
+            self.warned[key] = None
+            if self._warn is not None:
+                self._warn(needle, message)
+
+    def where(self, element: etree._Element) -> str:
+        """An element named for a message: its tag and line in the SVG."""
+        return f"<{etree.QName(element).localname}> (line {element.sourceline} of the SVG)"
+
+    # --- the document ---------------------------------------------------------------------
 
     def compile(self, root: etree._Element) -> Drawer:
-        if root.tag != NS + "svg":
-            raise Unsupported("not an SVG root")
-        attrs, style, opacity, shown = self.attributes(root, "svg", {}, 1.0)
-        width, height = attrs.get("width"), attrs.get("height")
-        box = attrs.get("viewBox")
-        if width is None or height is None or box is None:
-            raise Unsupported("the root needs width, height and viewBox")
-        box_x, box_y, box_w, box_h = _numbers(box) if len(_numbers(box)) == 4 else (0, 0, 0, 0)
-        if box_w <= 0 or box_h <= 0:
-            raise Unsupported("viewBox")
-        width_pt, height_pt = _length(width) * PX_TO_PT, _length(height) * PX_TO_PT
-        self.op(TRANSFORM, _viewport(attrs, box_x, box_y, box_w, box_h, width_pt, height_pt))
-        if shown:
-            self.children(root, style, opacity)
-        self.flush()
-        return Drawer(width_pt, height_pt, tuple(self.ops))
+        if local_name(root) != "svg":
+            raise SvgError("the art must be an <svg> element in the SVG namespace")
+        self.root = root
+        if root.find(f".//{NS}style") is not None:
+            self.css = cascade(root, self.warn)
+        attrs = self.specified(root)
+        box = parse_view_box(attrs.get("viewBox"))
+        if box is None and "width" not in attrs and "height" not in attrs:
+            box = self.content_box(root, attrs)
+        width, height = self.root_size(attrs, box)
+        self.width, self.height = width * PX_TO_PT, height * PX_TO_PT
+        flip = (PX_TO_PT, 0.0, 0.0, -PX_TO_PT, 0.0, self.height)
+        matrix = multiply(
+            flip, view_box_matrix(box, attrs.get("preserveAspectRatio"), width, height)
+        )
+        vw, vh = (box[2], box[3]) if box else (width, height)
+        ctx = _Ctx({}, DEFAULT_FONT_SIZE, vw, vh, IDENTITY)
+        ctx = self.inherit(attrs, ctx)
+        if attrs.get("display", "").strip() != "none":
+            self.background(attrs)
+            self.b.op(TRANSFORM, matrix)
+            inner = ctx.moved(matrix)
+            self.render(root, attrs, inner, lambda c: self.children(root, c), fold=False)
+        self.b.flush()
+        warnings = tuple(self.warned)
+        return Drawer(self.width, self.height, self.b.finish(), warnings)
 
-    def attributes(
-        self, element: etree._Element, tag: str, style: dict[str, str], opacity: float
-    ) -> tuple[dict[str, str], dict[str, str], float, bool]:
-        """An element's geometry attributes, its computed style (inherited properties), the
-        opacity it multiplies in, and whether it is displayed."""
-        allowed = GEOMETRY[tag]
-        geometry: dict[str, str] = {}
-        own: dict[str, str] | None = None
-        for name, value in element.attrib.items():
-            if name in allowed:
-                geometry[name] = value
-            elif name in PROPERTIES:
-                if own is None:
-                    own = {}
-                own[name] = value
-            elif name == "style":
-                if own is None:
-                    own = {}
-                own.setdefault("style", value)
-            elif name in HARMLESS or name == XML_NS + "lang":
-                pass
-            elif tag == "image" and name == XLINK_NS + "href":
-                pass  # read by image()
-            elif name.startswith("{") and not name.startswith((XML_NS, XLINK_NS, NS)):
-                pass  # another application's data (Inkscape's, say)
+    def background(self, attrs: dict[str, str]) -> None:
+        """The root's background-color, under everything."""
+        text = attrs.get("background-color")
+        if text is None:
+            return
+        try:
+            r, g, b, a = colour(text)
+        except ValueError:
+            return
+        if a > 0:
+            self.b.fill((r, g, b), a)
+            self.b.literal.append(f"0 0 {fmt(self.width, self.height)} re f")
+
+    def content_box(self, root: etree._Element, attrs: dict[str, str]) -> Box | None:
+        """For a root without a size or viewBox: the box from the origin to the far corner
+        of what it draws, as its viewBox (as resvg sizes it)."""
+        ctx = self.inherit(attrs, _Ctx({}, DEFAULT_FONT_SIZE, 100.0, 100.0, IDENTITY))
+        box = self.content_bbox(root, ctx)
+        if box is None or box[2] <= 0 or box[3] <= 0:
+            return None
+        return (0.0, 0.0, box[2], box[3])
+
+    def root_size(self, attrs: dict[str, str], box: Box | None) -> tuple[float, float]:
+        """The root's width and height in user units (px): as given, else the viewBox's,
+        else 100 x 100; a percentage takes that share of the viewBox."""
+        sizes = []
+        for name, index in (("width", 2), ("height", 3)):
+            try:
+                value = length(attrs[name]) if name in attrs else Length(100.0, "%")
+            except ValueError:
+                value = Length(100.0, "%")
+            if value.unit == "%":
+                whole = box[index] if box else 100.0
+                sizes.append(whole * value.value / 100)
+            elif value.unit in ("em", "ex"):
+                sizes.append(value.value * DEFAULT_FONT_SIZE / (2 if value.unit == "ex" else 1))
             else:
-                raise Unsupported(f"attribute {name!r} on <{tag}>")
-        shown = True
-        if own is not None:
-            declarations = own.pop("style", None)
-            if declarations is not None:
-                own.update(_style_attribute(declarations))  # style wins over attributes
-            style = dict(style)
-            for name, value in own.items():
+                sizes.append(value.value * ABSOLUTE_UNITS[value.unit])
+        width, height = sizes
+        if not (width > 0 and height > 0 and math.isfinite(width * height)):
+            raise SvgError("the <svg> needs a positive width and height")
+        return width, height
+
+    def lookup(self, name: str | None) -> etree._Element | None:
+        """The element with this id (the first, when ids repeat)."""
+        if not name:
+            return None
+        if self.ids is None:
+            self.ids = {}
+            assert self.root is not None
+            for element in self.root.iter():
+                key = element.get("id") if isinstance(element.tag, str) else None
+                if key is not None and key not in self.ids:
+                    self.ids[key] = element
+        return self.ids.get(name)
+
+    def specified(self, element: etree._Element) -> dict[str, str]:
+        """An element's attributes after the cascade (sheets and its ``style``)."""
+        if self.css is not None:
+            return self.css.specified(element)
+        attrs = dict(element.attrib)
+        style = attrs.pop("style", None)
+        if style:
+            normal = [(n, v) for n, v, important in declarations(style) if not important]
+            attrs.update(normal)
+            attrs.update((n, v) for n, v, important in declarations(style) if important)
+        return attrs
+
+    # --- values ---------------------------------------------------------------------------
+
+    def user(self, value: Length, ctx: _Ctx, axis: str) -> float:
+        """A length in user units; percentages of the viewport's width ('x'), height ('y')
+        or diagonal ('xy'), em and ex of the font size."""
+        unit = value.unit
+        factor = ABSOLUTE_UNITS.get(unit)
+        if factor is not None:
+            return value.value * factor
+        if unit == "%":
+            if axis == "x":
+                whole = ctx.vw
+            elif axis == "y":
+                whole = ctx.vh
+            else:
+                whole = math.sqrt((ctx.vw**2 + ctx.vh**2) / 2)
+            return value.value * whole / 100
+        if unit == "em":
+            return value.value * ctx.font_size
+        return value.value * ctx.font_size / 2  # ex
+
+    def length(
+        self, attrs: dict[str, str], name: str, ctx: _Ctx, axis: str, default: float = 0.0
+    ) -> float:
+        """An attribute's length in user units (``default`` when absent or invalid)."""
+        text = attrs.get(name)
+        if text is None:
+            return default
+        value = _absolute_length(text)
+        if value is None:
+            return self.user(length(text), ctx, axis)
+        return default if value != value else value  # NaN: invalid
+
+    def inherit(self, attrs: dict[str, str], ctx: _Ctx) -> _Ctx:
+        """The context an element's children inherit: its own inherited properties over
+        its parent's."""
+        style = None
+        font_size = ctx.font_size
+        paints: dict[str, str] | None = None
+        for name, value in attrs.items():
+            if name in INHERITED:
                 value = value.strip()
-                if name == "opacity":
-                    opacity *= _opacity(value)
-                elif name == "display":
-                    shown = value != "none"
-                elif name in HARMLESS or value == "inherit":
+                if value == "inherit" or not value:
                     continue
+                if style is None:
+                    style = dict(ctx.style)
+                if name == "fill" or name == "stroke":
+                    paints = paints or {}
+                    paints[name] = value
+                elif name == "color":
+                    if value != "currentColor" and _valid_colour(value):
+                        style[name] = value
                 else:
                     style[name] = value
-        return geometry, style, opacity, shown
+            elif name == "font-size":
+                font_size = self.font_size(value, ctx)
+        if paints:
+            assert style is not None
+            for name, value in paints.items():
+                try:
+                    style[name] = paint(value)
+                except ValueError:
+                    continue  # an invalid paint counts as not given
+        if style is None and font_size == ctx.font_size:
+            return ctx
+        return _Ctx(style if style is not None else ctx.style, font_size, ctx.vw, ctx.vh, ctx.ctm)
 
-    def children(self, parent: etree._Element, style: dict[str, str], opacity: float) -> None:
+    def font_size(self, text: str, ctx: _Ctx) -> float:
+        """A computed font size: lengths, percentages and em of the parent's size, and the
+        CSS keywords."""
+        text = text.strip()
+        if text in FONT_SIZES:
+            return DEFAULT_FONT_SIZE * FONT_SIZES[text]
+        if text == "larger":
+            return ctx.font_size * 1.2
+        if text == "smaller":
+            return ctx.font_size / 1.2
+        try:
+            value = length(text)
+        except ValueError:
+            return ctx.font_size
+        if value.unit == "%":
+            size = ctx.font_size * value.value / 100
+        else:
+            size = self.user(value, ctx, "xy")
+        return size if size >= 0 else ctx.font_size
+
+    def current_colour(self, element: etree._Element) -> tuple[float, float, float]:
+        """The ``color`` an element has, looking up its ancestors (black by default)."""
+        node: etree._Element | None = element
+        while node is not None:
+            if isinstance(node.tag, str):
+                value = self.specified(node).get("color")
+                if value is not None and value.strip() not in ("inherit", "currentColor"):
+                    try:
+                        return colour(value)[:3]
+                    except ValueError:
+                        pass
+            node = node.getparent()
+        return (0.0, 0.0, 0.0)
+
+    # --- elements -------------------------------------------------------------------------
+
+    def children(self, parent: etree._Element, ctx: _Ctx) -> None:
         for element in parent:
-            tag = element.tag
-            if tag.__class__ is not str:
-                continue  # a comment or processing instruction
-            if not tag.startswith(NS):
-                raise Unsupported(f"element {tag!r}")
-            tag = tag[len(NS) :]
-            if tag in SKIPPED:
-                continue
-            if tag == "defs" and len(element) == 0:
-                continue  # svgwrite's empty <defs/>
-            if tag not in GEOMETRY or tag in ("svg", "tspan"):
-                raise Unsupported(f"element <{tag}>")
-            attrs, own_style, own_opacity, shown = self.attributes(element, tag, style, opacity)
-            if not shown:
-                continue
-            matrix = _transform(attrs["transform"]) if "transform" in attrs else None
-            if matrix is not None:
-                self.save(matrix)
-            if tag == "g":
-                self.children(element, own_style, own_opacity)
-            elif tag == "image":
-                self.image(element, attrs)
-            elif tag == "text":
-                self.text(element, attrs, own_style, own_opacity)
-            else:
-                if len(element):
-                    raise Unsupported(f"<{tag}> with children")
-                self.shape(tag, attrs, own_style, own_opacity)
-            if matrix is not None:
-                self.restore()
+            self.node(element, ctx)
 
-    def shape(self, tag: str, attrs: dict[str, str], style: dict[str, str], opacity: float) -> None:
+    def node(self, element: etree._Element, ctx: _Ctx) -> None:
+        """Draw one element and what it holds."""
+        tag = element.tag
+        if tag.__class__ is not str:
+            if isinstance(element, etree._Entity):
+                self.warn("&", f"the entity &{element.name}; is not expanded")
+            return
+        if not tag.startswith(NS):
+            return  # another XML vocabulary (an editor's metadata): not drawn, as SVG says
+        name = tag[len(NS) :]
+        handler = self.handlers.get(name)
+        if handler is None:
+            if name not in NOT_DRAWN:
+                self.warn(f"<{name}", f"{self.where(element)} is not drawn")
+            return
+        attrs = self.specified(element)
+        display = attrs.get("display")
+        if display is not None and display.strip() == "none":
+            return
+        self.count += 1
+        if self.count > MAX_ELEMENTS:
+            raise SvgError(f"the SVG draws more than {MAX_ELEMENTS:,} elements (through <use>)")
+        self.nesting += 1
+        if self.nesting > MAX_DEPTH:
+            raise SvgError(f"the SVG nests elements more than {MAX_DEPTH} levels deep")
+        try:
+            handler(self, element, attrs, self.inherit(attrs, ctx))
+        finally:
+            self.nesting -= 1
+
+    def group(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """``g`` and ``a``: their children, as one group."""
+        self.render(element, attrs, ctx, lambda c: self.children(element, c), fold=False)
+
+    def switch(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """``switch``: the first child whose conditions hold."""
+        for child in element:
+            if local_name(child) is None:
+                continue
+            child_attrs = self.specified(child)
+            if _conditions_hold(child_attrs):
+                self.render(element, attrs, ctx, lambda c, e=child: self.node(e, c), fold=False)
+                return
+
+    def render(
+        self,
+        element: etree._Element,
+        attrs: dict[str, str],
+        ctx: _Ctx,
+        body: Callable[[_Ctx], None],
+        fold: bool,
+        bbox: Callable[[], Box | None] | None = None,
+        opacity_in: list | None = None,
+    ) -> None:
+        """Draw ``body`` as an element: in its transform, clipped by its clip path, through
+        its mask and at its opacity (a group, unless ``fold``: then the body multiplies the
+        opacity into its paints, given to it in ``opacity_in``)."""
+        matrix = _own_transform(attrs)
+        alpha = opacity(attrs.get("opacity"))
+        if matrix is SQUASHED or alpha <= 0:
+            return  # nothing shows
+        self.unsupported(element, attrs)
+        b = self.b
+        saved = matrix is not None
+        if saved:
+            b.save()
+            b.op(TRANSFORM, matrix)
+            ctx = ctx.moved(matrix)  # type: ignore[arg-type]
+        if bbox is None:
+            inner = ctx
+            bbox = lambda: self.content_bbox(element, inner)  # noqa: E731
+        clip = self.clip_of(element, attrs, ctx, bbox)
+        masked = self.mask_of(element, attrs, ctx, bbox)
+        if (clip is not None and clip.empty) or masked is EMPTY_MASK:
+            if saved:
+                b.restore()
+            return
+        if clip is not None and not clip.mask:
+            if not saved:
+                b.save()
+                saved = True
+            b.flush()
+            b.ops.extend(clip.ops)
+        if opacity_in is not None:
+            opacity_in.append(alpha if fold else 1.0)
+        masks = [m for m in (("Alpha", clip.ops) if clip and clip.mask else None, masked) if m]
+        group_alpha = 1.0 if fold else alpha
+        if group_alpha < 1 or masks:
+            self.grouped(ctx, body, group_alpha, masks)
+        else:
+            body(ctx)
+        if saved:
+            b.restore()
+
+    def grouped(
+        self, ctx: _Ctx, body: Callable[[_Ctx], None], alpha: float, masks: list[tuple]
+    ) -> None:
+        """``body`` drawn as one transparency group, painted at ``alpha``, through each of
+        ``masks`` (a group nested in a group for each)."""
+        box = self.viewport_box(ctx)
+        if box is None:
+            return
+        self.builders.append(_Builder())
+        try:
+            body(ctx)
+        finally:
+            ops = self.builders.pop().finish()
+        if not ops:
+            return
+        for mask in masks[1:]:
+            ops = ((SAVE,), (GROUP, box, mask, ops), (RESTORE,))
+        b = self.b
+        b.save()
+        if alpha < 1:
+            b.op(FILL_ALPHA, alpha)
+            b.op(STROKE_ALPHA, alpha)
+        b.op(GROUP, box, masks[0] if masks else None, ops)
+        b.restore()
+
+    def viewport_box(self, ctx: _Ctx) -> Box | None:
+        """The drawing's viewport in the current user space (a group's bounding box)."""
+        inverse = invert(ctx.ctm)
+        if inverse is None:
+            return None
+        x0, y0, x1, y1 = bbox_through(inverse, (0.0, 0.0, self.width, self.height))
+        pad = max(x1 - x0, y1 - y0) * 0.01
+        return (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+
+    def unsupported(self, element: etree._Element, attrs: dict[str, str]) -> None:
+        """Warn of the properties on an element that are not drawn."""
+        for name in ("filter",):
+            value = attrs.get(name)
+            if value is not None and value.strip() != "none":
+                self.warn(
+                    f"{name}=",
+                    f"{name} on {self.where(element)} is not drawn; the element is drawn "
+                    f"without it",
+                )
+        blend = attrs.get("mix-blend-mode")
+        if blend is not None and blend.strip() not in ("normal", ""):
+            self.warn("mix-blend-mode", f"mix-blend-mode on {self.where(element)} is not drawn")
+
+    # --- use, nested svg, symbol ----------------------------------------------------------
+
+    def use(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """``use``: its target drawn in its place, moved by x and y."""
+        href = href_of(attrs)
+        if not href or not href.startswith("#"):
+            if href:
+                self.warn("href", f"{self.where(element)} refers to '{href}', outside this SVG")
+            return
+        target = self.lookup(href[1:])
+        if target is None or local_name(target) is None:
+            return
+        if target in self.active or _is_ancestor(target, element) or self.loops(target):
+            return  # a use that leads back to itself draws nothing
+        x = self.length(attrs, "x", ctx, "x")
+        y = self.length(attrs, "y", ctx, "y")
+        moved = dict(attrs)
+        shift = f"translate({x!r} {y!r})"
+        moved["transform"] = (
+            f"{attrs.get('transform', '')} {shift}" if x or y else attrs.get("transform", "")
+        )
+        tag = local_name(target)
+
+        def body(inner: _Ctx) -> None:
+            self.active.append(target)
+            try:
+                self.instance(target, tag, attrs, self.in_context(inner))
+            finally:
+                self.active.pop()
+
+        self.render(element, moved, ctx, body, fold=False, bbox=lambda: self.bbox_of(target, ctx))
+
+    def in_context(self, ctx: _Ctx) -> _Ctx:
+        """The context of what a ``use`` draws: its fill and stroke are the context paints."""
+        style = dict(ctx.style)
+        style["$context-fill"] = actual(ctx.style.get("fill", BLACK), ctx.style)
+        style["$context-stroke"] = actual(ctx.style.get("stroke", NO_PAINT), ctx.style)
+        return _Ctx(style, ctx.font_size, ctx.vw, ctx.vh, ctx.ctm)
+
+    def instance(self, target: etree._Element, tag: str | None, use: dict, ctx: _Ctx) -> None:
+        """The element a ``use`` refers to: a symbol or an svg in a viewport the use may
+        size, anything else as if it stood in the use's place."""
+        if tag not in ("symbol", "svg"):
+            self.node(target, ctx)
+            return
+        attrs = self.specified(target)
+        if (attrs.get("display") or "").strip() == "none":
+            return
+        sized = dict(attrs)
+        for name in ("width", "height"):
+            if name in use:
+                sized[name] = use[name]
+        if tag == "symbol":
+            sized.pop("transform", None)  # SVG 1.1 has no transform on a symbol
+        inner = self.inherit(attrs, ctx)
+        self.render(
+            target, sized, inner, lambda c: self.viewport_element(target, sized, c), fold=False
+        )
+
+    def loops(self, target: etree._Element) -> bool:
+        """Whether drawing ``target`` would lead to a ``use`` that refers back into it."""
+        stack = [target]
+        seen: set[int] = set()
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            for element in node.iter(f"{NS}use"):
+                href = href_of(dict(element.attrib))
+                ref = self.lookup(href[1:]) if href and href.startswith("#") else None
+                if ref is None:
+                    continue
+                if ref is target or _is_ancestor(ref, element) or ref in self.active:
+                    return True
+                stack.append(ref)
+            if len(seen) > 10_000:
+                return True
+        return False
+
+    def svg(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """A nested ``svg``: a new viewport."""
+        self.render(
+            element, attrs, ctx, lambda c: self.viewport_element(element, attrs, c), fold=False
+        )
+
+    def viewport_element(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """The children of an ``svg`` or ``symbol`` in a viewport at x, y of width x height
+        (100% when not given), clipped to it unless its overflow is visible."""
+        x = self.length(attrs, "x", ctx, "x")
+        y = self.length(attrs, "y", ctx, "y")
+        width = self.length(attrs, "width", ctx, "x", ctx.vw)
+        height = self.length(attrs, "height", ctx, "y", ctx.vh)
+        if width <= 0 or height <= 0:
+            return
+        box = parse_view_box(attrs.get("viewBox"))
+        b = self.b
+        b.save()
+        overflow = (attrs.get("overflow") or "hidden").strip()
+        if overflow not in ("visible", "auto"):
+            b.literal.append(f"{fmt(x, y, width, height)} re W n")
+        matrix = multiply(
+            (1.0, 0.0, 0.0, 1.0, x, y),
+            view_box_matrix(box, attrs.get("preserveAspectRatio"), width, height),
+        )
+        if matrix != IDENTITY:
+            b.op(TRANSFORM, matrix)
+        vw, vh = (box[2], box[3]) if box else (width, height)
+        self.children(element, ctx.viewport(vw, vh, matrix))
+        b.restore()
+
+    # --- shapes ---------------------------------------------------------------------------
+
+    def shape(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """A basic shape or a path, filled and stroked."""
+        tag = element.tag[len(NS) :]
+        geometry = self.geometry(tag, attrs, ctx)
+        if not geometry.pdf:
+            return
+        style = ctx.style
         visibility = style.get("visibility")
         if visibility is not None and visibility != "visible":
-            if visibility in ("hidden", "collapse"):
-                return
-            raise Unsupported(f"visibility {visibility!r}")
-        path, fillable = _shape_path(tag, attrs)
-        if not path:
             return
-        get = style.get
-        paint = _paint(
-            get("fill"),
-            get("fill-opacity"),
-            get("fill-rule"),
-            get("stroke"),
-            get("stroke-width"),
-            get("stroke-opacity"),
-            get("stroke-dasharray"),
-            get("stroke-dashoffset"),
-            get("stroke-linecap"),
-            get("stroke-linejoin"),
-            get("stroke-miterlimit"),
-            get("color"),
-            opacity,
-            fillable,
-        )
-        if paint is not None:
-            self.paint(paint, path)
+        if not MARKERS.isdisjoint(style) and tag in MARKED:
+            self.markers(element, style)
+        fill = style.get("fill", BLACK) if geometry.fillable else NO_PAINT
+        stroke = style.get("stroke", NO_PAINT)
+        line = self.line_style(style, ctx, geometry, element) if stroke is not NO_PAINT else None
+        if line is None:
+            stroke = NO_PAINT
+        painted = (fill is not NO_PAINT) + (stroke is not NO_PAINT)
+        if not painted:
+            return
+        if SPECIAL.isdisjoint(attrs):  # the common case: painted where it stands
+            self.paint_shape(element, geometry, fill, stroke, line, ctx, 1.0)
+            return
+        alphas: list[float] = []
 
-    def image(self, element: etree._Element, attrs: dict[str, str]) -> None:
-        """A raster image from the game folder, stretched to its box (the templates' use)."""
-        href = element.get(f"{XLINK_NS}href") or element.get("href") or ""
-        if self.base is None or not href or ":" in href or href.startswith("/"):
-            raise Unsupported("image reference")
-        base = self.base.resolve()
-        path = (base / href).resolve()
-        if not path.is_relative_to(base) or not path.is_file():
-            raise Unsupported("image outside the game folder")
-        if attrs.get("preserveAspectRatio", "none") != "none":
-            raise Unsupported("preserveAspectRatio on an image")
-        x, y = _geometry(attrs, "x"), _geometry(attrs, "y")
-        w, h = _geometry(attrs, "width"), _geometry(attrs, "height")
-        if w > 0 and h > 0:
-            self.op(IMAGE, path, x, y, w, h)
+        def body(inner: _Ctx) -> None:
+            scale = alphas[0] if alphas else 1.0
+            self.paint_shape(element, geometry, fill, stroke, line, inner, scale)
 
-    def text(
-        self, element: etree._Element, attrs: dict[str, str], style: dict[str, str], opacity: float
-    ) -> None:
-        """A line of text, its tspans measured in their own fonts, anchored as one piece."""
-        pieces: list[tuple[dict[str, str], float, str]] = []
-        last = len(element) - 1
-        head = _clean_text(element.text, True, last < 0)
-        if head:
-            pieces.append((style, opacity, head))
-        for index, child in enumerate(element):
-            if child.tag.__class__ is not str:
-                continue
-            if child.tag != NS + "tspan" or len(child):
-                raise Unsupported("text may only hold plain tspans")
-            _, child_style, child_opacity, shown = self.attributes(child, "tspan", style, opacity)
-            if child_style.get("text-anchor", "start") != style.get("text-anchor", "start"):
-                raise Unsupported("text-anchor on a tspan")
-            body = _clean_text(child.text, False, False)
-            if body and shown:
-                pieces.append((child_style, child_opacity, body))
-            tail = _clean_text(child.tail, False, index == last)
-            if tail:
-                pieces.append((style, opacity, tail))
-        x, y = _geometry(attrs, "x"), _geometry(attrs, "y")
-        runs = []
-        total = 0.0
-        for piece_style, piece_opacity, body in pieces:
-            get = piece_style.get
-            font = _font(
-                get("font-family", "sans-serif"),
-                get("font-weight", "normal"),
-                get("font-style", "normal"),
+        self.render(
+            element, attrs, ctx, body, fold=painted == 1, bbox=lambda: geometry.bbox,
+            opacity_in=alphas,
+        )  # fmt: skip
+
+    def markers(self, element: etree._Element, style: dict) -> None:
+        """Warn of markers, which are not drawn."""
+        if any(style.get(name, "none") != "none" for name in MARKERS):
+            self.warn("marker", f"markers on {self.where(element)} are not drawn")
+
+    def geometry(self, tag: str, attrs: dict[str, str], ctx: _Ctx) -> Geometry:
+        """The outline of a shape (EMPTY when it draws nothing)."""
+        if tag == "path":
+            d = attrs.get("d")
+            return path_geometry(d) if d else EMPTY
+        if tag in ("polyline", "polygon"):
+            points = number_prefix(attrs.get("points", ""))
+            return polyline_geometry(points, tag == "polygon")
+        if tag == "rect":
+            return self.rect(attrs, ctx)
+        if tag == "circle":
+            r = self.length(attrs, "r", ctx, "xy")
+            if r <= 0:
+                return EMPTY
+            return ellipse_geometry(
+                self.length(attrs, "cx", ctx, "x"), self.length(attrs, "cy", ctx, "y"), r, r
             )
-            size = _length(get("font-size")) if "font-size" in piece_style else DEFAULT_FONT_SIZE
-            width = stringWidth(body, font, size)
-            visibility = get("visibility", "visible")
-            if visibility not in ("visible", "hidden", "collapse"):
-                raise Unsupported(f"visibility {visibility!r}")
-            colour = _paint_colour(piece_style, "fill", "black")
-            alpha = 0.0
-            if colour is not None:
-                alpha = colour[3] * _opacity(get("fill-opacity")) * piece_opacity
-            if colour is not None and alpha > 0 and size > 0 and visibility == "visible":
-                runs.append((total, font, size, body, colour[:3], alpha))
-            total += width
-        anchor = style.get("text-anchor", "start")
-        if anchor not in ("start", "middle", "end"):
-            raise Unsupported(f"text-anchor {anchor!r}")
-        shift = {"start": 0.0, "middle": total / 2, "end": total}[anchor]
-        for offset, font, size, body, rgb, alpha in runs:
-            self.fill_state(rgb, alpha)
-            self.op(TEXT, font, size, x - shift + offset, y, body)
+        if tag == "ellipse":
+            rx, ry = self.radii(attrs, ctx)
+            if rx <= 0 or ry <= 0:
+                return EMPTY
+            return ellipse_geometry(
+                self.length(attrs, "cx", ctx, "x"), self.length(attrs, "cy", ctx, "y"), rx, ry
+            )
+        return line_geometry(
+            self.length(attrs, "x1", ctx, "x"),
+            self.length(attrs, "y1", ctx, "y"),
+            self.length(attrs, "x2", ctx, "x"),
+            self.length(attrs, "y2", ctx, "y"),
+        )
 
+    def radii(self, attrs: dict[str, str], ctx: _Ctx) -> tuple[float, float]:
+        """rx and ry of a rect or ellipse: a missing, negative or 'auto' one equals the
+        other (0 when both are)."""
+        rx = self.length(attrs, "rx", ctx, "x", -1.0)
+        ry = self.length(attrs, "ry", ctx, "y", -1.0)
+        if rx < 0:
+            rx = ry
+        if ry < 0:
+            ry = rx
+        return max(rx, 0.0), max(ry, 0.0)
 
-def _shape_path(tag: str, attrs: dict[str, str]) -> tuple[str, bool]:
-    """The PDF path of a shape, in user units ('' when it draws nothing), and whether it has
-    an area to fill."""
-    if tag == "path":
-        d = attrs.get("d")
-        return _path(d) if d else ("", False)
-    if tag in ("polyline", "polygon"):
-        points = _points(attrs.get("points", ""))
-        if not points:
-            return "", False
-        out = [f"{pdf_number(points[0], points[1])} m"]
-        out += [f"{pdf_number(points[k], points[k + 1])} l" for k in range(2, len(points), 2)]
-        if tag == "polygon":
-            out.append("h")
-        return " ".join(out), not _flat(list(zip(points[0::2], points[1::2], strict=True)))
-    return _basic_shape(tag, attrs), tag != "line"
+    def rect(self, attrs: dict[str, str], ctx: _Ctx) -> Geometry:
+        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
+        w = self.length(attrs, "width", ctx, "x")
+        h = self.length(attrs, "height", ctx, "y")
+        if w <= 0 or h <= 0:
+            return EMPTY
+        rx, ry = self.radii(attrs, ctx)
+        return rect_geometry(x, y, w, h, min(rx, w / 2), min(ry, h / 2))
 
+    def line_style(
+        self, style: dict, ctx: _Ctx, geometry: Geometry, element: etree._Element
+    ) -> tuple | None:
+        """(width, cap, join, miter limit, dash operator) of a stroke; None when it is too
+        thin to show."""
+        width = 1.0
+        text = style.get("stroke-width")
+        if text is not None:
+            try:
+                width = self.user(length(text), ctx, "xy")
+            except ValueError:
+                width = 1.0
+            if width < 0:
+                width = 1.0
+        if width <= 0:
+            return None
+        cap = LINE_CAPS.get(style.get("stroke-linecap", "butt"), 0)
+        join = LINE_JOINS.get(style.get("stroke-linejoin", "miter"), 0)
+        miter = DEFAULT_MITER
+        text = style.get("stroke-miterlimit")
+        if text is not None:
+            try:
+                miter = number(text)
+            except ValueError:
+                miter = DEFAULT_MITER
+            if miter < 1:
+                miter = 1.0
+        dash = self.dash(style, ctx, geometry, element)
+        return (width, cap, join, miter, dash)
 
-def _basic_shape(tag: str, attrs: dict[str, str]) -> str:
-    if tag == "rect":
-        x, y = _geometry(attrs, "x"), _geometry(attrs, "y")
-        w, h = _geometry(attrs, "width"), _geometry(attrs, "height")
-        if w < 0 or h < 0:
-            raise Unsupported("negative size")
-        if w == 0 or h == 0:
-            return ""
-        rx = _length(attrs["rx"]) if "rx" in attrs else None
-        ry = _length(attrs["ry"]) if "ry" in attrs else None
-        if (rx or 0) < 0 or (ry or 0) < 0:
-            raise Unsupported("negative corner radius")
-        rx = ry if rx is None else rx  # one given: both alike
-        ry = rx if ry is None else ry
-        rx, ry = min(rx or 0.0, w / 2), min(ry or 0.0, h / 2)
-        if rx == 0 or ry == 0:
-            return f"{pdf_number(x, y, w, h)} re"
-        return _round_rect(x, y, w, h, rx, ry)
-    if tag == "circle":
-        r = _geometry(attrs, "r")
-        if r < 0:
-            raise Unsupported("negative radius")
-        return _ellipse(_geometry(attrs, "cx"), _geometry(attrs, "cy"), r, r) if r else ""
-    if tag == "ellipse":
-        rx, ry = _geometry(attrs, "rx"), _geometry(attrs, "ry")
-        if rx < 0 or ry < 0:
-            raise Unsupported("negative radius")
-        if rx == 0 or ry == 0:
-            return ""
-        return _ellipse(_geometry(attrs, "cx"), _geometry(attrs, "cy"), rx, ry)
-    if tag == "line":
-        x1, y1 = _geometry(attrs, "x1"), _geometry(attrs, "y1")
-        x2, y2 = _geometry(attrs, "x2"), _geometry(attrs, "y2")
-        if x1 == x2 and y1 == y2:
-            x1 *= 1.0000001  # as svglib: a zero-length line still shows its caps
-        return f"{pdf_number(x1, y1)} m {pdf_number(x2, y2)} l"
-    raise Unsupported(f"<{tag}>")
+    def dash(self, style: dict, ctx: _Ctx, geometry: Geometry, element: etree._Element) -> str:
+        """The PDF dash operator of stroke-dasharray and stroke-dashoffset (solid when the
+        array is none, invalid, negative, all zero or would make too many dashes)."""
+        text = style.get("stroke-dasharray")
+        solid = "[] 0 d"
+        if text is None or text.strip() in ("none", ""):
+            return solid
+        try:
+            values = [self.user(v, ctx, "xy") for v in lengths(text)]
+        except ValueError:
+            return solid
+        if not values or any(v < 0 for v in values) or sum(values) <= 0:
+            return solid
+        if len(values) % 2:
+            values = values * 2
+        period = sum(values)
+        if geometry.bbox is not None:
+            x0, y0, x1, y1 = geometry.bbox
+            if 2 * ((x1 - x0) + (y1 - y0)) / period > MAX_DASHES * len(values):
+                self.warn(
+                    "stroke-dasharray",
+                    f"the dashes of {self.where(element)} are too many to draw; the line is "
+                    "drawn solid",
+                )
+                return solid
+        offset = 0.0
+        text = style.get("stroke-dashoffset")
+        if text is not None:
+            try:
+                offset = self.user(length(text), ctx, "xy")
+            except ValueError:
+                offset = 0.0
+        return f"[{fmt(*values)}] {fmt(offset % period)} d"
 
+    def paint_shape(
+        self,
+        element: etree._Element,
+        geometry: Geometry,
+        fill: Paint,
+        stroke: Paint,
+        line: tuple | None,
+        ctx: _Ctx,
+        scale: float,
+    ) -> None:
+        """Fill and stroke a geometry (in paint-order), ``scale`` multiplying the alphas."""
+        style = ctx.style
+        evenodd = style.get("fill-rule") == "evenodd"
+        fill_alpha = opacity(style.get("fill-opacity")) * scale
+        stroke_alpha = opacity(style.get("stroke-opacity")) * scale
+        if (
+            (fill.colour is not None or fill is NO_PAINT)
+            and (stroke.colour is not None or stroke is NO_PAINT)
+            and "paint-order" not in style
+        ):
+            self.plain(
+                geometry, fill.colour, stroke.colour, fill_alpha, stroke_alpha, line, evenodd
+            )
+            return
+        painted = geometry.bbox
+        if painted is not None and line is not None:
+            grow = line[0] * max(line[3], 1.0)
+            painted = (painted[0] - grow, painted[1] - grow, painted[2] + grow, painted[3] + grow)
+        fill_paint = self.paint_of(fill, geometry.bbox, geometry.bbox, ctx, element)
+        stroke_paint = self.paint_of(stroke, geometry.bbox, painted, ctx, element)
+        order = (style.get("paint-order") or "normal").split()
+        stroke_first = order[:1] == ["stroke"] or order[:2] == ["markers", "stroke"]
+        if not stroke_first and fill_paint and stroke_paint and _plain(fill_paint, stroke_paint):
+            fa, sa = fill_paint[1] * fill_alpha, stroke_paint[1] * stroke_alpha
+            if fa > 0 and sa >= 1:  # B knocks the fill out under the stroke
+                assert line is not None
+                b = self.b
+                b.fill(fill_paint[0], fa)
+                b.stroke(stroke_paint[0], sa)
+                b.line(*line)
+                b.literal.append(geometry.pdf)
+                b.literal.append("B*" if evenodd else "B")
+                self.dots(geometry, stroke_paint[0], sa, line)
+                return
+        steps = [(False, fill_paint), (True, stroke_paint)]
+        if stroke_first:
+            steps.reverse()
+        for is_stroke, resolved in steps:
+            if resolved is None:
+                continue
+            if is_stroke:
+                assert line is not None
+                self.stroke_with(geometry, resolved, stroke_alpha, line, ctx)
+            else:
+                self.fill_with(geometry, resolved, fill_alpha, evenodd, ctx)
 
-def _viewport(
-    attrs: dict[str, str],
-    box_x: float,
-    box_y: float,
-    box_w: float,
-    box_h: float,
-    width: float,
-    height: float,
-) -> tuple[float, ...]:
-    """The matrix from user units to the viewport, y up, in points, as svglib sets it."""
-    x_scale, y_scale = width / box_w, height / box_h
-    tx = ty = 0.0
-    words = (attrs.get("preserveAspectRatio") or "xMidYMid meet").split()
-    align = words[0] if words else "xMidYMid"
-    fit = words[1] if len(words) > 1 else "meet"
-    if align not in ALIGNS or fit not in ("meet", "slice") or len(words) > 2:
-        raise Unsupported(f"preserveAspectRatio {words}")
-    if align != "none":
-        scale = max(x_scale, y_scale) if fit == "slice" else min(x_scale, y_scale)
-        if align.startswith("xMin"):
-            tx = 0.0
-        elif align.startswith("xMax"):
-            tx = width - box_w * scale
+    def plain(
+        self,
+        geometry: Geometry,
+        fill: tuple | None,
+        stroke: tuple | None,
+        fill_alpha: float,
+        stroke_alpha: float,
+        line: tuple | None,
+        evenodd: bool,
+    ) -> None:
+        """Fill and stroke in plain colours: the common case, kept short."""
+        b = self.b
+        fa = fill[3] * fill_alpha if fill is not None else 0.0
+        sa = stroke[3] * stroke_alpha if stroke is not None else 0.0
+        if fa > 0 and sa >= 1:  # B knocks the fill out under the stroke: only when opaque
+            b.fill(fill[:3], fa)  # type: ignore[index]
+            b.stroke(stroke[:3], sa)  # type: ignore[index]
+            b.line(*line)  # type: ignore[misc]
+            b.literal.append(geometry.pdf)
+            b.literal.append("B*" if evenodd else "B")
+            self.dots(geometry, stroke[:3], sa, line)  # type: ignore[index, arg-type]
+            return
+        if fa > 0:
+            b.fill(fill[:3], fa)  # type: ignore[index]
+            b.literal.append(geometry.pdf)
+            b.literal.append("f*" if evenodd else "f")
+        if sa > 0:
+            b.stroke(stroke[:3], sa)  # type: ignore[index]
+            b.line(*line)  # type: ignore[misc]
+            b.literal.append(geometry.pdf)
+            b.literal.append("S")
+            self.dots(geometry, stroke[:3], sa, line)  # type: ignore[index, arg-type]
+
+    def fill_with(
+        self, geometry: Geometry, resolved: tuple, alpha: float, evenodd: bool, ctx: _Ctx
+    ) -> None:
+        """Fill a geometry with a colour or a gradient."""
+        operator = "f*" if evenodd else "f"
+        if resolved[0] is not None:
+            rgb, colour_alpha = resolved
+            total = colour_alpha * alpha
+            if total <= 0:
+                return
+            self.b.fill(rgb, total)
+            self.b.literal.append(geometry.pdf)
+            self.b.literal.append(operator)
+            return
+        self.gradient(resolved[1], alpha, False, (f"{geometry.pdf} {operator}",), ctx)
+
+    def stroke_with(
+        self, geometry: Geometry, resolved: tuple, alpha: float, line: tuple, ctx: _Ctx
+    ) -> None:
+        """Stroke a geometry with a colour or a gradient."""
+        if resolved[0] is not None:
+            rgb, colour_alpha = resolved
+            total = colour_alpha * alpha
+            if total <= 0:
+                return
+            b = self.b
+            b.stroke(rgb, total)
+            b.line(*line)
+            b.literal.append(geometry.pdf)
+            b.literal.append("S")
+            self.dots(geometry, rgb, total, line)
+            return
+        inner = _Builder(self.b.state)
+        inner.line(*line)
+        inner.literal.append(f"{geometry.pdf} S")
+        self.gradient(resolved[1], alpha, True, inner.finish(), ctx)
+
+    def dots(self, geometry: Geometry, rgb: tuple, alpha: float, line: tuple) -> None:
+        """Square caps of zero-length subpaths, which PDF leaves out (round ones it draws)."""
+        if not geometry.dots or line[1] != 2:
+            return
+        half = line[0] / 2
+        self.b.fill(rgb, alpha)
+        for x, y in geometry.dots:
+            self.b.literal.append(f"{fmt(x - half, y - half, line[0], line[0])} re f")
+
+    def gradient(
+        self, server: svgpaint.Server, alpha: float, stroke: bool, ops: tuple, ctx: _Ctx
+    ) -> None:
+        """``ops`` painted with a gradient at ``alpha`` times its stops' shared opacity."""
+        total = alpha * server.opacity
+        box = self.viewport_box(ctx)
+        if total <= 0 or box is None:
+            return
+        b = self.b
+        if stroke:
+            b.state[3] = None
+            b.op(STROKE_ALPHA, total)
         else:
-            tx = (width - box_w * scale) / 2
-        if "YMin" in align:
-            ty = height - box_h * scale
-        elif "YMax" in align:
-            ty = 0.0
-        else:
-            ty = (height - box_h * scale) / 2
-        x_scale = y_scale = scale
-    return (x_scale, 0.0, 0.0, -y_scale, tx - x_scale * box_x, ty + y_scale * (box_h + box_y))
+            b.state[1] = None
+            b.op(FILL_ALPHA, total)
+        b.op(PAINT, box, server.shading, server.alpha, server.matrix, stroke, ops)
+
+    def paint_of(
+        self,
+        value: Paint,
+        bbox: Box | None,
+        painted: Box | None,
+        ctx: _Ctx,
+        element: etree._Element,
+    ) -> tuple | None:
+        """A paint resolved: (rgb, alpha) for a colour, (None, Server) for a gradient, None
+        for nothing."""
+        value = actual(value, ctx.style)
+        if value.colour is None and value.url is None:
+            return None
+        if value.colour is not None:
+            r, g, b, a = value.colour
+            return ((r, g, b), a) if a > 0 else None
+        server = self.lookup(value.url)
+        kind = local_name(server) if server is not None else None
+        if kind in ("linearGradient", "radialGradient"):
+            assert server is not None
+            result = svgpaint.resolve(_Resolver(self, ctx), server, bbox, painted)
+            if result is None and value.fallback is not None:
+                return self.paint_of(value.fallback, bbox, painted, ctx, element)
+            if result is None:
+                return None
+            if isinstance(result, svgpaint.Solid):
+                return (result.rgb, result.alpha) if result.alpha > 0 else None
+            return (None, result)
+        if kind == "pattern":
+            self.warn("<pattern", f"the pattern paint of {self.where(element)} is not drawn")
+        if value.fallback is not None:
+            return self.paint_of(value.fallback, bbox, painted, ctx, element)
+        return None
+
+    # --- masks ----------------------------------------------------------------------------
+
+    def mask_of(
+        self,
+        element: etree._Element,
+        attrs: dict[str, str],
+        ctx: _Ctx,
+        bbox: Callable[[], Box | None],
+    ) -> tuple | None:
+        """An element's ``mask``: (soft mask kind, operations drawing it), None for none,
+        EMPTY_MASK when it hides the element (a reference to nothing)."""
+        text = attrs.get("mask")
+        if text is None or text.strip() == "none":
+            return None
+        try:
+            target = url_id(text)
+        except ValueError:
+            self.warn(
+                "mask", f"the mask '{text.strip()}' of {self.where(element)} is not drawn "
+                "(only url(#id) is); the element is drawn unmasked",
+            )  # fmt: skip
+            return None
+        mask = self.lookup(target)
+        if mask is not None and mask in self.active:
+            return None  # a mask masked by itself: the reference is ignored
+        if mask is None or local_name(mask) != "mask":
+            return EMPTY_MASK
+        self.active.append(mask)
+        try:
+            return self.mask(mask, ctx, bbox)
+        finally:
+            self.active.pop()
+
+    def mask(self, mask: etree._Element, ctx: _Ctx, bbox: Callable[[], Box | None]) -> tuple:
+        """A mask's content drawn in its region: a luminosity soft mask (luminance times
+        alpha, with PDF's weights of red, green and blue), or an alpha one (mask-type)."""
+        attrs = self.specified(mask)
+        on_box = (attrs.get("maskUnits") or "").strip() != "userSpaceOnUse"
+        content_on_box = (attrs.get("maskContentUnits") or "").strip() == "objectBoundingBox"
+        box = bbox() if on_box or content_on_box else None
+        if (on_box or content_on_box) and (box is None or box[2] <= box[0] or box[3] <= box[1]):
+            return EMPTY_MASK
+        region = self.region(attrs, ctx, box if on_box else None)
+        if region is None:
+            return EMPTY_MASK
+        inner = self.context_of(mask, ctx)
+        self.builders.append(_Builder())
+        try:
+            b = self.b
+            b.literal.append(f"{fmt(*region)} re W n")
+            if content_on_box:
+                assert box is not None
+                matrix = (box[2] - box[0], 0.0, 0.0, box[3] - box[1], box[0], box[1])
+                b.op(TRANSFORM, matrix)
+                inner = inner.moved(matrix)
+            self.children(mask, inner)
+        finally:
+            ops = self.builders.pop().finish()
+        own = self.mask_of(mask, attrs, ctx, bbox)
+        if own is EMPTY_MASK:
+            return EMPTY_MASK
+        if own is not None:
+            ops = ((SAVE,), (GROUP, self.viewport_box(ctx), own, ops), (RESTORE,))
+        kind = "Alpha" if (attrs.get("mask-type") or "").strip() == "alpha" else "Luminosity"
+        return (kind, ops)
+
+    def region(self, attrs: dict[str, str], ctx: _Ctx, box: Box | None) -> Box | None:
+        """A mask's x, y, width and height (-10%, -10%, 120%, 120% when not given): of the
+        bounding box ``box``, or of the viewport when None; None when it has no area."""
+        values = []
+        for name, default, axis in (("x", -0.1, "x"), ("y", -0.1, "y"), ("width", 1.2, "x"),
+                                    ("height", 1.2, "y")):  # fmt: skip
+            text = attrs.get(name)
+            try:
+                value = length(text) if text is not None else Length(default * 100, "%")
+            except ValueError:
+                value = Length(default * 100, "%")
+            if box is None:
+                values.append(self.user(value, ctx, axis))
+                continue
+            fraction = value.value / 100 if value.unit == "%" else value.value
+            start, size = (box[0], box[2] - box[0]) if axis == "x" else (box[1], box[3] - box[1])
+            values.append(fraction * size + (start if name in ("x", "y") else 0.0))
+        x, y, w, h = values
+        return (x, y, w, h) if w > 0 and h > 0 else None
+
+    def context_of(self, element: etree._Element, ctx: _Ctx) -> _Ctx:
+        """What an element draws inherits from its own ancestors (a mask's content, say),
+        placed in the current user space."""
+        chain = [node for node in element.iterancestors() if local_name(node) is not None]
+        inner = _Ctx({}, DEFAULT_FONT_SIZE, ctx.vw, ctx.vh, ctx.ctm)
+        for node in reversed(chain):
+            inner = self.inherit(self.specified(node), inner)
+        return self.inherit(self.specified(element), inner)
+
+    # --- clip paths -----------------------------------------------------------------------
+
+    def clip_of(
+        self,
+        element: etree._Element,
+        attrs: dict[str, str],
+        ctx: _Ctx,
+        bbox: Callable[[], Box | None] | None,
+    ) -> _Clip | None:
+        """How an element's ``clip-path`` clips it (None: not at all)."""
+        text = attrs.get("clip-path")
+        if text is None or text.strip() == "none":
+            return None
+        try:
+            target = url_id(text)
+        except ValueError:
+            self.warn(
+                "clip-path", f"the clip-path '{text.strip()}' of {self.where(element)} is not "
+                "drawn (only url(#id) is); the element is drawn unclipped",
+            )  # fmt: skip
+            return None
+        clip_path = self.lookup(target)
+        if clip_path is not None and clip_path in self.active:
+            return None  # a clip path clipped by itself: the reference is ignored, as in resvg
+        if clip_path is None or local_name(clip_path) != "clipPath":
+            return EMPTY_CLIP
+        self.active.append(clip_path)
+        try:
+            return self.clip(clip_path, ctx, bbox)
+        finally:
+            self.active.pop()
+
+    def clip(
+        self, clip_path: etree._Element, ctx: _Ctx, bbox: Callable[[], Box | None] | None
+    ) -> _Clip:
+        """A clipPath in the user space of the element it clips."""
+        attrs = self.specified(clip_path)
+        matrix = IDENTITY
+        try:
+            matrix = transform(attrs.get("transform", ""))
+        except ValueError:
+            matrix = IDENTITY
+        if attrs.get("clipPathUnits", "").strip() == "objectBoundingBox":
+            box = bbox() if bbox is not None else None
+            if box is None or box[2] <= box[0] or box[3] <= box[1]:
+                return EMPTY_CLIP
+            matrix = multiply(matrix, (box[2] - box[0], 0.0, 0.0, box[3] - box[1], box[0], box[1]))
+        if invert(matrix) is None:
+            return EMPTY_CLIP
+        ctx = self.inherit(attrs, ctx.moved(matrix))
+        own = self.clip_of(clip_path, attrs, ctx, bbox)
+        if own is not None and own.empty:
+            return EMPTY_CLIP
+        parts = []
+        for child in clip_path:
+            part = self.clip_child(child, ctx)
+            if part is not None:
+                parts.append(part)
+        if not parts:
+            return EMPTY_CLIP
+        inverse = invert(matrix)
+        assert inverse is not None
+        simple = len(parts) == 1 and parts[0][0] is not None and (own is None or not own.mask)
+        if simple:
+            path_ops = parts[0][0]
+            ops = (*(own.ops if own else ()), *_moved(matrix, path_ops, inverse))
+            return _Clip(ops)
+        union = tuple(op for part in parts for op in part[1])
+        mask_ops = _moved(matrix, union, inverse)
+        if own is not None:
+            mask_ops = _wrapped(own, mask_ops, self.viewport_box(ctx) or (0, 0, 0, 0))
+        return _Clip(tuple(mask_ops), mask=True)
+
+    def clip_child(self, child: etree._Element, ctx: _Ctx) -> tuple | None:
+        """One child of a clipPath: (ops setting it as a PDF clip or None, ops drawing it
+        opaque for a mask); None when it does not count."""
+        name = local_name(child)
+        if name not in CLIP_CHILDREN:
+            return None
+        attrs = self.specified(child)
+        if (attrs.get("display") or "").strip() == "none":
+            return None
+        inner = self.inherit(attrs, ctx)
+        if inner.style.get("visibility", "visible") != "visible":
+            return None
+        if name == "use":
+            return self.clip_use(child, attrs, inner)
+        matrix = IDENTITY
+        try:
+            matrix = transform(attrs.get("transform", ""))
+        except ValueError:
+            matrix = IDENTITY
+        if invert(matrix) is None:
+            return None
+        inner = inner.moved(matrix)
+        if name == "text":
+            ops = self.clip_text(child, attrs, inner)
+            if not ops:
+                return None
+            return None, ((SAVE,), (TRANSFORM, matrix), *ops, (RESTORE,))
+        geometry = self.geometry(name, attrs, inner)
+        if not geometry.pdf:
+            return None
+        own = self.clip_of(child, attrs, inner, lambda: geometry.bbox)
+        if own is not None and own.empty:
+            return None
+        evenodd = inner.style.get("clip-rule") == "evenodd"
+        clip_ops: tuple = (f"{geometry.pdf} {'W* n' if evenodd else 'W n'}",)
+        fill_ops: tuple = (f"0 g {geometry.pdf} {'f*' if evenodd else 'f'}",)
+        inverse = invert(matrix)
+        assert inverse is not None
+        if own is not None:
+            box = self.viewport_box(inner) or (0, 0, 0, 0)
+            fill_ops = _wrapped(own, fill_ops, box)
+            if own.mask:
+                return None, ((SAVE,), (TRANSFORM, matrix), *fill_ops, (RESTORE,))
+            clip_ops = (*own.ops, *clip_ops)
+        return _moved(matrix, clip_ops, inverse), (
+            (SAVE,),
+            (TRANSFORM, matrix),
+            *fill_ops,
+            (RESTORE,),
+        )
+
+    def clip_use(self, child: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> tuple | None:
+        """A ``use`` in a clipPath, which may only refer to a shape or text."""
+        href = href_of(attrs)
+        target = self.lookup(href[1:]) if href and href.startswith("#") else None
+        if target is None or local_name(target) not in SHAPES | {"text"}:
+            return None
+        matrix = IDENTITY
+        try:
+            matrix = transform(attrs.get("transform", ""))
+        except ValueError:
+            matrix = IDENTITY
+        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
+        matrix = multiply(matrix, (1.0, 0.0, 0.0, 1.0, x, y))
+        inverse = invert(matrix)
+        if inverse is None:
+            return None
+        part = self.clip_child(target, ctx.moved(matrix))
+        if part is None:
+            return None
+        clip_ops = _moved(matrix, part[0], inverse) if part[0] is not None else None
+        return clip_ops, ((SAVE,), (TRANSFORM, matrix), *part[1], (RESTORE,))
+
+    def clip_text(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> list:
+        """Text in a clip path: its glyphs filled opaque."""
+        runs = svgtext.layout(self, element, attrs, ctx)
+        ops: list = ["0 g"]
+        for run in runs:
+            ops.append((TEXT, run.font, run.size, run.x, run.y, run.text, 0, run.spacing))
+        return ops if len(ops) > 1 else []
+
+    # --- bounding boxes -------------------------------------------------------------------
+
+    def content_bbox(self, element: etree._Element, ctx: _Ctx) -> Box | None:
+        """The bounding box of what an element holds, in its own user space."""
+        box = None
+        for child in element:
+            box = _union(box, self.bbox_of(child, ctx))
+        return box
+
+    def bbox_of(self, element: etree._Element, ctx: _Ctx) -> Box | None:
+        """The bounding box of an element in its parent's user space (fill only)."""
+        name = local_name(element)
+        if name is None:
+            return None
+        attrs = self.specified(element)
+        if (attrs.get("display") or "").strip() == "none":
+            return None
+        inner = self.inherit(attrs, ctx)
+        box: Box | None = None
+        if name in SHAPES:
+            box = self.geometry(name, attrs, inner).bbox
+        elif name == "text":
+            runs = svgtext.layout(self, element, attrs, inner)
+            box = svgtext.bbox(runs)
+        elif name in ("g", "a", "switch", "svg", "symbol"):
+            for child in element:
+                box = _union(box, self.bbox_of(child, inner))
+        elif name == "use":
+            href = href_of(attrs)
+            target = self.lookup(href[1:]) if href and href.startswith("#") else None
+            if (
+                target is not None
+                and target not in self.active
+                and not _is_ancestor(target, element)
+            ):
+                self.active.append(target)
+                try:
+                    box = self.bbox_of(target, inner)
+                finally:
+                    self.active.pop()
+                if box is not None:
+                    x, y = self.length(attrs, "x", inner, "x"), self.length(attrs, "y", inner, "y")
+                    box = (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
+        elif name == "image":
+            x, y = self.length(attrs, "x", inner, "x"), self.length(attrs, "y", inner, "y")
+            w = self.length(attrs, "width", inner, "x")
+            h = self.length(attrs, "height", inner, "y")
+            box = (x, y, x + w, y + h) if w > 0 and h > 0 else None
+        if box is None:
+            return None
+        try:
+            matrix = transform(attrs.get("transform", ""))
+        except ValueError:
+            matrix = IDENTITY
+        return bbox_through(matrix, box) if matrix != IDENTITY else box
+
+    # --- text -----------------------------------------------------------------------------
+
+    def text(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """A text element: its runs of glyphs, filled and stroked (as one group when its
+        opacity applies to strokes over fills)."""
+        runs = svgtext.layout(self, element, attrs, ctx)
+        if not runs:
+            return
+        boxes: list[Box | None] = []
+
+        def bbox() -> Box | None:
+            if not boxes:
+                boxes.append(svgtext.bbox(runs))
+            return boxes[0]
+
+        if SPECIAL.isdisjoint(attrs):
+            for run in runs:
+                self.paint_run(element, run, bbox, ctx, 1.0)
+            return
+        single = all(run.style.get("stroke", NO_PAINT) is NO_PAINT for run in runs)
+        alphas: list[float] = []
+
+        def body(inner: _Ctx) -> None:
+            scale = alphas[0] if alphas else 1.0
+            for run in runs:
+                self.paint_run(element, run, bbox, inner, scale)
+
+        self.render(element, attrs, ctx, body, fold=single, bbox=bbox, opacity_in=alphas)
+
+    def paint_run(
+        self,
+        element: etree._Element,
+        run: svgtext.Run,
+        bbox: Callable[[], Box | None],
+        ctx: _Ctx,
+        scale: float,
+    ) -> None:
+        """One run of text in its own fill and stroke."""
+        style = run.style
+        if style.get("visibility", "visible") != "visible":
+            return
+        fill_value = style.get("fill", BLACK)
+        fill = (
+            ((fill_value.colour[:3], fill_value.colour[3]) if fill_value.colour[3] > 0 else None)
+            if fill_value.colour is not None
+            else self.paint_of(fill_value, bbox(), bbox(), ctx, element)
+        )
+        stroke_value = style.get("stroke", NO_PAINT)
+        line = None
+        stroke = None
+        if stroke_value is not NO_PAINT:
+            line = self.line_style(style, run.ctx, EMPTY, element)
+            if line is not None:
+                stroke = self.paint_of(stroke_value, bbox(), bbox(), ctx, element)
+        fill_alpha = opacity(style.get("fill-opacity")) * scale
+        stroke_alpha = opacity(style.get("stroke-opacity")) * scale
+        text_op = (TEXT, run.font, run.size, run.x, run.y, run.text)
+        b = self.b
+        if fill is not None and fill[0] is not None and fill[1] * fill_alpha > 0:
+            b.fill(fill[0], fill[1] * fill_alpha)
+            mode = 0
+            if stroke is not None and stroke[0] is not None and stroke[1] * stroke_alpha > 0:
+                assert line is not None
+                b.stroke(stroke[0], stroke[1] * stroke_alpha)
+                b.line(*line)
+                mode = 2
+                stroke = None
+            b.op(*text_op, mode, run.spacing)
+        elif fill is not None and fill[0] is None:
+            self.gradient(fill[1], fill_alpha, False, ((*text_op, 0, run.spacing),), ctx)
+        if stroke is None:
+            return
+        assert line is not None
+        if stroke[0] is not None:
+            if stroke[1] * stroke_alpha > 0:
+                b.stroke(stroke[0], stroke[1] * stroke_alpha)
+                b.line(*line)
+                b.op(*text_op, 1, run.spacing)
+            return
+        inner = _Builder(b.state)
+        inner.line(*line)
+        inner.op(*text_op, 1, run.spacing)
+        self.gradient(stroke[1], stroke_alpha, True, inner.finish(), ctx)
+
+    # --- images ---------------------------------------------------------------------------
+
+    def image(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """An image: a raster file or data, or SVG drawn by this renderer, placed in its box
+        as preserveAspectRatio says."""
+        if ctx.style.get("visibility", "visible") != "visible":
+            return
+        source = self.image_source(element, attrs)
+        if source is None:
+            return
+        kind, data, size = source
+        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
+        w = self.length(attrs, "width", ctx, "x", -1.0)
+        h = self.length(attrs, "height", ctx, "y", -1.0)
+        iw, ih = size
+        if w < 0 and h < 0:
+            w, h = iw, ih
+        elif w < 0:
+            w = h * iw / ih
+        elif h < 0:
+            h = w * ih / iw
+        if w <= 0 or h <= 0:
+            return
+        matrix = view_box_matrix((0.0, 0.0, iw, ih), attrs.get("preserveAspectRatio"), w, h)
+        matrix = multiply((1.0, 0.0, 0.0, 1.0, x, y), matrix)
+        alphas: list[float] = []
+
+        def body(inner: _Ctx) -> None:
+            b = self.b
+            b.save()
+            b.literal.append(f"{fmt(x, y, w, h)} re W n")
+            if alphas and alphas[0] < 1:
+                b.op(FILL_ALPHA, alphas[0])
+                b.op(STROKE_ALPHA, alphas[0])
+            if kind == "svg":
+                b.op(TRANSFORM, multiply(matrix, (1.0, 0.0, 0.0, -1.0, 0.0, ih)))
+                scale = iw / data.width
+                b.op(TRANSFORM, (scale, 0.0, 0.0, scale, 0.0, 0.0))
+                b.flush()
+                b.ops.extend(data.ops)
+                b.state = [None] * 9
+            else:
+                a, _, _, d, e, f = matrix
+                b.op(IMAGE, data, e, f, a * iw, d * ih)
+            b.restore()
+
+        self.render(element, attrs, ctx, body, fold=True, bbox=lambda: (x, y, x + w, y + h),
+                    opacity_in=alphas)  # fmt: skip
+
+    def image_source(
+        self, element: etree._Element, attrs: dict[str, str]
+    ) -> tuple[str, object, tuple[float, float]] | None:
+        """('raster', path or bytes, pixel size) or ('svg', Drawer, size in px) of an
+        image's reference; None (with a warning) when it cannot be drawn."""
+        href = href_of(attrs) or ""
+        where = self.where(element)
+        if href.startswith("data:"):
+            header, _, payload = href.partition(",")
+            try:
+                data = (
+                    base64.b64decode(payload)
+                    if header.endswith(";base64")
+                    else urllib.parse.unquote_to_bytes(payload)
+                )
+            except ValueError:
+                self.warn("data:", f"the data of {where} cannot be read")
+                return None
+            if "svg" in header:
+                return self.svg_image(data, element)
+            return self.raster(data, element)
+        if not href:
+            return None
+        if self.base is None or ":" in href or href.startswith(("/", "\\")):
+            self.warn("href", f"{where} refers to '{href}', outside the game folder; not drawn")
+            return None
+        base = self.base.resolve()
+        path = (base / urllib.parse.unquote(href)).resolve()
+        if not path.is_relative_to(base) or not path.is_file():
+            self.warn("href", f"{where}: '{href}' is not a file in the game folder; not drawn")
+            return None
+        if path.suffix.lower() == ".svg":
+            return self.svg_image(path.read_bytes(), element)
+        return self.raster(path, element)
+
+    def raster(self, source: Path | bytes, element: etree._Element) -> tuple | None:
+        """A raster image and its size in pixels."""
+        try:
+            opened = Image.open(io.BytesIO(source) if isinstance(source, bytes) else source)
+            with opened as picture:
+                size = picture.size
+        except (OSError, ValueError, Image.DecompressionBombError):
+            self.warn("<image", f"{self.where(element)} cannot be read as an image; not drawn")
+            return None
+        if size[0] <= 0 or size[1] <= 0:
+            return None
+        return ("raster", source, (float(size[0]), float(size[1])))
+
+    def svg_image(self, data: bytes, element: etree._Element) -> tuple | None:
+        """SVG an image refers to, compiled by this renderer."""
+        from generator.art.store import SAFE_PARSER  # the one parser for untrusted SVG
+
+        try:
+            root = etree.fromstring(data, SAFE_PARSER)
+        except etree.XMLSyntaxError:
+            self.warn("<image", f"the SVG of {self.where(element)} is not well-formed")
+            return None
+        drawer = _Compiler(self.base, self._warn, self.nesting + 1).compile(root)
+        return ("svg", drawer, (drawer.width / PX_TO_PT, drawer.height / PX_TO_PT))
+
+    def foreign(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+        """``foreignObject``: not drawn."""
+        self.warn("<foreignObject", f"{self.where(element)} is not drawn")
+
+    handlers: dict[str, Callable] = {}
+
+
+_Compiler.handlers = {
+    "g": _Compiler.group,
+    "a": _Compiler.group,
+    "switch": _Compiler.switch,
+    "use": _Compiler.use,
+    "svg": _Compiler.svg,
+    "text": _Compiler.text,
+    "image": _Compiler.image,
+    "foreignObject": _Compiler.foreign,
+    **dict.fromkeys(SHAPES, _Compiler.shape),
+}
+
+
+class _Resolver(svgpaint.Resolver):
+    """What gradients need from the compiler, in one element's context."""
+
+    def __init__(self, compiler: _Compiler, ctx: _Ctx):
+        self.specified = compiler.specified
+        self.lookup = compiler.lookup
+        self.user_length = lambda value, axis: compiler.user(value, ctx, axis)
+        self.current_colour = compiler.current_colour
+
+
+SQUASHED = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # a transform that leaves nothing to see
+
+
+def _own_transform(attrs: dict[str, str]) -> Matrix | None:
+    """An element's transform: None when it has none (or an invalid one, which SVG
+    ignores), SQUASHED when it flattens everything."""
+    text = attrs.get("transform")
+    if text is None:
+        return None
+    try:
+        matrix = transform(text)
+    except ValueError:
+        return None
+    if invert(matrix) is None:
+        return SQUASHED
+    return None if matrix == IDENTITY else matrix
+
+
+def _valid_colour(text: str) -> bool:
+    try:
+        colour(text)
+    except ValueError:
+        return False
+    return True
+
+
+def actual(value: Paint, style: dict) -> Paint:
+    """A paint with currentColor taken from the ``color`` in ``style`` and a context paint
+    from the ``use`` that draws the element."""
+    if value.current:
+        try:
+            return Paint(colour=colour(style.get("color", "black")))
+        except ValueError:
+            return BLACK
+    if value.context is not None:
+        return style.get(f"$context-{value.context}", NO_PAINT)
+    if value.fallback is not None and (value.fallback.current or value.fallback.context):
+        return value._replace(fallback=actual(value.fallback, style))
+    return value
+
+
+def _plain(*resolved: tuple) -> bool:
+    """Whether every resolved paint is a plain colour."""
+    return all(r[0] is not None for r in resolved)
+
+
+def _is_ancestor(candidate: etree._Element, element: etree._Element) -> bool:
+    """Whether ``candidate`` is ``element`` or holds it."""
+    node: etree._Element | None = element
+    while node is not None:
+        if node is candidate:
+            return True
+        node = node.getparent()
+    return False
+
+
+def _conditions_hold(attrs: dict[str, str]) -> bool:
+    """A ``switch`` child's conditions: no extension is supported, English is."""
+    if "requiredExtensions" in attrs and attrs["requiredExtensions"].strip():
+        return False
+    languages = attrs.get("systemLanguage")
+    if languages is not None:
+        wanted = [lang.strip().lower() for lang in languages.split(",")]
+        return any(lang == "en" or lang.startswith("en-") for lang in wanted)
+    return True
+
+
+def _moved(matrix: Matrix, ops: tuple, inverse: Matrix) -> tuple:
+    """Operations drawn in a transformed space, leaving the transformation as it was."""
+    if matrix == IDENTITY:
+        return tuple(ops)
+    return ((TRANSFORM, matrix), *ops, (TRANSFORM, inverse))
+
+
+def _wrapped(clip: _Clip, ops: tuple, box: Box) -> tuple:
+    """Operations clipped by a clip (a PDF clip, or a group through its mask)."""
+    if clip.mask:
+        return ((SAVE,), (GROUP, box, ("Alpha", clip.ops), tuple(ops)), (RESTORE,))
+    return ((SAVE,), *clip.ops, *ops, (RESTORE,))
+
+
+def _union(a: Box | None, b: Box | None) -> Box | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))

@@ -1,0 +1,371 @@
+"""Compiled art drawn onto a reportlab canvas: the ``Drawer`` and the PDF objects it makes.
+
+A ``Drawer`` holds its size in points and a tuple of operations: PDF path and colour
+operators as literal strings, and tuples for what must go through reportlab's canvas (save and
+restore, transforms, transparency, text, images) or become PDF objects of their own:
+
+- ``GROUP``: a transparency group XObject (group opacity, masks), painted with the alpha set
+  before it, optionally through a soft mask (``Alpha`` for clip paths, ``Luminosity``);
+- ``PAINT``: operations painted with a gradient, as a form XObject holding a shading pattern
+  (a pattern's matrix is relative to the content stream it is used in, so each gradient paint
+  gets a stream of its own whose space is the user space where it is drawn); stops with
+  different opacities add a luminosity soft mask of the same gradient in grey.
+
+These objects are written straight through reportlab's ``pdfdoc`` layer with resources of
+their own, so they work on a page and inside a form being defined with ``beginForm`` alike;
+the page or form only names them in its XObject resources. Identical objects are written
+once per document.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from reportlab.lib import colors
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.art.images import draw_image
+from generator.art.svgpath import fmt
+
+# operations other than literal PDF text
+SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT, IMAGE, GROUP, PAINT = range(9)
+_RGB_OPERATOR = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) (rg|RG)\b")
+Box = tuple[float, float, float, float]
+
+
+class Drawer:
+    """Compiled art: its size in points, the operations that draw it and what it could not
+    draw, as (what to look for in its template, message) pairs."""
+
+    __slots__ = ("width", "height", "ops", "warnings")
+
+    def __init__(self, width: float, height: float, ops: tuple, warnings: tuple = ()):
+        self.width = width
+        self.height = height
+        self.ops = ops
+        self.warnings = warnings
+
+    def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
+        """Draw the art with its viewport's lower-left corner at the canvas origin, in points;
+        ``cmyk`` sets every colour in CMYK (black generation at the full grey component)."""
+        canvas.saveState()
+        _Painter(canvas, cmyk).run(self.ops)
+        canvas.restoreState()
+
+
+def cmyk_of(rgb: tuple[float, ...]) -> tuple[float, ...]:
+    """A colour in CMYK by the naive formula every colour of a CMYK export gets."""
+    return tuple(colors.rgb2cmyk(*rgb))
+
+
+def luminance_of(rgb: tuple[float, ...]) -> tuple[float]:
+    """The grey an SVG mask sees in a colour (its luminance, with resvg's weights; PDF's
+    own luminosity weighs red, green and blue otherwise, so masks are drawn in these greys)."""
+    return (0.2125 * rgb[0] + 0.7154 * rgb[1] + 0.0721 * rgb[2],)
+
+
+CONVERT = {"rgb": lambda rgb: rgb, "cmyk": cmyk_of, "luminance": luminance_of}
+SPACES = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
+OPERATORS = {  # the colour operator for the number of components, fill and stroke
+    (1, "rg"): "g",
+    (1, "RG"): "G",
+    (3, "rg"): "rg",
+    (3, "RG"): "RG",
+    (4, "rg"): "k",
+    (4, "RG"): "K",
+}
+
+
+def convert(colour: tuple[float, ...], mode: str) -> tuple[float, ...]:
+    """An RGB colour in the colour mode of what is drawn (a grey stays grey)."""
+    return CONVERT[mode](colour) if len(colour) == 3 else colour
+
+
+class _Literal(pdfdoc.PDFObject):
+    """A PDF token written as it is (``true``, ``false``)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+        return self.text.encode()
+
+
+TRUE = _Literal("true")
+
+
+def _array(values: tuple | list) -> pdfdoc.PDFArray:
+    """Numbers as a PDF array, four decimals at most."""
+    return pdfdoc.PDFArray([_Literal(fmt(v)) for v in values])
+
+
+class _Form(pdfdoc.PDFObject):
+    """A form XObject with its own resources, optionally a transparency group."""
+
+    def __init__(self, content: str, bbox: Box, resources: dict, group: dict | None):
+        self.content = content
+        self.bbox = bbox
+        self.resources = resources
+        self.group = group
+
+    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+        stream = pdfdoc.PDFStream(content=pdfdoc.pdfdocEnc(self.content))
+        stream.filters = [pdfdoc.PDFZCompress]
+        d = stream.dictionary
+        d["Type"] = pdfdoc.PDFName("XObject")
+        d["Subtype"] = pdfdoc.PDFName("Form")
+        d["BBox"] = _array(self.bbox)
+        resources = pdfdoc.PDFResourceDictionary()
+        resources.basicFonts()
+        resources.allProcs()
+        for kind, entries in self.resources.items():
+            if entries:
+                setattr(resources, kind, entries)
+        d["Resources"] = resources
+        if self.group is not None:
+            d["Group"] = pdfdoc.PDFDictionary(self.group)
+        return stream.format(document)
+
+
+def _function(segments: tuple, mode: str) -> pdfdoc.PDFDictionary:
+    """A PDF function of the colour stops: pieces (t0, t1, colour0, colour1) joined."""
+
+    def piece(c0: tuple, c1: tuple, domain: tuple) -> pdfdoc.PDFDictionary:
+        return pdfdoc.PDFDictionary(
+            {
+                "FunctionType": 2,
+                "Domain": _array(domain),
+                "C0": _array(convert(c0, mode)),
+                "C1": _array(convert(c1, mode)),
+                "N": 1,
+            }
+        )
+
+    if len(segments) == 1:
+        t0, t1, c0, c1 = segments[0]
+        return piece(c0, c1, (t0, t1))
+    return pdfdoc.PDFDictionary(
+        {
+            "FunctionType": 3,
+            "Domain": _array((segments[0][0], segments[-1][1])),
+            "Functions": pdfdoc.PDFArray([piece(s[2], s[3], (0, 1)) for s in segments]),
+            "Bounds": _array([s[1] for s in segments[:-1]]),
+            "Encode": _array([0, 1] * len(segments)),
+        }
+    )
+
+
+def _pattern(shading: tuple, matrix: tuple, mode: str) -> pdfdoc.PDFDictionary:
+    """A shading pattern: ``shading`` is (kind, coords, domain, pieces, components)."""
+    kind, coords, domain, segments, components = shading
+    last = convert(segments[-1][3], mode)
+    body = pdfdoc.PDFDictionary(
+        {
+            "ShadingType": 2 if kind == "linear" else 3,
+            "ColorSpace": pdfdoc.PDFName(SPACES[len(last)]),
+            "Coords": _array(coords),
+            "Domain": _array(domain),
+            "Function": _function(segments, mode),
+            "Extend": pdfdoc.PDFArray([TRUE, TRUE]),
+        }
+    )
+    fx, fy, _, cx, cy, r = coords if kind == "radial" else (0, 0, 0, 0, 0, 0)
+    if kind == "radial" and (fx - cx) ** 2 + (fy - cy) ** 2 < r * r:  # beyond every circle
+        body["Background"] = _array(last)
+    return pdfdoc.PDFDictionary(
+        {
+            "Type": pdfdoc.PDFName("Pattern"),
+            "PatternType": 2,
+            "Shading": body,
+            "Matrix": _array(matrix),
+        }  # fmt: skip
+    )
+
+
+class _Painter:
+    """Runs a drawer's operations on a canvas, making the XObjects they need."""
+
+    def __init__(self, canvas: Canvas, cmyk: bool):
+        self.canvas = canvas
+        self.mode = "cmyk" if cmyk else "rgb"  # how colours are set ("luminance" in masks)
+        self.doc = canvas._doc
+        if not hasattr(self.doc, "_pnp_objects"):
+            self.doc._pnp_objects = {}  # the name identical content was written under
+        self.objects: dict[str, str] = self.doc._pnp_objects
+
+    def run(self, ops: tuple) -> None:
+        """Every operation, in order."""
+        canvas, mode = self.canvas, self.mode
+        for op in ops:
+            if op.__class__ is str:
+                canvas.addLiteral(op if mode == "rgb" else _RGB_OPERATOR.sub(self.colour, op))
+                continue
+            code = op[0]
+            if code == SAVE:
+                canvas.saveState()
+            elif code == RESTORE:
+                canvas.restoreState()
+            elif code == TRANSFORM:
+                canvas.transform(*op[1])
+            elif code == FILL_ALPHA:
+                canvas.setFillAlpha(op[1])
+            elif code == STROKE_ALPHA:
+                canvas.setStrokeAlpha(op[1])
+            elif code == TEXT:
+                self.text(*op[1:])
+            elif code == IMAGE:
+                self.image(*op[1:])
+            elif code == GROUP:
+                self.group(*op[1:])
+            else:
+                self.paint(*op[1:])
+
+    def colour(self, match: re.Match[str]) -> str:
+        """A colour operator in the colour mode."""
+        converted = convert((float(match[1]), float(match[2]), float(match[3])), self.mode)
+        return f"{fmt(*converted)} {OPERATORS[len(converted), match[4]]}"
+
+    def text(
+        self, font: str, size: float, x: float, y: float, text: str, mode: int, spacing: float
+    ) -> None:
+        """A run of text at (x, y), SVG's y running down; ``mode`` is PDF's render mode."""
+        t = self.canvas.beginText()
+        t.setTextTransform(1, 0, 0, -1, x, y)
+        t.setFont(font, size)
+        if mode:
+            t.setTextRenderMode(mode)
+        if spacing:
+            t.setCharSpace(spacing)
+        t.textOut(text)
+        self.canvas.drawText(t)
+
+    def image(self, source: Path | bytes, x: float, y: float, w: float, h: float) -> None:
+        """A raster image stretched over the box, SVG's y running down."""
+        canvas = self.canvas
+        canvas.saveState()
+        canvas.transform(w, 0, 0, -h, x, y + h)
+        draw_image(canvas, source)
+        canvas.restoreState()
+
+    def group(self, bbox: Box, mask: tuple | None, ops: tuple) -> None:
+        """A transparency group, through a soft mask if given, painted at the current
+        alpha as one layer."""
+        states = {}
+        if mask is not None:
+            name, state = self.mask_state(mask[0], bbox, mask[1])
+            ops = (f"/{name} gs", *ops)
+            states[name] = state
+        content, resources = self.capture(ops, True, (), states)
+        self.do(content, bbox, resources, {"S": pdfdoc.PDFName("Transparency")})
+
+    def mask_state(
+        self, kind: str, bbox: Box, ops: tuple, patterns: tuple = ()
+    ) -> tuple[str, pdfdoc.PDFDictionary]:
+        """A graphics state setting a soft mask drawn by ``ops``: its name and dictionary (a
+        luminosity mask's colours drawn as the greys an SVG mask sees in them)."""
+        mode = self.mode
+        if kind == "Luminosity":
+            self.mode = "luminance"
+        try:
+            content, resources = self.capture(ops, True, patterns, {})
+        finally:
+            self.mode = mode
+        group = {"S": pdfdoc.PDFName("Transparency")}
+        if kind == "Luminosity":
+            group["CS"] = pdfdoc.PDFName("DeviceGray")
+        form = self.form(content, bbox, resources, group)
+        name = "PnpM" + hashlib.sha1(f"{kind}{form}".encode()).hexdigest()[:12]
+        state = pdfdoc.PDFDictionary(
+            {
+                "Type": pdfdoc.PDFName("ExtGState"),
+                "SMask": pdfdoc.PDFDictionary(
+                    {
+                        "Type": pdfdoc.PDFName("Mask"),
+                        "S": pdfdoc.PDFName(kind),
+                        "G": pdfdoc.PDFObjectReference(pdfdoc.xObjectName(form)),
+                    }
+                ),
+            }
+        )
+        return name, state
+
+    def paint(
+        self,
+        bbox: Box,
+        shading: tuple,
+        alpha: tuple | None,
+        matrix: tuple,
+        stroke: bool,
+        ops: tuple,
+    ) -> None:
+        """``ops`` painted with a gradient (its fill or its stroke colour), in a form of
+        their own; ``alpha`` is the grey shading of varying stop opacities, if any."""
+        pattern = self.pattern(shading, matrix)
+        space, colour = ("CS", "SCN") if stroke else ("cs", "scn")
+        head = [f"/Pattern {space} /{pattern} {colour}"]
+        states = {}
+        if alpha is not None:
+            alpha_pattern = self.pattern(alpha, matrix)
+            x0, y0, x1, y1 = bbox
+            body = (f"/Pattern cs /{alpha_pattern} scn {fmt(x0, y0, x1 - x0, y1 - y0)} re f",)
+            name, state = self.mask_state("Luminosity", bbox, body, (alpha_pattern,))
+            head.insert(0, f"/{name} gs")
+            states[name] = state
+        content, resources = self.capture((*head, *ops), False, (pattern,), states)
+        self.do(content, bbox, resources, None)
+
+    def pattern(self, shading: tuple, matrix: tuple) -> str:
+        """The name of a shading pattern, written once per document."""
+        key = repr((shading, matrix, self.mode))
+        name = self.objects.get(key)
+        if name is None:
+            name = "PnpP" + hashlib.sha1(key.encode()).hexdigest()[:12]
+            self.doc.Reference(_pattern(shading, matrix, self.mode), name)
+            self.objects[key] = name
+        return name
+
+    def capture(
+        self, ops: tuple, reset_alpha: bool, patterns: tuple, states: dict
+    ) -> tuple[str, dict]:
+        """The content stream ``ops`` draw and the resources it names (with ``patterns``
+        and the graphics ``states`` it sets itself), drawn aside from the canvas's own
+        stream. A transparency group starts at full alpha."""
+        canvas = self.canvas
+        saved = canvas._code, canvas._formsinuse
+        canvas._code, canvas._formsinuse = [], []
+        try:
+            canvas.saveState()
+            if reset_alpha:
+                canvas.setFillAlpha(1)
+                canvas.setStrokeAlpha(1)
+            self.run(ops)
+            canvas.restoreState()
+            code, forms = canvas._code, canvas._formsinuse
+        finally:
+            canvas._code, canvas._formsinuse = saved
+        known = canvas._extgstate.getState()
+        resources = {
+            "XObject": dict(self.doc.xobjDict(forms).dict) if forms else {},
+            "ExtGState": {**(known.dict if known else {}), **states},
+            "Pattern": {name: pdfdoc.PDFObjectReference(name) for name in patterns},
+        }
+        return "\n".join(code), resources
+
+    def form(self, content: str, bbox: Box, resources: dict, group: dict | None) -> str:
+        """The name of a form XObject with this content, written once per document."""
+        key = repr(("form", bbox, group is not None, content))
+        name = self.objects.get(key)
+        if name is None:
+            name = "pnp" + hashlib.sha1(key.encode()).hexdigest()[:16]
+            self.doc.Reference(_Form(content, bbox, resources, group), pdfdoc.xObjectName(name))
+            self.objects[key] = name
+        return name
+
+    def do(self, content: str, bbox: Box, resources: dict, group: dict | None) -> None:
+        """Paint a form XObject with this content here."""
+        name = self.form(content, bbox, resources, group)
+        self.canvas._code.append(f"/{pdfdoc.xObjectName(name)} Do")
+        self.canvas._formsinuse.append(name)

@@ -1,0 +1,342 @@
+"""CSS in SVG: ``<style>`` sheets, ``style=""`` attributes and the cascade that merges them
+with the presentation attributes, as resvg does.
+
+A sheet's selectors may use type, class, id, universal and attribute selectors (``[a]``,
+``=``, ``~=``, ``|=``, ``^=``, ``$=``, ``*=``), the ``:first-child`` pseudo-class and the
+descendant, child (``>``) and sibling (``+``, ``~``) combinators. The cascade, weakest first:
+presentation attributes, sheet rules by specificity and then order, the ``style`` attribute,
+then ``!important`` declarations of the sheets and of the ``style`` attribute. A rule this
+module cannot read is reported through ``warn`` and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from lxml import etree
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+Warn = Callable[[str, str], None]  # (what to look for in the template, message)
+Declaration = tuple[str, str, bool]  # name, value, !important
+
+_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_IDENT = r"-?[_a-zA-Z][\w-]*"
+_SIMPLE = re.compile(
+    rf"""(?P<type>{_IDENT}|\*)
+    |\#(?P<id>[\w-]+)
+    |\.(?P<cls>{_IDENT})
+    |\[\s*(?P<attr>[\w:|-]+)\s*(?:(?P<op>[~|^$*]?=)\s*(?P<value>"[^"]*"|'[^']*'|[^\]\s]+)\s*)?\]
+    |(?P<pseudo>::?{_IDENT}(?:\([^)]*\))?)""",
+    re.VERBOSE,
+)
+_COMBINATOR = re.compile(r"\s*([>+~])\s*|\s+")
+SUPPORTED_PSEUDO = frozenset((":first-child",))
+
+
+@dataclass(frozen=True)
+class Compound:
+    """One compound selector: a type (None for any), ids, classes, attribute tests and
+    pseudo-classes, all of which an element must match."""
+
+    tag: str | None = None
+    ids: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+    attributes: tuple[tuple[str, str | None, str | None], ...] = ()
+    pseudo: tuple[str, ...] = ()
+
+    def matches(self, element: etree._Element) -> bool:
+        """Whether ``element`` matches every part of this compound."""
+        if self.tag is not None and etree.QName(element).localname != self.tag:
+            return False
+        if self.ids and element.get("id") not in self.ids:
+            return False
+        if self.classes:
+            have = (element.get("class") or "").split()
+            if any(c not in have for c in self.classes):
+                return False
+        for name, op, value in self.attributes:
+            if not _attribute_matches(element.get(name), op, value):
+                return False
+        return all(_pseudo_matches(element, p) for p in self.pseudo)
+
+
+def _attribute_matches(actual: str | None, op: str | None, value: str | None) -> bool:
+    """An attribute selector's test on the attribute's value (None when absent)."""
+    if actual is None:
+        return False
+    if op is None or value is None:
+        return True
+    tests = {
+        "=": lambda: actual == value,
+        "~=": lambda: value in actual.split(),
+        "|=": lambda: actual == value or actual.startswith(value + "-"),
+        "^=": lambda: bool(value) and actual.startswith(value),
+        "$=": lambda: bool(value) and actual.endswith(value),
+        "*=": lambda: bool(value) and value in actual,
+    }
+    return tests[op]()
+
+
+def _pseudo_matches(element: etree._Element, pseudo: str) -> bool:
+    """The pseudo-classes this module knows: ``:first-child``."""
+    if pseudo == ":first-child":
+        return _previous_element(element) is None
+    return False
+
+
+def _previous_element(element: etree._Element) -> etree._Element | None:
+    """The element before this one among its siblings (comments skipped)."""
+    previous = element.getprevious()
+    while previous is not None and not isinstance(previous.tag, str):
+        previous = previous.getprevious()
+    return previous
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Compounds from left to right with the combinators between them (``parts[i]`` is
+    joined to ``parts[i + 1]`` by ``combinators[i]``)."""
+
+    parts: tuple[Compound, ...]
+    combinators: tuple[str, ...]
+
+    @property
+    def specificity(self) -> tuple[int, int, int]:
+        """(ids, classes + attributes + pseudo-classes, types) as CSS counts them."""
+        a = sum(len(p.ids) for p in self.parts)
+        b = sum(len(p.classes) + len(p.attributes) + len(p.pseudo) for p in self.parts)
+        c = sum(1 for p in self.parts if p.tag is not None)
+        return (a, b, c)
+
+    def matches(self, element: etree._Element) -> bool:
+        """Whether ``element`` is the subject this selector picks."""
+        return self._matches_from(element, len(self.parts) - 1)
+
+    def _matches_from(self, element: etree._Element, index: int) -> bool:
+        if not self.parts[index].matches(element):
+            return False
+        if index == 0:
+            return True
+        combinator = self.combinators[index - 1]
+        if combinator in (">", " "):
+            parent = element.getparent()
+            while parent is not None:
+                if self._matches_from(parent, index - 1):
+                    return True
+                if combinator == ">":
+                    return False
+                parent = parent.getparent()
+            return False
+        sibling = _previous_element(element)
+        while sibling is not None:
+            if self._matches_from(sibling, index - 1):
+                return True
+            if combinator == "+":
+                return False
+            sibling = _previous_element(sibling)
+        return False
+
+
+def parse_selector(text: str) -> Selector:
+    """One selector (no commas); ValueError when it uses syntax this module cannot read."""
+    text = text.strip()
+    parts: list[Compound] = []
+    combinators: list[str] = []
+    position = 0
+    while position < len(text):
+        compound, position = _compound(text, position)
+        parts.append(compound)
+        if position >= len(text):
+            break
+        match = _COMBINATOR.match(text, position)
+        if match is None:
+            raise ValueError(f"cannot read selector {text!r}")
+        combinators.append(match[1] or " ")
+        position = match.end()
+    if not parts or len(combinators) != len(parts) - 1:
+        raise ValueError(f"cannot read selector {text!r}")
+    return Selector(tuple(parts), tuple(combinators))
+
+
+def _compound(text: str, position: int) -> tuple[Compound, int]:
+    """The compound selector at ``text[position:]`` and where it ends."""
+    tag = None
+    ids: list[str] = []
+    classes: list[str] = []
+    attributes: list[tuple[str, str | None, str | None]] = []
+    pseudo: list[str] = []
+    start = position
+    while position < len(text):
+        match = _SIMPLE.match(text, position)
+        if match is None:
+            break
+        if match["type"] is not None:
+            if position != start:
+                raise ValueError(f"type selector after others in {text!r}")
+            tag = None if match["type"] == "*" else match["type"]
+        elif match["id"] is not None:
+            ids.append(match["id"])
+        elif match["cls"] is not None:
+            classes.append(match["cls"])
+        elif match["attr"] is not None:
+            value = match["value"]
+            if value is not None and value[:1] in "\"'":
+                value = value[1:-1]
+            attributes.append((match["attr"], match["op"], value))
+        else:
+            if match["pseudo"] not in SUPPORTED_PSEUDO:
+                raise ValueError(f"the selector {match['pseudo']} is not supported")
+            pseudo.append(match["pseudo"])
+        position = match.end()
+    if position == start:
+        raise ValueError(f"cannot read selector {text!r}")
+    return Compound(tag, tuple(ids), tuple(classes), tuple(attributes), tuple(pseudo)), position
+
+
+# --- declarations ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1024)
+def declarations(text: str) -> tuple[Declaration, ...]:
+    """The declarations of a ``style`` attribute or a rule's block, in order."""
+    if "/*" in text:
+        text = _COMMENT.sub("", text)
+    out = []
+    for part in _split_declarations(text):
+        name, colon, value = part.partition(":")
+        name = name.strip()
+        value = value.strip()
+        if not colon or not name or not value:
+            continue
+        important = False
+        if value.lower().endswith("!important"):
+            value = value[: -len("!important")].rstrip()
+            important = True
+        out.append((name.lower() if name.lower() == name.lower() else name, value, important))
+    return tuple(out)
+
+
+def _split_declarations(text: str) -> list[str]:
+    """Split at semicolons outside quotes and parentheses."""
+    parts, current, quote, depth = [], [], "", 0
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif char == ";" and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+# --- sheets ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One selector of a rule with its block, and the rule's place in the sheets."""
+
+    selector: Selector
+    order: int
+    block: tuple[Declaration, ...]
+
+
+def parse_sheet(text: str, warn: Warn, line: int | None) -> list[Rule]:
+    """The rules of a style sheet; what cannot be read is reported and skipped."""
+    text = _COMMENT.sub("", text).replace("<!--", "").replace("-->", "")
+    rules: list[Rule] = []
+    position = 0
+    while True:
+        brace = text.find("{", position)
+        if brace < 0:
+            break
+        prelude = text[position:brace].strip()
+        end = _block_end(text, brace)
+        block = text[brace + 1 : end]
+        position = end + 1
+        if prelude.startswith("@"):
+            warn("@", f"the CSS rule {prelude.split()[0]} in <style> (line {line}) is ignored")
+            continue
+        parsed = declarations(block)
+        for part in prelude.split(","):
+            try:
+                rules.append(Rule(parse_selector(part), len(rules), parsed))
+            except ValueError as exc:
+                warn("<style", f"{exc} (<style> line {line}); its rule is ignored")
+    rest = text[position:].strip()
+    if rest.startswith("@import"):
+        warn("@import", f"@import in <style> (line {line}): external style sheets are not read")
+    return rules
+
+
+def _block_end(text: str, brace: int) -> int:
+    """The index of the brace closing the block opened at ``brace`` (the end if none)."""
+    depth = 0
+    for index in range(brace, len(text)):
+        if text[index] == "{":
+            depth += 1
+        elif text[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(text)
+
+
+@dataclass
+class Cascade:
+    """The declarations the sheets of one document give each element, in cascade order."""
+
+    normal: dict[etree._Element, list[tuple[str, str]]] = field(default_factory=dict)
+    important: dict[etree._Element, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def specified(self, element: etree._Element) -> dict[str, str]:
+        """The element's attributes with the sheets and its ``style`` attribute applied."""
+        attrs = {name: value.strip() for name, value in element.attrib.items()}
+        style = attrs.pop("style", None)
+        inline = declarations(style) if style else ()
+        for name, value in self.normal.get(element, ()):
+            attrs[name] = value
+        for name, value, important in inline:
+            if not important:
+                attrs[name] = value
+        for name, value in self.important.get(element, ()):
+            attrs[name] = value
+        for name, value, important in inline:
+            if important:
+                attrs[name] = value
+        return attrs
+
+
+def cascade(root: etree._Element, warn: Warn) -> Cascade:
+    """The sheets of every ``<style>`` in the document applied to its elements."""
+    rules: list[Rule] = []
+    for style in root.iter(f"{SVG_NS}style"):
+        kind = (style.get("type") or "text/css").strip()
+        if kind not in ("", "text/css"):
+            continue
+        for rule in parse_sheet(style.text or "", warn, style.sourceline):
+            rules.append(Rule(rule.selector, len(rules), rule.block))
+    result = Cascade()
+    if not rules:
+        return result
+    ordered = sorted(rules, key=lambda r: (r.selector.specificity, r.order))
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for rule in ordered:
+            if rule.selector.matches(element):
+                for name, value, important in rule.block:
+                    target = result.important if important else result.normal
+                    target.setdefault(element, []).append((name, value))
+    return result

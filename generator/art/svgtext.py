@@ -1,0 +1,356 @@
+"""SVG text laid out in runs of glyphs: white space as ``xml:space`` says, ``tspan`` and ``a``
+children with their own style, per-character ``x``, ``y``, ``dx`` and ``dy`` lists, text chunks
+anchored by ``text-anchor``, ``letter-spacing``, ``dominant-baseline`` and ``baseline-shift``.
+
+Each run's font comes from ``fonts.font_for`` (a family it cannot find is a warning); a
+character the font lacks is an ``SvgError`` naming it. What is not laid out (``textPath``,
+``tref``, ``rotate``, ``textLength``, text decoration, vertical and right-to-left text) is a
+warning.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from lxml import etree
+from reportlab.pdfbase import pdfmetrics
+
+from generator.art.fonts import font_for, missing_in
+from generator.art.svgvalues import length, numbers
+
+if TYPE_CHECKING:
+    from generator.art.svgdraw import _Compiler, _Ctx
+
+NS = "{http://www.w3.org/2000/svg}"
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+SPANS = frozenset(("tspan", "a"))
+POSITIONS = ("x", "y", "dx", "dy")
+Box = tuple[float, float, float, float]
+
+
+class Run(NamedTuple):
+    """Glyphs drawn as one piece of text: where its baseline starts, the text, its font,
+    size and letter spacing (user units), and the style and context it inherits."""
+
+    x: float
+    y: float
+    text: str
+    font: str
+    size: float
+    spacing: float
+    style: dict
+    ctx: object
+    width: float
+
+
+class _Text:
+    """The characters of a text element as they are collected: pieces (start, text,
+    context of the element holding them), the count so far, whether the last is a space,
+    and each element's position lists (start, end, depth, lists)."""
+
+    __slots__ = ("parts", "length", "space", "spans")
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[int, str, object]] = []
+        self.length = 0
+        self.space = True  # nothing yet: a leading space is dropped
+        self.spans: list[tuple[int, int, int, dict]] = []
+
+    def add(self, text: str | None, ctx: object, preserve: bool) -> None:
+        """Append text: newlines dropped and spaces collapsed (xml:space default, across
+        pieces too, none at the start), or newlines and tabs as spaces (preserve)."""
+        if not text:
+            return
+        if preserve:
+            text = text.translate(_PRESERVE)
+        else:
+            text = _SPACES.sub(" ", text.replace("\r", "").replace("\n", "").replace("\t", " "))
+            if self.space and text.startswith(" "):
+                text = text[1:]
+        if text:
+            self.parts.append((self.length, text, ctx))
+            self.length += len(text)
+            self.space = text.endswith(" ")
+
+    def strip_end(self) -> None:
+        """Drop the spaces at the very end (xml:space default)."""
+        while self.parts and self.parts[-1][1].endswith(" "):
+            start, text, ctx = self.parts.pop()
+            text = text.rstrip(" ")
+            if text:
+                self.parts.append((start, text, ctx))
+            self.length = start + len(text)
+
+
+_PRESERVE = str.maketrans("\r\n\t", "   ")
+_SPACES = re.compile(" {2,}")
+
+
+def layout(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> list[Run]:
+    """The runs of a ``text`` element."""
+    collected = _Text()
+    _collect(compiler, element, attrs, ctx, collected, 0, _preserve(ctx))
+    if not _preserve(ctx):
+        collected.strip_end()
+    if not collected.parts:
+        return []
+    _warn_unsupported(compiler, element, attrs, ctx)
+    return _runs(compiler, collected, _positions(collected))
+
+
+def _preserve(ctx: _Ctx) -> bool:
+    return ctx.style.get(XML_SPACE) == "preserve"
+
+
+def _collect(
+    compiler: _Compiler,
+    element: etree._Element,
+    attrs: dict,
+    ctx: _Ctx,
+    collected: _Text,
+    depth: int,
+    preserve: bool,
+) -> None:
+    """The characters of an element and its spans, white space handled as SVG says."""
+    start = collected.length
+    collected.add(element.text, ctx, preserve)
+    for child in element:
+        tag = child.tag
+        if tag.__class__ is str and tag.startswith(NS):
+            name = tag[len(NS) :]
+            if name in SPANS:
+                child_attrs = compiler.specified(child)
+                if (child_attrs.get("display") or "").strip() != "none":
+                    child_ctx = compiler.inherit(child_attrs, ctx)
+                    _collect(compiler, child, child_attrs, child_ctx, collected, depth + 1,
+                             _preserve(child_ctx))  # fmt: skip
+            elif name == "tref":
+                _tref(compiler, child, ctx, collected, preserve)
+            elif name == "textPath":
+                compiler.warn("<textPath", f"{compiler.where(child)} is not drawn")
+        collected.add(child.tail, ctx, preserve)
+    lists = {}
+    for name in POSITIONS:
+        if name in attrs:
+            try:
+                lists[name] = tuple(
+                    compiler.user(length(v), ctx, "x" if name in ("x", "dx") else "y")
+                    for v in attrs[name].replace(",", " ").split()
+                )
+            except ValueError:
+                continue
+    if lists:
+        collected.spans.append((start, collected.length, depth, lists))
+
+
+def _tref(
+    compiler: _Compiler, tref: etree._Element, ctx: _Ctx, collected: _Text, preserve: bool
+) -> None:
+    """A ``tref``: the text of the element it refers to, in the tref's own style."""
+    attrs = compiler.specified(tref)
+    if (attrs.get("display") or "").strip() == "none":
+        return
+    href = (attrs.get("href") or attrs.get("{http://www.w3.org/1999/xlink}href") or "").strip()
+    target = compiler.lookup(href[1:]) if href.startswith("#") else None
+    if target is not None:
+        collected.add("".join(target.itertext()), compiler.inherit(attrs, ctx), preserve)
+
+
+def _positions(collected: _Text) -> dict[int, list]:
+    """[x, y, dx, dy] of the characters that have any (None where not given), the
+    innermost element's lists winning over its ancestors'."""
+    out: dict[int, list] = {}
+    for start, end, _, lists in sorted(collected.spans, key=lambda s: s[2]):
+        end = min(end, collected.length)
+        for k, name in enumerate(POSITIONS):
+            for offset, value in enumerate(lists.get(name, ())[: max(0, end - start)]):
+                out.setdefault(start + offset, [None, None, None, None])[k] = value
+    return out
+
+
+UNSUPPORTED = frozenset(("textLength", "rotate", "text-decoration"))
+
+
+def _warn_unsupported(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> None:
+    """Warn of what text layout leaves out."""
+    style = ctx.style
+    if UNSUPPORTED.isdisjoint(attrs) and "writing-mode" not in style and "direction" not in style:
+        return
+    where = compiler.where(element)
+    for name in ("textLength", "rotate"):
+        if name in attrs:
+            try:
+                zero = name == "rotate" and not any(numbers(attrs[name]))
+            except ValueError:
+                zero = True
+            if not zero:
+                compiler.warn(name, f"{name} on {where} is not applied")
+    decoration = attrs.get("text-decoration")
+    if decoration is not None and decoration.strip() not in ("none", ""):
+        compiler.warn("text-decoration", f"text-decoration on {where} is not drawn")
+    mode = ctx.style.get("writing-mode", "lr")
+    if mode not in ("lr", "lr-tb", "horizontal-tb", "rl", "rl-tb"):
+        compiler.warn("writing-mode", f"vertical text ({where}) is drawn horizontally")
+    if ctx.style.get("direction") == "rtl":
+        compiler.warn("direction", f"right-to-left text ({where}) is drawn left to right")
+
+
+def _font(compiler: _Compiler, style: dict) -> str:
+    """The registered font for a style (a family not found is a warning)."""
+    key = (
+        style.get("font-family", "sans-serif"),
+        style.get("font-weight", "normal"),
+        style.get("font-style", "normal"),
+    )
+    font = compiler.fonts.get(key)
+    if font is None:
+        font, problem = font_for(*key)
+        if problem:
+            compiler.warn("font-family", problem)
+        compiler.fonts[key] = font
+    return font
+
+
+def _spacing(compiler: _Compiler, style: dict, ctx: _Ctx) -> float:
+    """letter-spacing in user units."""
+    text = style.get("letter-spacing")
+    if text is None or text.strip() == "normal":
+        return 0.0
+    try:
+        return compiler.user(length(text), ctx, "x")
+    except ValueError:
+        return 0.0
+
+
+def _baseline(compiler: _Compiler, style: dict, ctx: _Ctx, font: str, size: float) -> float:
+    """How far down the baseline moves for dominant-baseline and baseline-shift."""
+    if not (
+        "dominant-baseline" in style or "alignment-baseline" in style or "baseline-shift" in style
+    ):
+        return 0.0
+    face = pdfmetrics.getFont(font).face
+    ascent, descent = face.ascent / 1000 * size, face.descent / 1000 * size
+    shifts = {
+        "middle": ascent * 0.35,
+        "central": (ascent + descent) / 2,
+        "hanging": ascent * 0.8,
+        "text-before-edge": ascent,
+        "text-top": ascent,
+        "text-after-edge": descent,
+        "text-bottom": descent,
+        "ideographic": descent,
+        "mathematical": ascent * 0.5,
+    }
+    baseline = style.get("dominant-baseline") or style.get("alignment-baseline") or "auto"
+    shift = shifts.get(baseline.strip(), 0.0)
+    raised = style.get("baseline-shift")
+    if raised:
+        shift -= _baseline_shift(compiler, raised, ctx, size)
+    return shift
+
+
+def _baseline_shift(compiler: _Compiler, text: str, ctx: _Ctx, size: float) -> float:
+    text = text.strip()
+    if text == "sub":
+        return -0.2 * size
+    if text == "super":
+        return 0.4 * size
+    try:
+        value = length(text)
+    except ValueError:
+        return 0.0
+    if value.unit == "%":
+        return value.value / 100 * size
+    return compiler.user(value, ctx, "y")
+
+
+def _runs(compiler: _Compiler, collected: _Text, positions: dict[int, list]) -> list[Run]:
+    """Pieces of text placed, chunks anchored, and made runs."""
+    text = "".join(part[1] for part in collected.parts)
+    owners = {part[0]: part[2] for part in collected.parts}
+    breaks = sorted({*owners, *positions, len(text)})
+    pen_x = pen_y = 0.0
+    chunks: list[list[list]] = []  # pieces: [x, y, text, font, size, spacing, ctx, width]
+    ctx = None
+    for start, end in zip(breaks, breaks[1:], strict=False):
+        ctx = owners.get(start, ctx)
+        x, y, dx, dy = positions.get(start, _NO_POSITION)
+        if x is not None or y is not None or not chunks:
+            chunks.append([])
+        pen_x = pen_x if x is None else x
+        pen_y = pen_y if y is None else y
+        pen_x += dx or 0.0
+        pen_y += dy or 0.0
+        piece = text[start:end]
+        style = ctx.style  # type: ignore[union-attr]
+        font = _font(compiler, style)
+        size = ctx.font_size  # type: ignore[union-attr]
+        spacing = _spacing(compiler, style, ctx)
+        width = pdfmetrics.stringWidth(piece, font, size) + spacing * len(piece)
+        shift = _baseline(compiler, style, ctx, font, size)
+        chunks[-1].append([pen_x, pen_y + shift, piece, font, size, spacing, ctx, width])
+        pen_x += width
+        lacking = _missing(font, piece)
+        if lacking:
+            from generator.art.svgdraw import SvgError
+
+            raise SvgError(
+                f"the font has no glyph for {' '.join(lacking)} in '{text.strip()}'; "
+                "use other characters"
+            )
+    runs: list[Run] = []
+    for chunk in chunks:
+        _anchor(chunk)
+        runs.extend(_run(piece) for piece in chunk if piece[4] > 0 and piece[2].strip())
+    return runs
+
+
+_NO_POSITION = (None, None, None, None)
+_COVERED: dict[str, set[str]] = {}  # characters each font is known to have
+
+
+def _missing(font: str, text: str) -> list[str]:
+    """The characters of ``text`` the font lacks (each character looked up once)."""
+    covered = _COVERED.setdefault(font, set())
+    new = set(text) - covered
+    if not new:
+        return []
+    lacking = missing_in(font, "".join(new))
+    covered.update(new.difference(lacking))
+    return lacking
+
+
+def _anchor(chunk: list[list]) -> None:
+    """Move a chunk as its first character's text-anchor says."""
+    anchor = chunk[0][6].style.get("text-anchor", "start")
+    if anchor not in ("middle", "end"):
+        return
+    start = chunk[0][0]
+    end = max(g[0] + g[7] for g in chunk)
+    shift = (end - start) / 2 if anchor == "middle" else end - start
+    for glyph in chunk:
+        glyph[0] -= shift
+
+
+def _run(piece: list) -> Run:
+    x, y, text, font, size, spacing, ctx, width = piece
+    return Run(x, y, text, font, size, spacing, ctx.style, ctx, width)
+
+
+def bbox(runs: list[Run]) -> Box | None:
+    """The box the runs' em boxes cover."""
+    if not runs:
+        return None
+    boxes = []
+    for run in runs:
+        face = pdfmetrics.getFont(run.font).face
+        top = run.y - face.ascent / 1000 * run.size
+        bottom = run.y - face.descent / 1000 * run.size
+        boxes.append((run.x, top, run.x + run.width, bottom))
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
