@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test check lint format bench clean
+.PHONY: build test check lint format bench pictures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,8 @@ build: $(STAMP)
 	$(BIN)/pnp build
 
 test: $(STAMP)
-	$(BIN)/ruff check generator tests benchmarks
-	$(BIN)/ruff format --check generator tests benchmarks
+	$(BIN)/ruff check generator tests benchmarks docs
+	$(BIN)/ruff format --check generator tests benchmarks docs
 	$(BIN)/python -m pytest
 
 check: $(STAMP)
@@ -33,6 +33,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_art.py
 	$(BIN)/python benchmarks/bench_bundled.py
 	$(BIN)/python benchmarks/bench_scale.py
+
+pictures: $(STAMP)
+	$(BIN)/python docs/make_pictures.py
 
 clean:
 	rm -rf output $(VENV)

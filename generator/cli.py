@@ -22,6 +22,7 @@ COMMANDS = {
     "calibrate": "calibrate",
     "export": "export",
     "preview": "preview",
+    "new": "new",
 }
 
 

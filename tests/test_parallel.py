@@ -28,6 +28,7 @@ GAMES = ("candiescollectors", "chaos-cove", "chocolate-coin", "chocolate-market"
 
 
 def _pid_of(item: int) -> tuple[int, int]:
+    time.sleep(0.05)  # long enough that one worker cannot take every item before the other starts
     return item, os.getpid()
 
 

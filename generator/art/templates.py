@@ -15,7 +15,7 @@ import jinja2
 from lxml import etree
 from markupsafe import Markup
 
-from generator.art import sandbox
+from generator.art import richtext, sandbox
 from generator.art.fonts import text_width, wrap
 from generator.art.sandbox import Budget, LimitedEnvironment
 from generator.art.shapes import Shape
@@ -25,6 +25,7 @@ from generator.errors import SpecError, display_path
 from generator.paths import PathRefused, regular_file, relative_problem
 from generator.spec.designs import Design
 from generator.spec.loader import Game
+from generator.spec.models import merged_style
 
 MAX_FIT = 10_000  # mm or pt: fit() measures nothing larger (a NaN or 1e20 never loops)
 ALIASES = {
@@ -120,6 +121,7 @@ class TemplateRenderer:
         self.env.globals["wrap"] = wrap
         self.env.globals["ink_saver"] = ink_saver
         self.env.globals["fit"] = self._fit
+        self.env.globals["textbox"] = self._textbox
         self.overflows: list[Overflow] = []
         self._drawing: Design | None = None
         self._callers: dict[str, jinja2.Template] = {}
@@ -142,6 +144,7 @@ class TemplateRenderer:
             "component": {"id": design.component.id, "title": spec.title},
             "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},
+            "style": merged_style(self.game.spec.style, spec.style),
             "box": box,
             "side": side,
             **(extra or {}),
@@ -184,21 +187,63 @@ class TemplateRenderer:
             if fits or current - step < min_size - 1e-9:
                 break
             current -= step
-        if not fits and self._drawing is not None:
-            design = self._drawing
-            short = [f"{needed - height:.1f} mm of height"] if needed > height + 1e-6 else []
-            short += [f"{widest - width:.1f} mm of width"] if widest > width + 1e-6 else []
-            self.overflows.append(
-                Overflow(
-                    design.component.id,
-                    design.name,
-                    f"'{box}' ({width:g} x {height:g} mm)",
-                    f"{' and '.join(short)} at {current:.2f} mm text",
-                    design.line,
-                    design.where[0],
-                )
-            )
+        if not fits:
+            self._overflow(box, width, height, needed, widest, current)
         return {"lines": lines, "size": current, "leading": current * leading}
+
+    def _overflow(
+        self, box: str, width: float, height: float, needed: float, widest: float, size: float
+    ) -> None:
+        """Record text that does not fit its box even at its smallest size."""
+        if self._drawing is None:
+            return
+        design = self._drawing
+        short = [f"{needed - height:.1f} mm of height"] if needed > height + 1e-6 else []
+        short += [f"{widest - width:.1f} mm of width"] if widest > width + 1e-6 else []
+        self.overflows.append(
+            Overflow(
+                design.component.id,
+                design.name,
+                f"'{box}' ({width:g} x {height:g} mm)",
+                f"{' and '.join(short)} at {size / richtext.PT:.1f} pt ({size:.2f} mm) text",
+                design.line,
+                design.where[0],
+            )
+        )
+
+    def _textbox(
+        self,
+        text: Any,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        size: float = 3.5,
+        min_size: float = richtext.MIN_TEXT,
+        family: str = "sans-serif",
+        weight: str = "normal",
+        colour: str = "#222222",
+        align: str = "start",
+        valign: str = "top",
+        leading: float = 1.2,
+        icon: Callable[[str], str] | None = None,
+        box: str = "text",
+    ) -> Markup:
+        """SVG of ``text`` (with **bold**, *italic* and :icon: markup) wrapped into the box
+        at x, y of w x h mm, at the largest size from ``size`` down to ``min_size`` (6 pt by
+        default) that fits; what does not fit even then is recorded as an overflow."""
+        numbers = {"x": abs(x), "y": abs(y), "w": w, "h": h, "size": size, "min_size": min_size}
+        for name, value in numbers.items():
+            if not isinstance(value, int | float) or not 0 <= value <= MAX_FIT:
+                raise ValueError(f"textbox(): {name} must be a number from 0 to {MAX_FIT:g}")
+        if not 0 < min_size <= size or not 0.5 <= leading <= 5:
+            raise ValueError("textbox(): min_size must be above 0 and at most size")
+        if align not in ("start", "middle", "end") or valign not in ("top", "middle", "bottom"):
+            raise ValueError("textbox(): align is start|middle|end, valign top|middle|bottom")
+        laid = richtext.fitted(str(text), w, h, size, min_size, family, weight, leading, bool(icon))
+        if not laid.fits:
+            self._overflow(box, w, h, laid.height, laid.widest, laid.size)
+        return richtext.svg(laid, x, y, w, h, family, weight, colour, align, valign, leading, icon)
 
     def macro(
         self, template: str, name: str, argument: Any, locate: Callable[[Any], tuple[Path, int]]

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from generator.output.atomic import file_digest, shared_lock
-from generator.spec.gamefolders import SHARED_TEMPLATES
+from generator.spec.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
 
 ENGINE = Path(__file__).resolve().parents[1]  # the generator package
 MAX_HASHED = 64_000_000  # bytes: a larger file counts by its size and time, not its content
@@ -75,7 +75,7 @@ def engine_key() -> str:
 def pack_key(game_root: Path, settings: dict) -> str:
     """The key of a pack: its game's files, the engine and the build settings."""
     digest = hashlib.sha256(engine_key().encode())
-    _hash_tree(digest, game_root, skip=("__pycache__",))
+    _hash_tree(digest, game_root, skip=("__pycache__", OWN_OUTPUT))
     digest.update(json.dumps(settings, sort_keys=True).encode())
     return digest.hexdigest()
 

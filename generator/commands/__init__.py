@@ -8,6 +8,7 @@ should answer as soon as that is done.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from collections.abc import Callable
@@ -19,7 +20,12 @@ import click
 
 from generator.errors import ErrorList, SpecError, SpecFailure, clean
 from generator.options import DEFAULT_OPTIONS, PrintOptions
-from generator.spec.gamefolders import DEFAULT_COMPONENTS, SpecFailureFor, select_games
+from generator.spec.gamefolders import (
+    DEFAULT_COMPONENTS,
+    SpecFailureFor,
+    here_game,
+    select_games,
+)
 
 if TYPE_CHECKING:
     from generator.art.sheetflow import Overflow
@@ -41,6 +47,24 @@ components_option = click.option(
     show_default=True,
     help="Folder of game folders.",
 )
+
+
+def in_game_folder(func: Callable) -> Callable:
+    """Let a command run inside a game folder (a game.yaml here, no components/ folder): its
+    game is that folder, found in the folder above, unless games are named."""
+
+    @functools.wraps(func)
+    def command(*args: object, **kwargs: object) -> object:
+        here = here_game(kwargs["components_dir"])
+        if here is not None:
+            kwargs["components_dir"] = here.parent
+            if "games" in kwargs:
+                kwargs["games"] = kwargs["games"] or (here.name,)
+            elif kwargs.get("game") is None:
+                kwargs["game"] = here.name
+        return func(*args, **kwargs)
+
+    return command
 
 
 def report_spec_errors(errors: list[SpecError]) -> None:

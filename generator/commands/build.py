@@ -21,6 +21,7 @@ from generator.commands import (
     Planned,
     components_option,
     games_argument,
+    in_game_folder,
     lang_option,
     load_games,
     make_options,
@@ -70,6 +71,7 @@ def passes_check(game: Game, planned: Planned, force: bool) -> bool:
 @lang_option
 @print_options
 @click.option("--watch", is_flag=True, help="Rebuild a game whenever its files change.")
+@in_game_folder
 def command(
     games: tuple[str, ...],
     components_dir: Path,

@@ -21,6 +21,7 @@ from generator.commands import (
     EXIT_FAILED_CHECK,
     components_option,
     games_argument,
+    in_game_folder,
     lang_option,
     load_games,
     make_options,
@@ -62,6 +63,7 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
 @lang_option
 @paper_option
 @print_options
+@in_game_folder
 def command(
     games: tuple[str, ...],
     components_dir: Path,

@@ -11,6 +11,7 @@ from generator.commands import (
     EXIT_CANNOT_WRITE,
     components_option,
     games_argument,
+    in_game_folder,
     lang_option,
     load_games,
     out_option,
@@ -26,6 +27,7 @@ from generator.output.shop import export
 @click.option("--shop", is_flag=True, required=True, help="Print-shop files (the only export).")
 @out_option
 @lang_option
+@in_game_folder
 def command(
     games: tuple[str, ...], components_dir: Path, shop: bool, out_dir: Path, language: str | None
 ) -> None:

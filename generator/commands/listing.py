@@ -6,7 +6,13 @@ from pathlib import Path
 
 import click
 
-from generator.commands import components_option, games_argument, load_games, plan_games
+from generator.commands import (
+    components_option,
+    games_argument,
+    in_game_folder,
+    load_games,
+    plan_games,
+)
 from generator.errors import clean
 from generator.layout.pack import Pack
 from generator.output.inventory import page_ranges
@@ -47,6 +53,7 @@ def describe(pack: Pack) -> None:
 @click.command("list")
 @games_argument
 @components_option
+@in_game_folder
 def command(games: tuple[str, ...], components_dir: Path) -> None:
     """List games and their components with counts, pages and sheet fill."""
     for pack in plan_games(load_games(components_dir, games), None):

@@ -19,20 +19,19 @@ from generator.commands.check import explain_failures
 from generator.errors import ErrorList, SpecFailure, clean, display_path
 from generator.options import PrintOptions
 from generator.output.write import write_pack
-from generator.spec.gamefolders import SHARED_TEMPLATES
+from generator.spec.gamefolders import SHARED_TEMPLATES, game_files
 from generator.spec.loader import load_game
 
 POLL = 0.2  # seconds between looks at the files
 
 
 def snapshot(folders: list[Path]) -> dict[Path, float]:
-    """Modification times of every file under ``folders``."""
+    """Modification times of every file under ``folders`` (not a game's own output)."""
     return {
         path: path.stat().st_mtime_ns
         for folder in folders
         if folder.is_dir()
-        for path in folder.rglob("*")
-        if path.is_file()
+        for path in game_files(folder)
     }
 
 

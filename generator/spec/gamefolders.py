@@ -12,7 +12,26 @@ from generator.errors import SpecError
 from generator.paths import PathRefused, within
 
 SHARED_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+BUNDLED_GAMES = Path(__file__).resolve().parents[2] / "components"  # the examples pnp new copies
 DEFAULT_COMPONENTS = Path("components")
+OWN_OUTPUT = "output"  # where pnp run inside a game folder writes; never part of the game
+
+
+def here_game(components_dir: Path) -> Path | None:
+    """The game folder pnp runs in, when it runs in one: a game.yaml here and no components/
+    folder (the default ``components_dir`` not found)."""
+    if components_dir != DEFAULT_COMPONENTS or components_dir.is_dir():
+        return None
+    return Path.cwd() if Path("game.yaml").is_file() else None
+
+
+def game_files(root: Path) -> list[Path]:
+    """Every file of a game folder, but not its own output folder."""
+    return [
+        path
+        for path in root.rglob("*")
+        if path.is_file() and path.relative_to(root).parts[0] != OWN_OUTPUT
+    ]
 
 
 def template_dirs(root: Path) -> list[Path]:

@@ -176,6 +176,37 @@ class GameFont(StrictModel):
     style: Literal["normal", "italic"] = "normal"
 
 
+Hex = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class Style(StrictModel):
+    """How the stock templates draw a component: colours, fonts, frame and back pattern. Set
+    in ``game.yaml`` for the whole game and in a component to differ from it; unset keys keep
+    the defaults, so two games look alike only if they say so."""
+
+    accent: Hex = Field(default="#2f4f7f", description="frame, title band and value marks")
+    paper: Hex = Field(default="#fbf7ee", description="the piece's background")
+    ink: Hex = Field(default="#222222", description="text")
+    light: Hex = Field(default="#ffffff", description="text on the accent colour")
+    font: str = Field(default="sans-serif", min_length=1, max_length=64, description="text font")
+    title_font: str | None = Field(
+        default=None, max_length=64, description="title font (default: the text font)"
+    )
+    frame: Literal["rounded", "square", "double", "none"] = Field(
+        default="rounded", description="the border inside the cut line"
+    )
+    pattern: Literal["diamonds", "dots", "stripes", "plain"] = Field(
+        default="diamonds", description="the pattern of card backs"
+    )
+    art_fit: Literal["cover", "contain"] = Field(
+        default="cover", description="art fills its frame, cropped (cover) or whole (contain)"
+    )
+    icons: str = Field(
+        default="icons.svg.j2",
+        description="the template whose macro icon(name) draws :name: in texts",
+    )
+
+
 class GameSpec(StrictModel):
     """``game.yaml``: what the game is and the counts its rulebook states."""
 
@@ -213,6 +244,9 @@ class GameSpec(StrictModel):
     recipes: dict[Slug, Recipe] = Field(
         default_factory=dict, description="deck compositions from the rulebook, by deck id"
     )
+    style: Style = Field(
+        default_factory=Style, description="how the stock templates draw the game's pieces"
+    )
 
     @field_validator("players")
     @classmethod
@@ -221,6 +255,14 @@ class GameSpec(StrictModel):
         if not re.fullmatch(r"\d+(\s*[-–]\s*\d+|\+)?", text):
             raise ValueError("give a number, a range such as '2-4', or '1+'")
         return text
+
+
+def merged_style(game: Style, component: Style) -> dict[str, Any]:
+    """The style a stock template gets: the defaults, then what the game sets, then what the
+    component sets."""
+    merged = {**game.model_dump(), **component.model_dump(exclude_unset=True)}
+    merged["title_font"] = merged["title_font"] or merged["font"]
+    return merged
 
 
 class Entry(BaseModel):
@@ -355,6 +397,10 @@ class ComponentBase(StrictModel):
     )
     fields: dict[str, Any] = Field(
         default_factory=dict, description="fields shared by every piece (a piece's own win)"
+    )
+    style: Style = Field(
+        default_factory=Style,
+        description="how the stock templates draw it; what is not set comes from game.yaml",
     )
 
     kind_key: ClassVar[str] = ""

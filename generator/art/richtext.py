@@ -1,0 +1,232 @@
+"""Text that lays itself out in a box: wrapped, shrunk until it fits (never below a floor),
+with the sheets' inline markup: ``**bold**``, ``*italic*`` and ``:icon:``.
+
+A template calls ``textbox(text, x, y, w, h, ...)`` and gets SVG: one ``<text>`` per run of
+one style on each line, placed at the x measured with the embedded font's own metrics, and
+each ``:icon:`` drawn by the icon macro it is given, one em wide, on the line. The layout is
+done here, not by the renderer, so what the check measures is what prints.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from markupsafe import Markup, escape
+
+from generator.art.fonts import text_width
+
+PT = 25.4 / 72  # one point in mm
+MIN_TEXT = round(6 * PT, 4)  # 6 pt: the smallest text a pack prints
+ICON_BOX = 20.0  # an icon macro draws in a 20 x 20 box at 0,0
+ASCENT = 0.76  # of the font size: from the top of a line to its baseline
+TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|\s+)")
+PRECISION = 0.02  # mm: how close the fitted size comes to the largest that fits
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A fragment of a word in one style, or an icon (``icon`` set, ``text`` empty)."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+    icon: str | None = None
+
+
+@dataclass
+class Line:
+    """A laid-out line: its words (each a list of pieces) and its width."""
+
+    words: list[list[Piece]] = field(default_factory=list)
+    width: float = 0.0
+
+
+@dataclass
+class Layout:
+    """Text laid out at ``size``: its lines, the height they take and whether they fit."""
+
+    size: float
+    lines: list[Line]
+    height: float
+    widest: float
+    fits: bool
+
+
+def paragraphs(text: str, icons: bool) -> list[list[list[Piece]]]:
+    """The text as paragraphs of words of styled pieces; ``:name:`` is an icon when icons
+    can be drawn (else it stays text)."""
+    out = []
+    bold = italic = False
+    for paragraph in str(text).split("\n"):
+        words: list[list[Piece]] = []
+        word: list[Piece] = []
+        for token in TOKEN.split(paragraph):
+            if not token:
+                continue
+            if token == "**":
+                bold = not bold
+            elif token == "*":
+                italic = not italic
+            elif token.isspace():
+                if word:
+                    words.append(word)
+                word = []
+            elif icons and token.startswith(":") and token.endswith(":") and len(token) > 2:
+                word.append(Piece("", icon=token[1:-1]))
+            else:
+                word.append(Piece(token, bold, italic))
+        if word:
+            words.append(word)
+        out.append(words)
+    return out
+
+
+def _width(pieces: list[Piece], size: float, family: str, weight: str) -> float:
+    return sum(
+        size if p.icon else text_width(p.text, size, _weight(p, weight), _style(p), family)
+        for p in pieces
+    )
+
+
+def _weight(piece: Piece, base: str) -> str:
+    return "bold" if piece.bold or base == "bold" else "normal"
+
+
+def _style(piece: Piece) -> str:
+    return "italic" if piece.italic else "normal"
+
+
+def layout(
+    parts: list[list[list[Piece]]],
+    width: float,
+    height: float,
+    size: float,
+    family: str,
+    weight: str,
+    leading: float,
+) -> Layout:
+    """Lines of ``parts`` broken to ``width`` at ``size``; an empty paragraph is a half-line
+    gap."""
+    space = text_width(" ", size, weight, "normal", family)
+    lines: list[Line] = []
+    gaps = 0
+    for words in parts:
+        if not words:
+            gaps += 1
+            continue
+        line = Line()
+        for word in words:
+            w = _width(word, size, family, weight)
+            if line.words and line.width + space + w > width:
+                lines.append(line)
+                line = Line()
+            line.width += (space if line.words else 0) + w
+            line.words.append(word)
+        lines.append(line)
+    used = (len(lines) + gaps * 0.5) * size * leading - size * (leading - 1)
+    widest = max((line.width for line in lines), default=0.0)
+    fits = used <= height + 1e-6 and widest <= width + 1e-6
+    return Layout(size, lines, max(used, 0.0), widest, fits)
+
+
+def fitted(
+    text: str,
+    width: float,
+    height: float,
+    size: float,
+    min_size: float,
+    family: str = "sans-serif",
+    weight: str = "normal",
+    leading: float = 1.2,
+    icons: bool = False,
+) -> Layout:
+    """The layout at the largest size from ``size`` down to ``min_size`` that fits the box
+    (found by bisection); at ``min_size`` when nothing does (``fits`` is then False)."""
+    parts = paragraphs(text, icons)
+    best = layout(parts, width, height, size, family, weight, leading)
+    if best.fits:
+        return best
+    low = layout(parts, width, height, min_size, family, weight, leading)
+    if not low.fits:
+        return low
+    lo, hi = min_size, size
+    while hi - lo > PRECISION:
+        mid = (lo + hi) / 2
+        trial = layout(parts, width, height, mid, family, weight, leading)
+        if trial.fits:
+            lo, low = mid, trial
+        else:
+            hi = mid
+    return low
+
+
+def svg(
+    laid: Layout,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    family: str,
+    weight: str,
+    colour: str,
+    align: str = "start",
+    valign: str = "top",
+    leading: float = 1.2,
+    icon: Callable[[str], str] | None = None,
+) -> Markup:
+    """SVG for a layout in the box at (x, y): a ``<text>`` per run of one style, icons from
+    ``icon`` scaled to the font size."""
+    size = laid.size
+    top = (
+        y
+        + {"top": 0.0, "middle": (height - laid.height) / 2, "bottom": height - laid.height}[valign]
+    )
+    space = text_width(" ", size, weight, "normal", family)
+    out: list[str] = []
+    baseline = top + size * ASCENT
+    for line in laid.lines:
+        left = (
+            x + {"start": 0.0, "middle": (width - line.width) / 2, "end": width - line.width}[align]
+        )
+        for number, word in enumerate(line.words):
+            if number:
+                left += space
+            left = _word(out, word, left, baseline, size, family, weight, colour, icon)
+        baseline += size * leading
+    return Markup("\n".join(out))
+
+
+def _word(
+    out: list[str],
+    word: list[Piece],
+    left: float,
+    baseline: float,
+    size: float,
+    family: str,
+    weight: str,
+    colour: str,
+    icon: Callable[[str], str] | None,
+) -> float:
+    """Emit one word's pieces from ``left``; returns where the word ends."""
+    for piece in word:
+        if piece.icon:
+            if icon is not None:
+                scale = size / ICON_BOX
+                top = baseline - size * ASCENT
+                out.append(
+                    f'<g transform="translate({left:.3f} {top:.3f}) scale({scale:.4f})">'
+                    f"{icon(piece.icon)}</g>"
+                )
+            left += size
+            continue
+        bold, italic = _weight(piece, weight), _style(piece)
+        attrs = f' font-weight="{bold}"' if bold == "bold" else ""
+        attrs += ' font-style="italic"' if italic == "italic" else ""
+        out.append(
+            f'<text x="{left:.3f}" y="{baseline:.3f}" font-family="{escape(family)}" '
+            f'font-size="{size:.3f}" fill="{escape(colour)}"{attrs}>{escape(piece.text)}</text>'
+        )
+        left += text_width(piece.text, size, bold, italic, family)
+    return left

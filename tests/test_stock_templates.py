@@ -1,0 +1,173 @@
+"""The stock templates: each builds with short and with long inputs, keeps its text inside its
+frame and at 6 pt or more, and reports (``pnp check``) what cannot fit even at 6 pt. The sample
+game ``docs/stock-templates`` (the README's pictures) builds and checks clean, and every stock
+template has its picture in the README."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TEMPLATES = REPO / "templates"
+ART = REPO / "docs" / "stock-templates" / "art"
+LONG = (
+    "When this card is played, every player in turn order draws a card, looks at it, and "
+    "either keeps it or passes it to the left; a player who passes three times in a row loses "
+    "a coin, and the round ends when nobody wants to pass any more. "
+)
+# template → (kind line, size, entry fields with short inputs, the long field, its box name)
+CASES = {
+    "card.svg.j2": (
+        "kind: deck\nsize: poker\n",
+        {
+            "title": "Meadow Walk",
+            "type": "Action",
+            "text": "Move **two** spaces. Gain :coin:.",
+            "flavor": "The long way round.",
+            "cost": 2,
+            "value": 3,
+            "icons": "coin leaf",
+            "art": "art/meadow.png",
+        },
+        "text",
+    ),
+    "playing-card.svg.j2": (
+        "kind: deck\nsize: poker\n",
+        {"rank": "Q", "suit": "clubs", "title": "Queen of Clubs", "art": "art/hero.png"},
+        "title",
+    ),
+    "text-card.svg.j2": (
+        "kind: deck\nsize: poker\n",
+        {"title": "Would you rather", "text": "Sail **east** or **west**?", "flavor": "A sailor"},
+        "text",
+    ),
+    "card-back.svg.j2": ("kind: deck\nsize: poker\n", {"back_title": "The Game"}, "back_title"),
+    "token.svg.j2": (
+        "kind: tokens\nshape: circle\nsize: 22\n",
+        {"value": 5, "label": "Coins", "icon": "coin"},
+        "label",
+    ),
+    "tile.svg.j2": (
+        "kind: tokens\nshape: square\nsize: 50\n",
+        {
+            "title": "Old Tower",
+            "text": "Look at the top card of any deck.",
+            "value": 2,
+            "icons": "clock",
+            "art": "art/meadow.png",
+        },
+        "text",
+    ),
+    "standee.svg.j2": (
+        "kind: standees\nsize: 28 x 45\nbase: 14\n",
+        {"title": "The Hero", "art": "art/hero.png"},
+        "title",
+    ),
+}
+PT_PER_MM = 72 / 25.4
+ENTRY_KEY = {"deck": "cards", "tokens": "tokens", "standees": "standees"}
+
+
+def test_every_stock_template_is_tested_and_pictured():
+    stock = sorted(p.name for p in TEMPLATES.glob("*.svg.j2") if p.name != "icons.svg.j2")
+    assert stock == sorted(CASES)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for name in stock:
+        picture = re.search(rf"!\[[^\]]*\]\((docs/pictures/[\w-]+\.png)\)[^\n]*`{name}`", readme)
+        assert picture, f"the README shows no picture of {name}"
+        assert (REPO / picture[1]).is_file(), picture[1]
+
+
+def _game(tmp_path: Path, template: str, fields: dict) -> Path:
+    kind = CASES[template][0]
+    root = tmp_path / "components" / "g"
+    (root / "art").mkdir(parents=True)
+    for picture in ART.iterdir():
+        (root / "art" / picture.name).write_bytes(picture.read_bytes())
+    (root / "game.yaml").write_text("title: Stock\nplayers: 2\n", encoding="utf-8")
+    key = ENTRY_KEY[kind.split()[1]]
+    entry = json.dumps({"name": "a", "count": 1, **fields})
+    face = template if template != "card-back.svg.j2" else "card.svg.j2"
+    back = "back: card-back.svg.j2\n" if template == "card-back.svg.j2" else ""
+    spec = f"{kind}title: Pieces\nface: {face}\n{back}{key}:\n  - {entry}\n"
+    if template == "card-back.svg.j2":
+        spec = spec.replace('"back_title"', '"title": "Face", "back_title"')
+    (root / "pieces.yaml").write_text(spec, encoding="utf-8")
+    return root
+
+
+def _chars(pdf_path: Path, manifest: dict) -> list[tuple[str, float, tuple, tuple]]:
+    """Every printed character on the pieces: its text, font size (pt, whichever way it
+    runs, as MuPDF reads it), bbox and the trim box of its piece (pt, y down)."""
+    found = []
+    with pymupdf.open(pdf_path) as pdf:
+        for item in manifest["items"]:
+            page = pdf[item["page"] - 1]
+            height = page.rect.height
+            x0, x1 = item["x_mm"] * PT_PER_MM, (item["x_mm"] + item["w_mm"]) * PT_PER_MM
+            y0 = height - (item["y_mm"] + item["h_mm"]) * PT_PER_MM
+            y1 = height - item["y_mm"] * PT_PER_MM
+            for block in page.get_text("rawdict")["blocks"]:
+                for line in block.get("lines", []):
+                    for span in line["spans"]:
+                        for char in span["chars"]:
+                            cx0, cy0, cx1, cy1 = char["bbox"]
+                            cx, cy = (cx0 + cx1) / 2, (cy0 + cy1) / 2
+                            if x0 <= cx <= x1 and y0 <= cy <= y1 and char["c"].strip():
+                                found.append(
+                                    (
+                                        char["c"],
+                                        span["size"],
+                                        (cx0, cy0, cx1, cy1),
+                                        (x0, y0, x1, y1),
+                                    )
+                                )
+    return found
+
+
+@pytest.mark.parametrize("template", list(CASES))
+def test_short_inputs_print_inside_the_frame_at_6_pt_or_more(tmp_path, pnp, template):
+    root = _game(tmp_path, template, CASES[template][1])
+    result = pnp("check", "--components", root.parent)
+    assert result.exit_code == 0, result.output
+    result = pnp("build", "--components", root.parent, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pack = tmp_path / "out" / "g"
+    manifest = json.loads((pack / "manifest.json").read_text())
+    chars = _chars(pack / "g.pdf", manifest)
+    printed = "".join(text for text, *_ in chars)
+    shown = {
+        k: v for k, v in CASES[template][1].items() if k not in ("art", "icons", "icon", "suit")
+    }
+    for value in shown.values():
+        for word in re.sub(r"\*|:[a-z-]+:", " ", str(value)).split():
+            assert word in printed, (template, word, printed)
+    margin = 1.5 * PT_PER_MM  # text keeps 1.5 mm from the cut
+    for text, size, (cx0, cy0, cx1, cy1), (x0, y0, x1, y1) in chars:
+        assert size >= 6 - 0.01, (template, text, size)
+        inside = x0 + margin <= cx0 and cx1 <= x1 - margin and y0 + margin <= cy0
+        assert inside and cy1 <= y1 - margin, (template, text)
+
+
+@pytest.mark.parametrize("template", list(CASES))
+def test_long_inputs_are_reported_when_they_cannot_fit_at_6_pt(tmp_path, pnp, template):
+    field = CASES[template][2]
+    fields = {**CASES[template][1], field: LONG * 6}
+    root = _game(tmp_path, template, fields)
+    result = pnp("check", "--components", root.parent)
+    assert result.exit_code == 1, result.output
+    line = next(line for line in result.stderr.splitlines() if "does not fit" in line)
+    assert "pieces.yaml:" in line and "6.0 pt" in line, line
+
+
+def test_the_sample_game_of_the_pictures_builds_and_checks(tmp_path, pnp):
+    docs = REPO / "docs"
+    result = pnp("check", "stock-templates", "--components", docs)
+    assert result.exit_code == 0, result.output
+    result = pnp("build", "stock-templates", "--components", docs, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
