@@ -680,6 +680,30 @@ def test_clip_paths_draw_as_resvg_does(clip):
     assert looks_like_resvg(text, compiled) <= WITHIN
 
 
+PATTERNS = [
+    '<pattern id="p" width="0.25" height="0.5"><circle cx="8" cy="8" r="6" fill="teal"/>'
+    '<rect x="10" y="10" width="5" height="5" fill="orange" opacity="0.5"/></pattern>',
+    '<pattern id="q" patternUnits="userSpaceOnUse" width="16" height="12" viewBox="0 0 4 3">'
+    '<path d="M0 0 L4 3 M4 0 L0 3" stroke="navy" stroke-width="0.5"/></pattern>'
+    '<pattern id="p" href="#q" x="2" patternTransform="rotate(20) translate(3 1)"/>',
+    '<linearGradient id="g"><stop stop-color="gold"/><stop offset="1" stop-color="red"/>'
+    '</linearGradient><pattern id="p" patternContentUnits="objectBoundingBox" width=".2" '
+    'height=".5"><rect width=".1" height=".25" fill="url(#g)"/></pattern>',
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_patterns_draw_as_resvg_does(pattern):
+    text = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60" viewBox="0 0 120 60">'
+        f'{pattern}<rect x="5" y="5" width="110" height="50" rx="8" fill="url(#p)" '
+        'stroke="url(#p)" stroke-width="4" fill-opacity="0.8"/></svg>'
+    )
+    compiled = compile_svg(etree.fromstring(text.encode(), SAFE_PARSER))
+    assert compiled.warnings == ()
+    assert looks_like_resvg(text, compiled) <= WITHIN
+
+
 def test_use_symbol_and_nested_svg_draw_as_resvg_does():
     text = (
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -703,7 +727,11 @@ def test_use_symbol_and_nested_svg_draw_as_resvg_does():
     [
         ('<filter id="f"/><rect width="5" height="5" filter="url(#f)"/>', "filter"),
         ('<rect width="5" height="5" mask="linear-gradient(red, blue)"/>', "mask"),
-        ('<pattern id="p"/><rect width="5" height="5" fill="url(#p)"/>', "pattern"),
+        (
+            '<pattern id="p" width="1e-4" height="1e-4" patternUnits="userSpaceOnUse">'
+            '<rect width="1" height="1"/></pattern><rect width="5" height="5" fill="url(#p)"/>',
+            "pattern",
+        ),
         ('<marker id="m"/><path d="M0 0 L5 5" stroke="red" marker-end="url(#m)"/>', "marker"),
         ("<foreignObject><p>x</p></foreignObject>", "foreignObject"),
         ('<text><textPath href="#p">x</textPath></text>', "textPath"),

@@ -34,7 +34,7 @@ from pathlib import Path
 from lxml import etree
 from PIL import Image
 
-from generator.art import svgpaint, svgtext
+from generator.art import svgpaint, svgpattern, svgtext
 from generator.art.fonts import register_fonts
 from generator.art.svgpath import (
     EMPTY,
@@ -405,6 +405,7 @@ class _Compiler:
         self.css: Cascade | None = None
         self.root: etree._Element | None = None
         self.width = self.height = 0.0
+        self.canvas: Box = (0.0, 0.0, 0.0, 0.0)  # what can be seen, in the ctm's space
         self.active: list[etree._Element] = []  # use targets and clip paths being drawn
         self.fonts: dict[tuple[str, str, str], str] = {}
 
@@ -438,6 +439,7 @@ class _Compiler:
             box = self.content_box(root, attrs)
         width, height = self.root_size(attrs, box)
         self.width, self.height = width * PX_TO_PT, height * PX_TO_PT
+        self.canvas = (0.0, 0.0, self.width, self.height)
         flip = (PX_TO_PT, 0.0, 0.0, -PX_TO_PT, 0.0, self.height)
         matrix = multiply(
             flip, view_box_matrix(box, attrs.get("preserveAspectRatio"), width, height)
@@ -749,11 +751,12 @@ class _Compiler:
         b.restore()
 
     def viewport_box(self, ctx: _Ctx) -> Box | None:
-        """The drawing's viewport in the current user space (a group's bounding box)."""
+        """What can be seen of the drawing (or of the pattern tile being drawn) in the
+        current user space: the bounding box of a group."""
         inverse = invert(ctx.ctm)
         if inverse is None:
             return None
-        x0, y0, x1, y1 = bbox_through(inverse, (0.0, 0.0, self.width, self.height))
+        x0, y0, x1, y1 = bbox_through(inverse, self.canvas)
         pad = max(x1 - x0, y1 - y0) * 0.01
         return (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
 
@@ -1176,19 +1179,28 @@ class _Compiler:
     def gradient(
         self, server: svgpaint.Server, alpha: float, stroke: bool, ops: tuple, ctx: _Ctx
     ) -> None:
-        """``ops`` painted with a gradient at ``alpha`` times its stops' shared opacity."""
+        """``ops`` painted with a gradient or a pattern at ``alpha`` times the opacity its
+        stops share. A pattern's tile sets its own alphas, which some viewers let replace
+        the alpha it is painted at: a pattern not opaque is painted in a group."""
         total = alpha * server.opacity
         box = self.viewport_box(ctx)
         if total <= 0 or box is None:
             return
         b = self.b
-        if stroke:
-            b.state[3] = None
-            b.op(STROKE_ALPHA, total)
-        else:
-            b.state[1] = None
-            b.op(FILL_ALPHA, total)
-        b.op(PAINT, box, server.shading, server.alpha, server.matrix, stroke, ops)
+        paint = (PAINT, box, server.shading, server.alpha, server.matrix, stroke, ops)
+        if server.shading[0] == "tile":
+            if total < 1:
+                b.save()
+                b.op(FILL_ALPHA, total)
+                b.op(STROKE_ALPHA, total)
+                b.op(GROUP, box, None, (paint,))
+                b.restore()
+            else:
+                b.op(*paint)
+            return
+        b.state[3 if stroke else 1] = None
+        b.op(STROKE_ALPHA if stroke else FILL_ALPHA, total)
+        b.op(*paint)
 
     def paint_of(
         self,
@@ -1218,11 +1230,40 @@ class _Compiler:
             if isinstance(result, svgpaint.Solid):
                 return (result.rgb, result.alpha) if result.alpha > 0 else None
             return (None, result)
-        if kind == "pattern":
-            self.warn("<pattern", f"the pattern paint of {self.where(element)} is not drawn")
+        if kind == "pattern" and server not in self.active:
+            assert server is not None
+            tiles = svgpattern.resolve(self, element, server, bbox, painted, ctx)
+            if tiles is not None:
+                return (None, tiles)
         if value.fallback is not None:
             return self.paint_of(value.fallback, bbox, painted, ctx, element)
         return None
+
+    def tile(
+        self,
+        content: etree._Element,
+        pattern: etree._Element,
+        ctx: _Ctx,
+        matrix: Matrix,
+        size: tuple[float, float],
+    ) -> tuple:
+        """The operations of a pattern's tile of ``size``: its content's children, drawn
+        through ``matrix`` into the tile."""
+        canvas = self.canvas
+        self.canvas = (0.0, 0.0, *size)
+        inner = self.context_of(content, ctx)
+        inner = _Ctx(inner.style, inner.font_size, inner.vw, inner.vh, matrix)
+        self.builders.append(_Builder())
+        self.active.append(pattern)
+        try:
+            if matrix != IDENTITY:
+                self.b.op(TRANSFORM, matrix)
+            self.children(content, inner)
+        finally:
+            self.active.pop()
+            ops = self.builders.pop().finish()
+            self.canvas = canvas
+        return ops if any(op.__class__ is str or op[0] != TRANSFORM for op in ops) else ()
 
     # --- masks ----------------------------------------------------------------------------
 

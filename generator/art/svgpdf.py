@@ -111,12 +111,11 @@ class _Form(pdfdoc.PDFObject):
         self.resources = resources
         self.group = group
 
-    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+    def stream(self) -> pdfdoc.PDFStream:
+        """The compressed content with its bounding box and resources."""
         stream = pdfdoc.PDFStream(content=pdfdoc.pdfdocEnc(self.content))
         stream.filters = [pdfdoc.PDFZCompress]
         d = stream.dictionary
-        d["Type"] = pdfdoc.PDFName("XObject")
-        d["Subtype"] = pdfdoc.PDFName("Form")
         d["BBox"] = _array(self.bbox)
         resources = pdfdoc.PDFResourceDictionary()
         resources.basicFonts()
@@ -125,8 +124,35 @@ class _Form(pdfdoc.PDFObject):
             if entries:
                 setattr(resources, kind, entries)
         d["Resources"] = resources
+        return stream
+
+    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+        stream = self.stream()
+        d = stream.dictionary
+        d["Type"] = pdfdoc.PDFName("XObject")
+        d["Subtype"] = pdfdoc.PDFName("Form")
         if self.group is not None:
             d["Group"] = pdfdoc.PDFDictionary(self.group)
+        return stream.format(document)
+
+
+class _Tiling(_Form):
+    """A coloured tiling pattern: one tile, repeated edge to edge."""
+
+    def __init__(self, content: str, bbox: Box, resources: dict, matrix: tuple):
+        super().__init__(content, bbox, resources, None)
+        self.matrix = matrix
+
+    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+        stream = self.stream()
+        d = stream.dictionary
+        d["Type"] = pdfdoc.PDFName("Pattern")
+        d["PatternType"] = 1
+        d["PaintType"] = 1
+        d["TilingType"] = 1
+        d["XStep"] = _Literal(fmt(self.bbox[2]))
+        d["YStep"] = _Literal(fmt(self.bbox[3]))
+        d["Matrix"] = _array(self.matrix)
         return stream.format(document)
 
 
@@ -318,12 +344,18 @@ class _Painter:
         self.do(content, bbox, resources, None)
 
     def pattern(self, shading: tuple, matrix: tuple) -> str:
-        """The name of a shading pattern, written once per document."""
-        key = repr((shading, matrix, self.mode))
+        """The name of a shading pattern, or of a tiling one (``shading`` is then ("tile",
+        size, operations of a tile)), written once per document."""
+        key = "PnpP" + hashlib.sha1(repr((shading, matrix, self.mode)).encode()).hexdigest()
         name = self.objects.get(key)
         if name is None:
-            name = "PnpP" + hashlib.sha1(key.encode()).hexdigest()[:12]
-            self.doc.Reference(_pattern(shading, matrix, self.mode), name)
+            name = key[:16]
+            if shading[0] == "tile":
+                _, (w, h), ops = shading
+                content, resources = self.capture(ops, True, (), {})
+                self.doc.Reference(_Tiling(content, (0, 0, w, h), resources, matrix), name)
+            else:
+                self.doc.Reference(_pattern(shading, matrix, self.mode), name)
             self.objects[key] = name
         return name
 
