@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
 from collections.abc import Callable
@@ -14,6 +15,13 @@ from generator.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "components"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_printer_profile(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The tests see no printer profile of the person running them: the user config is a file
+    that does not exist (a test that wants one writes it or sets its own)."""
+    os.environ["PNP_CONFIG"] = str(tmp_path_factory.mktemp("config") / "none.toml")
 
 
 def _invoke(*args: object) -> Result:

@@ -10,7 +10,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 # the stages in the order the data flows; the shared basics come first, the CLI last
 ORDER = ["basics", "i18n", "spec", "art", "layout", "output", "check", "build", "commands"]
-BASICS = {"errors", "paths", "options"}
+BASICS = {"errors", "paths", "options", "profile"}
 STAGES = set(ORDER) - {"basics"}
 
 

@@ -105,9 +105,9 @@ lang_option = click.option(
 )
 
 
-def _offset(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple:
+def parse_offset(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple | None:
     if value is None:
-        return (0.0, 0.0)
+        return None
     try:
         x, y = (float(v) for v in value.split(","))
     except ValueError:
@@ -123,13 +123,12 @@ def print_options(func):
         click.option(
             "--duplex",
             type=click.Choice(["long", "short"]),
-            default="long",
-            show_default=True,
-            help="The edge your printer flips the sheet on.",
+            default=None,
+            help="The edge your printer flips the sheet on (default: long, or your profile's).",
         ),
         click.option(
             "--back-offset",
-            callback=_offset,
+            callback=parse_offset,
             default=None,
             metavar="X,Y",
             help="Move every back by X,Y mm to correct your printer (measure with pnp calibrate).",
@@ -137,12 +136,14 @@ def print_options(func):
         click.option(
             "--layout",
             type=click.Choice(["duplex", "fold"]),
-            default="duplex",
-            show_default=True,
-            help="fold: fronts and backs on one sheet, for single-sided printers.",
+            default=None,
+            help="fold: fronts and backs on one sheet, for single-sided printers (default: "
+            "duplex, or your profile's).",
         ),
         click.option(
-            "--ink-saver", is_flag=True, help="Outline-only backs and lighter dark areas."
+            "--ink-saver/--no-ink-saver",
+            default=None,
+            help="Outline-only backs and lighter dark areas.",
         ),
     ]
     for option in reversed(options):
@@ -151,13 +152,26 @@ def print_options(func):
 
 
 def make_options(
-    duplex: str = "long",
-    back_offset: tuple = (0.0, 0.0),
-    layout: str = "duplex",
-    ink_saver: bool = False,
-) -> PrintOptions:
-    """PrintOptions from the command line's values."""
-    return PrintOptions(duplex, tuple(back_offset), layout, ink_saver)
+    paper: str | None = None,
+    duplex: str | None = None,
+    back_offset: tuple | None = None,
+    layout: str | None = None,
+    ink_saver: bool | None = None,
+) -> tuple[str | None, PrintOptions]:
+    """The paper and print options: the command line's flags, else the printer profile's
+    (pnp.toml, the user config; said in one line when there is one), else the defaults."""
+    from generator.profile import load_profile, resolve
+
+    try:
+        profile = load_profile(tuple(_papers()))
+    except SpecError as exc:
+        report_spec_errors([exc])
+    given = {"paper": paper, "duplex": duplex, "back_offset": back_offset, "layout": layout}
+    given["ink_saver"] = ink_saver
+    overridden = {key for key, value in given.items() if value is not None}
+    if set(profile.values) - overridden:
+        click.echo(clean(profile.describe(overridden)), err=True)
+    return resolve(given, profile)
 
 
 _deferred: list[SpecError] = []  # load errors kept for plan_games to report with its own

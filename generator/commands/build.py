@@ -83,7 +83,7 @@ def command(
     **printing: object,
 ) -> None:
     """Build print packs (every game by default); with --lang into <out>/<game>/<lang>/."""
-    options = make_options(**printing)
+    paper, options = make_options(paper, **printing)
     by_language = language is not None
     todo_names = stale(components_dir, games, out_dir, paper, options, language, force)
     if todo_names is None:  # every pack is up to date

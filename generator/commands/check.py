@@ -80,7 +80,7 @@ def command(
     way it is printed), so a template mistake, text that no longer fits its box, or a sheet
     whose backs would miss their fronts is found here, not at build time."""
     failed = False
-    options = make_options(**printing)
+    paper, options = make_options(paper, **printing)
     loaded = load_games(components_dir, games, language, defer=True)
     for game, planned in zip(loaded, plan_on_all_cores(loaded, paper, options), strict=True):
         rows = check_counts(game)

@@ -1,0 +1,159 @@
+"""The printer profile: how this user's printer prints (paper, duplex edge, back offset,
+layout, ink saver), remembered so that a calibrated offset is typed once.
+
+Two files may hold it, as a ``[printer]`` table: the user config (``~/.config/pnp/config.toml``
+on Linux, the platform's own place elsewhere, or ``$PNP_CONFIG``) and ``pnp.toml`` in the folder
+pnp runs in, which wins over it. A flag on the command line wins over both.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.errors import SpecError, display_path
+from generator.options import PrintOptions
+
+HERE = Path("pnp.toml")
+KEYS = ("paper", "duplex", "back_offset", "layout", "ink_saver")
+CHOICES = {"duplex": ("long", "short"), "layout": ("duplex", "fold")}
+MAX_OFFSET = 20.0  # mm: more is not a printer's error
+
+
+def user_config() -> Path:
+    """Where the user's own config lives (``$PNP_CONFIG`` names another file)."""
+    if os.environ.get("PNP_CONFIG"):
+        return Path(os.environ["PNP_CONFIG"])
+    import platformdirs  # only when there is a profile to find
+
+    return platformdirs.user_config_path("pnp") / "config.toml"
+
+
+@dataclass
+class Profile:
+    """The printer settings found, and the files they came from (for the message)."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    sources: list[Path] = field(default_factory=list)
+
+    def describe(self, overridden: set[str] = frozenset()) -> str:
+        """'printer profile pnp.toml: duplex short, back offset 1.5,-0.5' for the build's first
+        line, leaving out what the command line ``overridden``."""
+        parts = []
+        for key in KEYS:
+            if key in self.values and key not in overridden:
+                value = self.values[key]
+                if key == "back_offset":
+                    value = ",".join(f"{v:g}" for v in value)
+                parts.append(f"{key.replace('_', ' ')} {value}")
+        files = " and ".join(display_path(p) for p in self.sources)
+        return f"printer profile {files}: {', '.join(parts)}"
+
+
+def load_profile(papers: tuple[str, ...]) -> Profile:
+    """The printer profile from the user config, then ./pnp.toml over it; a file that cannot
+    be used raises SpecError naming it (and the line, where TOML tells it)."""
+    profile = Profile()
+    for path in (user_config(), HERE):
+        if not path.is_file():
+            continue
+        printer = _printer_table(path)
+        for key, value in printer.items():
+            profile.values[key] = _checked(path, key, value, papers)
+        if printer:
+            profile.sources.append(path)
+    return profile
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """A TOML file's data; SpecError (with the line, where TOML tells it) if it is broken."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise SpecError(path, int(line[1]) if line else None, f"not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(path, None, f"cannot read it: {exc}") from None
+
+
+def _printer_table(path: Path) -> dict[str, Any]:
+    printer = _read(path).get("printer", {})
+    if not isinstance(printer, dict):
+        raise SpecError(path, None, "'printer' must be a table: [printer]")
+    return printer
+
+
+def _checked(path: Path, key: str, value: Any, papers: tuple[str, ...]) -> Any:
+    """A profile value, or a SpecError saying what is allowed."""
+    if key not in KEYS:
+        raise SpecError(path, None, f"unknown key '{key}' in [printer]; allowed: {', '.join(KEYS)}")
+    allowed = {"paper": papers, **CHOICES}.get(key)
+    if allowed is not None and value not in allowed:
+        raise SpecError(path, None, f"{key} = {value!r}; allowed: {', '.join(allowed)}")
+    if key == "ink_saver" and not isinstance(value, bool):
+        raise SpecError(path, None, "ink_saver = true or false")
+    if key == "back_offset":
+        numbers = (
+            [v for v in value if isinstance(v, int | float)] if isinstance(value, list) else []
+        )
+        if len(numbers) != 2 or not all(math.isfinite(v) and abs(v) <= MAX_OFFSET for v in numbers):
+            raise SpecError(path, None, f"back_offset = [X, Y] in mm, each within ±{MAX_OFFSET:g}")
+        return (float(numbers[0]), float(numbers[1]))
+    return value
+
+
+def resolve(given: dict[str, Any], profile: Profile) -> tuple[str | None, PrintOptions]:
+    """The paper (None: the game's own) and print options: each flag given on the command
+    line, else the profile's, else the default."""
+    values = {k: v for k, v in given.items() if v is not None}
+    merged = {**profile.values, **values}
+    paper = merged.pop("paper", None)
+    defaults = PrintOptions()
+    options = PrintOptions(
+        merged.get("duplex", defaults.duplex),
+        tuple(merged.get("back_offset", defaults.back_offset)),
+        merged.get("layout", defaults.layout),
+        bool(merged.get("ink_saver", defaults.ink_saver)),
+    )
+    return paper, options
+
+
+def save(path: Path, updates: dict[str, Any]) -> None:
+    """Write ``updates`` into the ``[printer]`` table of ``path``, keeping its other keys and
+    tables (rewritten as plain TOML; comments are not kept)."""
+    data: dict[str, Any] = {}
+    if path.is_file():
+        data = {**_read(path)}
+    if not isinstance(data.get("printer", {}), dict):
+        raise SpecError(path, None, "'printer' must be a table: [printer]")
+    data.setdefault("printer", {}).update(updates)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(_toml(data), encoding="utf-8")
+    temporary.replace(path)
+
+
+def _toml(data: dict[str, Any], prefix: str = "") -> str:
+    """Plain TOML for a config of tables holding strings, numbers, booleans and lists."""
+    lines = [f"{k} = {_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    text = "\n".join(lines) + ("\n" if lines else "")
+    for key, table in ((k, v) for k, v in data.items() if isinstance(v, dict)):
+        name = f"{prefix}{key}"
+        text += f"\n[{name}]\n" + _toml(table, name + ".")
+    return text.lstrip("\n")
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return json.dumps(str(value))  # a JSON string is a TOML basic string
