@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_art.py
 	$(BIN)/python benchmarks/bench_bundled.py
 	$(BIN)/python benchmarks/bench_scale.py
+	$(BIN)/python benchmarks/bench_cli.py
 
 pictures: $(STAMP)
 	$(BIN)/python docs/make_pictures.py

@@ -8,26 +8,29 @@ import sys
 
 import click
 
-from generator.build.parallel import WorkerLost
+from generator.errors import WorkerLost
 
 EXIT_INTERNAL = 4
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
-# command name -> its module under generator.commands, imported when the command runs
+# command name -> its module under generator.commands (imported when the command runs) and the
+# line `pnp --help` shows for it (kept here so that listing the commands imports none of them;
+# tests/test_cli.py holds it to each command's own help)
 COMMANDS = {
-    "build": "build",
-    "check": "check",
-    "list": "listing",
-    "schema": "schema",
-    "i18n": "i18n",
-    "calibrate": "calibrate",
-    "export": "export",
-    "preview": "preview",
-    "new": "new",
+    "new": ("new", "Start a new game from a stock template or a bundled example."),
+    "build": ("build", "Build print packs (every game by default)."),
+    "check": ("check", "Check counts, text fit, legibility and printing (every game by default)."),
+    "list": ("listing", "List games and their components with counts, pages and sheet fill."),
+    "preview": ("preview", "Render a game's pack to PNG pages and a contact sheet."),
+    "export": ("export", "Files for print shops and Tabletop Simulator."),
+    "calibrate": ("calibrate", "Print a duplex test sheet; save the offset you measure."),
+    "i18n": ("i18n", "Extract, start and update translation catalogs."),
+    "schema": ("schema", "Write the JSON Schema of game.yaml and component specs."),
 }
 
 
 class LazyGroup(click.Group):
-    """Commands imported when used: each pulls in only the parts of the engine it needs."""
+    """Commands imported when used: each pulls in only the parts of the engine it needs, and
+    ``pnp --help`` none of them."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -35,13 +38,40 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        return importlib.import_module(f"generator.commands.{COMMANDS[name]}").command
+        return importlib.import_module(f"generator.commands.{COMMANDS[name][0]}").command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, help_line) for name, (_, help_line) in COMMANDS.items()])
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pnp-generator")
-def cli() -> None:
-    """Print-and-play component generator: YAML specs to print-ready PDFs."""
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Also print timings, and a traceback on a crash."
+)
+def cli(quiet: bool, verbose: bool) -> None:
+    """Print-and-play component generator: YAML specs to print-ready PDFs.
+
+    Shell completion: eval "$(_PNP_COMPLETE=bash_source pnp)" in ~/.bashrc (zsh_source in
+    ~/.zshrc, fish_source for fish)."""
+    if verbose:
+        os.environ["PNP_VERBOSE"] = "1"
+        os.environ["PNP_DEBUG"] = "1"
+    if quiet:
+        click.get_current_context().call_on_close(_restore(sys.stdout))
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed with the context
+
+
+def _restore(stream: object):  # noqa: ANN202 - a callback
+    """Put stdout back when a quiet command ends."""
+
+    def restore() -> None:
+        quiet, sys.stdout = sys.stdout, stream
+        quiet.close()
+
+    return restore
 
 
 def main() -> None:

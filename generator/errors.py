@@ -88,3 +88,7 @@ class SpecFailure(Exception):
     def __init__(self, errors: list[SpecError]):
         self.errors = errors
         super().__init__("\n".join(str(e) for e in errors))
+
+
+class WorkerLost(Exception):
+    """A worker process ended without finishing its work (killed, or out of memory)."""

@@ -358,3 +358,43 @@ def test_a_pack_with_nothing_authored_has_no_about_page(make_deck_game, pnp, tmp
     assert result.exit_code == 0, result.output
     reader = pypdf.PdfReader(tmp_path / "out" / "synth" / "synth.pdf")
     assert all(text("about_heading") not in page.extract_text() for page in reader.pages)
+
+
+def test_help_lists_every_command_without_importing_one():
+    """``pnp --help`` answers from a table: no command module (nor the engine) is loaded, and
+    every command it lists exists."""
+    code = (
+        "import sys\nfrom generator.cli import cli\ntry:\n    cli(['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print([m for m in sys.modules if m.startswith('generator.commands.')])\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout
+    from generator.cli import COMMANDS
+
+    for name in COMMANDS:
+        assert f"  {name} " in run.stdout, name
+        assert cli.get_command(None, name).name == name
+
+
+def test_quiet_prints_only_errors_and_json_is_a_document(make_deck_game, pnp, tmp_path):
+    components = make_deck_game(cards={"a": 6, "b": 5})
+    result = pnp("-q", "check", "--components", components)
+    assert result.exit_code == 0 and result.stdout == "", result.stdout
+    result = pnp("check", "--components", components, "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert found["passed"] is True
+    (game,) = found["games"]
+    assert {r["key"]: r["generated"] for r in game["counts"]}["deck/a"] == 6
+    assert game["printing"]["sheets"] >= 1 and game["overflows"] == []
+    listed = json.loads(pnp("list", "--components", components, "--json").stdout)
+    (deck,) = listed["games"][0]["components"]
+    assert deck["count"] == 11 and [k["name"] for k in deck["kinds"]] == ["a", "b"]
+    (components / "synth" / "game.yaml").write_text(
+        (components / "synth" / "game.yaml").read_text().replace("deck/a: 6", "deck/a: 7")
+    )
+    result = pnp("check", "--components", components, "--json")
+    assert result.exit_code == 1 and json.loads(result.stdout)["passed"] is False
+    result = pnp("-q", "check", "--components", components)
+    assert result.exit_code == 1 and result.stdout == "" and "deck/a" in result.stderr

@@ -20,15 +20,12 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
+from generator.errors import WorkerLost
 from generator.output import atomic
 
 T = TypeVar("T")
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 R = TypeVar("R")
-
-
-class WorkerLost(Exception):
-    """A worker process ended without finishing its work (killed, or out of memory)."""
 
 
 _work: list[tuple[Callable, Sequence]] = []  # the job and items the forked workers inherit

@@ -8,10 +8,12 @@ should answer as soon as that is done.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,6 +67,20 @@ def in_game_folder(func: Callable) -> Callable:
         return func(*args, **kwargs)
 
     return command
+
+
+@contextlib.contextmanager
+def silenced(quiet: bool = True) -> Iterator[None]:
+    """Nothing printed to stdout inside (errors still reach stderr): for --json, whose
+    document is printed after it."""
+    if not quiet:
+        yield
+        return
+    kept, sys.stdout = sys.stdout, io.StringIO()
+    try:
+        yield
+    finally:
+        sys.stdout = kept
 
 
 def report_spec_errors(errors: list[SpecError]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from generator.check.rules import (
 )
 from generator.commands import (
     EXIT_FAILED_CHECK,
+    Planned,
     components_option,
     games_argument,
     in_game_folder,
@@ -28,6 +30,7 @@ from generator.commands import (
     paper_option,
     plan_on_all_cores,
     print_options,
+    silenced,
 )
 from generator.errors import clean, display_path
 from generator.i18n.strings import missing as missing_engine
@@ -63,6 +66,7 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
 @lang_option
 @paper_option
 @print_options
+@click.option("--json", "as_json", is_flag=True, help="The findings as JSON on stdout.")
 @in_game_folder
 def command(
     games: tuple[str, ...],
@@ -70,6 +74,7 @@ def command(
     strict: bool,
     language: str | None,
     paper: str | None,
+    as_json: bool,
     **printing: object,
 ) -> None:
     """Check component counts against the rulebook (every game by default), and with --lang
@@ -80,23 +85,75 @@ def command(
     way it is printed), so a template mistake, text that no longer fits its box, or a sheet
     whose backs would miss their fronts is found here, not at build time."""
     failed = False
-    paper, options = make_options(paper, **printing)
-    loaded = load_games(components_dir, games, language, defer=True)
-    for game, planned in zip(loaded, plan_on_all_cores(loaded, paper, options), strict=True):
-        rows = check_counts(game)
-        print_table(game, rows)
-        if language is not None:
-            failed |= not explain_translation(game)
-        if planned.printing is not None:
-            describe_printing(planned.printing)
-        broken = explain_failures(game, planned.overflows, rows, planned.printing)
-        if game.spec.recipes and not check_recipes(game):
-            click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
-        pending = [r for r in rows if r.status == NOT_YET]
-        if pending:
-            click.echo(f"  {len(pending)} rulebook count(s) not yet specified by any component.")
-        failed |= broken or (strict and bool(pending))
+    found = []
+    with silenced(as_json):
+        paper, options = make_options(paper, **printing)
+        loaded = load_games(components_dir, games, language, defer=True)
+        for game, planned in zip(loaded, plan_on_all_cores(loaded, paper, options), strict=True):
+            rows = check_counts(game)
+            print_table(game, rows)
+            translated = explain_translation(game) if language is not None else True
+            if planned.printing is not None:
+                describe_printing(planned.printing)
+            broken = explain_failures(game, planned.overflows, rows, planned.printing)
+            if game.spec.recipes and not check_recipes(game):
+                click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
+            pending = [r for r in rows if r.status == NOT_YET]
+            if pending:
+                click.echo(
+                    f"  {len(pending)} rulebook count(s) not yet specified by any component."
+                )
+            passed = translated and not broken and not (strict and pending)
+            failed |= not passed
+            found.append(as_record(game, planned, rows, passed))
+    if as_json:
+        click.echo(json.dumps({"passed": not failed, "games": found}, indent=2, ensure_ascii=False))
     sys.exit(EXIT_FAILED_CHECK if failed else 0)
+
+
+def as_record(game: Game, planned: Planned, rows: list[CountRow], passed: bool) -> dict:
+    """What the check found for one game, for --json."""
+    report, printing = game.report, planned.printing
+    components = {c.id: c for c in game.components}
+    return {
+        "game": game.name,
+        "title": game.spec.title,
+        "language": game.language,
+        "passed": passed,
+        "counts": [
+            {"key": r.key, "expected": r.expected, "generated": r.generated, "status": r.status}
+            for r in rows
+        ],
+        "overflows": [
+            {
+                "file": display_path(o.path or components[o.component].path),
+                "line": o.line,
+                "component": o.component,
+                "piece": o.piece,
+                "box": o.box,
+                "missing": o.missing,
+            }
+            for o in planned.overflows
+        ],
+        "recipes": list(check_recipes(game)),
+        "printing": None
+        if printing is None
+        else {
+            "sheets": printing.sheets,
+            "pages": printing.pages,
+            "sides": printing.sides,
+            "problems": list(printing.problems),
+        },
+        "translation": None
+        if report is None
+        else {
+            "language": report.language,
+            "missing": [where for where, _ in report.missing],
+            "fuzzy": [where for where, _ in report.fuzzy],
+            "placeholders": [where for where, _ in report.placeholders],
+            "obsolete": report.obsolete,
+        },
+    }
 
 
 def fails_check(game: Game, overflows: list[Overflow], printing: PrintReport | None) -> bool:

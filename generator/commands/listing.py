@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -12,6 +13,7 @@ from generator.commands import (
     in_game_folder,
     load_games,
     plan_games,
+    silenced,
 )
 from generator.errors import clean
 from generator.layout.pack import Pack
@@ -53,8 +55,55 @@ def describe(pack: Pack) -> None:
 @click.command("list")
 @games_argument
 @components_option
+@click.option("--json", "as_json", is_flag=True, help="The listing as JSON on stdout.")
 @in_game_folder
-def command(games: tuple[str, ...], components_dir: Path) -> None:
+def command(games: tuple[str, ...], components_dir: Path, as_json: bool) -> None:
     """List games and their components with counts, pages and sheet fill."""
-    for pack in plan_games(load_games(components_dir, games), None):
+    with silenced(as_json):
+        packs = plan_games(load_games(components_dir, games), None)
+    if as_json:
+        document = {"games": [as_record(pack) for pack in packs]}
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    for pack in packs:
         describe(pack)
+
+
+def as_record(pack: Pack) -> dict:
+    """A game's pack for --json: its paper and sheets, components with their kinds, and the
+    sheets of pieces with how full they are."""
+    spec = pack.game.spec
+    return {
+        "game": pack.game.name,
+        "title": spec.title,
+        "players": spec.players,
+        "paper": pack.paper_name,
+        "duplex": pack.options.duplex if pack.duplex else None,
+        "sheets": pack.sheet_count,
+        "pages": pack.page_count,
+        "components": [
+            {
+                "id": plan.component.id,
+                "kind": plan.component.spec.kind,
+                "title": plan.component.spec.title,
+                "count": plan.count,
+                "size": plan.shape.label if plan.shape else None,
+                "pages": plan.pages,
+                "kinds": [
+                    {"name": d.name, "count": d.count, "label": d.label()} for d in plan.designs
+                ],
+            }
+            for plan in pack.components
+        ],
+        "sheets_of_pieces": [
+            {
+                "sheet": sheet,
+                "page": number,
+                "title": page.title,
+                "pieces": sum(1 for p in page.placements if p.side == "front"),
+                "fill": round(page.fill, 3),
+            }
+            for number, page, sheet in pack.pages()
+            if page is not None and page.side != "back" and page.area
+        ],
+    }
