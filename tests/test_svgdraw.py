@@ -842,3 +842,122 @@ def test_images_keep_their_aspect_ratio_and_svg_images_are_drawn(tmp_path):
     store = ArtStore(tmp_path)
     art = store.drawing(store.add(text, tmp_path, "here"))
     assert looks_like_resvg(text, art, tmp_path) <= WITHIN
+
+
+# --- a card template with a gradient, a clip path and group opacity, printed -----------------
+
+ART_CARD = """\
+<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <defs>
+    <linearGradient id="sky" x1="0" y1="0" x2="0" y2="1">
+      <stop offset="0" stop-color="#1d4e89"/><stop offset="1" stop-color="#f7c873"/>
+    </linearGradient>
+    <clipPath id="window"><circle cx="{{ box.cx }}" cy="{{ box.cy - 10 }}" r="18"/></clipPath>
+  </defs>
+  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
+        height="{{ box.full_h }}" fill="url(#sky)"/>
+  <g clip-path="url(#window)">
+    {% for i in range(8) %}
+    <rect x="{{ i * 9 }}" y="0" width="5" height="{{ box.h }}" fill="#e4572e"/>
+    {% endfor %}
+  </g>
+  <g opacity="0.5">
+    <rect x="8" y="{{ box.h - 30 }}" width="30" height="20" fill="#2e7d32"/>
+    <rect x="24" y="{{ box.h - 24 }}" width="30" height="20" fill="#6a1b9a"/>
+  </g>
+</svg>
+"""
+
+
+def test_a_card_with_a_gradient_a_clip_path_and_group_opacity_prints_right(pnp, tmp_path):
+    """Built with ``pnp build``: the card on its page (rendered by pypdfium2) looks as resvg
+    draws the SVG its template rendered, and the build warns of nothing."""
+    import json
+
+    import pypdfium2 as pdfium
+
+    root = tmp_path / "components" / "art"
+    (root / "templates").mkdir(parents=True)
+    (root / "templates" / "face.svg.j2").write_text(ART_CARD, encoding="utf-8")
+    (root / "game.yaml").write_text("title: Art\nplayers: 2\nexpect:\n  deck: 1\n")
+    (root / "deck.yaml").write_text(
+        "kind: deck\ntitle: Deck\nsize: poker\nbleed: 3\nface: face.svg.j2\n"
+        "cards:\n  - name: one\n    count: 1\n"
+    )
+    svgs: list[str] = []
+    original = ArtStore.add
+
+    def add(self, svg, source, where):
+        svgs.append(svg)
+        return original(self, svg, source, where)
+
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setattr(ArtStore, "add", add)
+    monkeypatch.setenv("PNP_JOBS", "1")
+    try:
+        result = pnp("build", "--components", tmp_path / "components", "--out", tmp_path / "out")
+    finally:
+        monkeypatch.undo()
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output.lower()
+    manifest = json.loads((tmp_path / "out" / "art" / "manifest.json").read_text())
+    (face,) = [item for item in manifest["items"] if item["side"] == "front"]
+    document = pdfium.PdfDocument(str(tmp_path / "out" / "art" / "art.pdf"))
+    page = document[face["page"] - 1]
+    scale = DPI / 25.4  # pixels per mm
+    image = page.render(scale=DPI / 72).to_pil().convert("RGB")
+    document.close()
+    bleed = face["bleed_mm"]
+    left = (face["x_mm"] - bleed) * scale
+    top = image.height - (face["y_mm"] + face["h_mm"] + bleed) * scale
+    width, height = (face["w_mm"] + 2 * bleed) * scale, (face["h_mm"] + 2 * bleed) * scale
+    crop = image.crop((round(left), round(top), round(left + width), round(top + height)))
+    crop = crop.rotate(-face["rotation"], expand=True)  # the art as it stands on the card
+    if face["rotation"] % 180:
+        width, height = height, width
+    printed = np.asarray(crop).astype(np.int16)
+    theirs = resvg(svgs[0], printed.shape[1], printed.shape[0])
+    assert bad_share(printed, theirs) <= WITHIN
+    row = round(height - 17 * scale)  # 14 mm above the bottom of the card
+    overlap, background = printed[row, round(31 * scale)], printed[row, round(60 * scale)]
+    purple = np.array([0x6A, 0x1B, 0x9A])
+    expected = (purple + background) / 2  # the group at half: no green shows through
+    assert np.abs(overlap - expected).max() <= 6, (overlap, expected)
+
+
+def test_images_from_data_uris_raster_and_svg():
+    buffer = io.BytesIO()
+    Image.new("RGB", (100, 50), (30, 90, 200)).save(buffer, format="PNG")
+    png = "data:image/png;base64," + __import__("base64").b64encode(buffer.getvalue()).decode()
+    inner = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+        '<rect width="10" height="10" fill="orange"/></svg>'
+    )
+    svg_uri = "data:image/svg+xml;utf8," + __import__("urllib.parse").parse.quote(inner)
+    text = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60" viewBox="0 0 120 60">'
+        f'<image href="{png}" x="4" y="4" width="48" height="24"/>'
+        f'<image href="{svg_uri}" x="60" y="4" width="40" height="40"/></svg>'
+    )
+    compiled = compile_svg(etree.fromstring(text.encode(), SAFE_PARSER))
+    assert compiled.warnings == ()
+    assert looks_like_resvg(text, compiled) <= WITHIN
+
+
+def test_faces_whose_parts_refer_to_each_other_are_not_split_into_layers(tmp_path):
+    """A style sheet or a gradient in the elements a template's faces share would be lost
+    to the rest of each face: such faces stay whole."""
+    store = ArtStore(tmp_path)
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10">'
+    shared = (
+        "<style>.a { fill: red }</style>"
+        '<linearGradient id="g"><stop stop-color="red"/><stop offset="1"/></linearGradient>'
+        + '<rect width="10" height="10" fill="url(#g)"/>'
+        * 40
+    )
+    keys = [
+        store.add(f'{head}{shared}<circle r="{r}" class="a"/></svg>', tmp_path / "t", "x")
+        for r in (1, 2)
+    ]
+    store.split_layers()
+    assert all(isinstance(store.drawing(key), Drawer) for key in keys)

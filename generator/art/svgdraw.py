@@ -638,11 +638,11 @@ class _Compiler:
             if isinstance(element, etree._Entity):
                 self.warn("&", f"the entity &{element.name}; is not expanded")
             return
-        if not tag.startswith(NS):
-            return  # another XML vocabulary (an editor's metadata): not drawn, as SVG says
-        name = tag[len(NS) :]
-        handler = self.handlers.get(name)
+        handler = HANDLERS.get(tag)
         if handler is None:
+            if not tag.startswith(NS):
+                return  # another XML vocabulary (an editor's metadata): not drawn, as SVG says
+            name = tag[len(NS) :]
             if name not in NOT_DRAWN:
                 self.warn(f"<{name}", f"{self.where(element)} is not drawn")
             return
@@ -653,13 +653,11 @@ class _Compiler:
         self.count += 1
         if self.count > MAX_ELEMENTS:
             raise SvgError(f"the SVG draws more than {MAX_ELEMENTS:,} elements (through <use>)")
-        self.nesting += 1
+        self.nesting += 1  # (an error ends the whole drawing: no need to count back)
         if self.nesting > MAX_DEPTH:
             raise SvgError(f"the SVG nests elements more than {MAX_DEPTH} levels deep")
-        try:
-            handler(self, element, attrs, self.inherit(attrs, ctx))
-        finally:
-            self.nesting -= 1
+        handler(self, element, attrs, self.inherit(attrs, ctx))
+        self.nesting -= 1
 
     def group(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
         """``g`` and ``a``: their children, as one group."""
@@ -1066,7 +1064,7 @@ class _Compiler:
             )
             return
         painted = geometry.bbox
-        if painted is not None and line is not None:
+        if painted is not None and line is not None:  # the stroke's reach, for gradients
             grow = line[0] * max(line[3], 1.0)
             painted = (painted[0] - grow, painted[1] - grow, painted[2] + grow, painted[3] + grow)
         fill_paint = self.paint_of(fill, geometry.bbox, geometry.bbox, ctx, element)
@@ -1767,10 +1765,8 @@ class _Compiler:
         """``foreignObject``: not drawn."""
         self.warn("<foreignObject", f"{self.where(element)} is not drawn")
 
-    handlers: dict[str, Callable] = {}
 
-
-_Compiler.handlers = {
+HANDLERS = {  # the element each method draws, by its tag with the SVG namespace
     "g": _Compiler.group,
     "a": _Compiler.group,
     "switch": _Compiler.switch,
@@ -1781,6 +1777,7 @@ _Compiler.handlers = {
     "foreignObject": _Compiler.foreign,
     **dict.fromkeys(SHAPES, _Compiler.shape),
 }
+HANDLERS = {NS + name: handler for name, handler in HANDLERS.items()}
 
 
 class _Resolver(svgpaint.Resolver):

@@ -89,6 +89,55 @@ _SPACES = re.compile(" {2,}")
 
 def layout(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> list[Run]:
     """The runs of a ``text`` element."""
+    if len(element) == 0 and SIMPLE_TEXT.isdisjoint(attrs) and SIMPLE_STYLE.isdisjoint(ctx.style):
+        return _plain(compiler, element, attrs, ctx)
+    return _layout(compiler, element, attrs, ctx)
+
+
+# what the common case, one line of text at one x and y, has none of
+SIMPLE_TEXT = frozenset(("dx", "dy", "rotate", "textLength", "text-decoration"))
+SIMPLE_STYLE = frozenset(
+    (
+        "letter-spacing",
+        "dominant-baseline",
+        "alignment-baseline",
+        "baseline-shift",
+        "writing-mode",
+        "direction",
+        XML_SPACE,
+    )
+)
+_ONE_NUMBER = re.compile(r"\s*[^\s,]+\s*")
+
+
+def _plain(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> list[Run]:
+    """The common case, kept short: a text without children, at one x and y."""
+    x_text, y_text = attrs.get("x", "0"), attrs.get("y", "0")
+    if not (_ONE_NUMBER.fullmatch(x_text) and _ONE_NUMBER.fullmatch(y_text)):
+        return _layout(compiler, element, attrs, ctx)
+    text = _SPACES.sub(" ", (element.text or "").replace("\r", "").replace("\n", ""))
+    text = text.replace("\t", " ").strip(" ")
+    if not text:
+        return []
+    x, y = compiler.length(attrs, "x", ctx, "x"), compiler.length(attrs, "y", ctx, "y")
+    font = _font(compiler, ctx.style)
+    size = ctx.font_size
+    lacking = _missing(font, text)
+    if lacking:
+        _no_glyph(lacking, text)
+    width = pdfmetrics.stringWidth(text, font, size)
+    anchor = ctx.style.get("text-anchor", "start")
+    if anchor == "middle":
+        x -= width / 2
+    elif anchor == "end":
+        x -= width
+    if size <= 0:
+        return []
+    return [Run(x, y, text, font, size, 0.0, ctx.style, ctx, width)]
+
+
+def _layout(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> list[Run]:
+    """Any text: its characters collected, positioned, laid out in runs."""
     collected = _Text()
     _collect(compiler, element, attrs, ctx, collected, 0, _preserve(ctx))
     if not _preserve(ctx):
@@ -97,6 +146,15 @@ def layout(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx)
         return []
     _warn_unsupported(compiler, element, attrs, ctx)
     return _runs(compiler, collected, _positions(collected))
+
+
+def _no_glyph(lacking: list[str], text: str) -> None:
+    """A character no font has: an error naming it and the text."""
+    from generator.art.svgdraw import SvgError
+
+    raise SvgError(
+        f"the font has no glyph for {' '.join(lacking)} in '{text.strip()}'; use other characters"
+    )
 
 
 def _preserve(ctx: _Ctx) -> bool:
@@ -202,14 +260,18 @@ def _font(compiler: _Compiler, style: dict) -> str:
         style.get("font-family", "sans-serif"),
         style.get("font-weight", "normal"),
         style.get("font-style", "normal"),
+        len(pdfmetrics._fonts),  # a game's fonts registered since
     )
-    font = compiler.fonts.get(key)
-    if font is None:
-        font, problem = font_for(*key)
-        if problem:
-            compiler.warn("font-family", problem)
-        compiler.fonts[key] = font
+    found = _FONTS.get(key)
+    if found is None:
+        found = _FONTS[key] = font_for(*key[:3])
+    font, problem = found
+    if problem:
+        compiler.warn("font-family", problem)
     return font
+
+
+_FONTS: dict[tuple, tuple[str, str | None]] = {}  # font_for's answers
 
 
 def _spacing(compiler: _Compiler, style: dict, ctx: _Ctx) -> float:
@@ -293,12 +355,7 @@ def _runs(compiler: _Compiler, collected: _Text, positions: dict[int, list]) -> 
         pen_x += width
         lacking = _missing(font, piece)
         if lacking:
-            from generator.art.svgdraw import SvgError
-
-            raise SvgError(
-                f"the font has no glyph for {' '.join(lacking)} in '{text.strip()}'; "
-                "use other characters"
-            )
+            _no_glyph(lacking, text)
     runs: list[Run] = []
     for chunk in chunks:
         _anchor(chunk)
