@@ -1,20 +1,21 @@
 """The project's SVG renderer: SVG compiled once into a short list of PDF operations (a
-``Drawer``) that draws straight onto a reportlab canvas.
+``Drawer``, ``svgpdf``) that draws straight onto a reportlab canvas.
 
 It follows SVG 1.1/2 as resvg does, for the SVG designers export (Inkscape, Illustrator,
 Affinity) as much as for our templates' own:
 
-- every shape, and path data with SVG's error handling (drawn up to the first error);
+- every shape, and path data with SVG's error handling (``svgpath``);
 - units (px, pt, pc, mm, cm, in, em, ex, %), every CSS colour notation, ``currentColor``,
-  paints with ``url(#id) fallback``, fill and stroke with all their properties, dashes;
+  paints with ``url(#id) fallback`` (``svgvalues``), fill and stroke with all their
+  properties, dashes;
 - opacity, fill-opacity, stroke-opacity; ``opacity`` on anything with more than one paint
   is a transparency group painted at that alpha (``svgpdf.GROUP``);
-- linear and radial gradients (``svgpaint``), clip paths (one shape: a PDF clip; several,
-  text, or nested clipping: an alpha soft mask), ``use``, ``symbol``, nested ``svg``,
-  ``switch``, images (raster, or SVG drawn by this renderer), text (``svgtext``);
+- linear and radial gradients (``svgpaint``), patterns (``svgpattern``), clip paths and masks
+  (``svgclip``), ``use``, ``symbol``, nested ``svg``, ``switch``, images (``svgimage``: raster,
+  or SVG drawn by this renderer), text (``svgtext``);
 - CSS ``<style>`` sheets and the cascade (``svgstyle``).
 
-What it does not draw (filters, masks, patterns, markers, foreign objects ...) is reported
+What it does not draw (filters, markers, foreign objects, text on a path ...) is reported
 through ``warn`` with the element's tag and line, and the rest is drawn. Input it cannot make
 sense of draws what SVG says such input draws (usually nothing); only SVG nested absurdly
 deep, too many elements, a root without a size, or text the fonts cannot write raise
@@ -23,19 +24,33 @@ deep, too many elements, a root without a size, or text the fonts cannot write r
 
 from __future__ import annotations
 
-import base64
-import io
 import math
-import urllib.parse
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 
 from lxml import etree
-from PIL import Image
 
 from generator.art import svgpaint, svgpattern, svgtext
 from generator.art.fonts import register_fonts
+from generator.art.svgbuild import (
+    NS,
+    PX_TO_PT,
+    XML_SPACE,
+    Box,
+    Builder,
+    Ctx,
+    SvgError,
+    Warn,
+    absolute_length,
+    href_of,
+    is_ancestor,
+    local_name,
+    parse_view_box,
+    union,
+    view_box_matrix,
+)
+from generator.art.svgclip import EMPTY_MASK, SHAPES, ClipsAndMasks
+from generator.art.svgimage import Images
 from generator.art.svgpath import (
     EMPTY,
     Geometry,
@@ -49,7 +64,6 @@ from generator.art.svgpath import (
 from generator.art.svgpdf import (
     FILL_ALPHA,
     GROUP,
-    IMAGE,
     PAINT,
     RESTORE,
     SAVE,
@@ -75,20 +89,14 @@ from generator.art.svgvalues import (
     multiply,
     number,
     number_prefix,
-    numbers,
     opacity,
     paint,
     transform,
-    url_id,
 )
 
 __all__ = ["Drawer", "SvgError", "compile_svg", "pdf_number"]
 pdf_number = fmt  # numbers for a content stream, as the PDF writer also needs them
 
-NS = "{http://www.w3.org/2000/svg}"
-XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
-XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
-PX_TO_PT = 0.75  # SVG user units (px) to points
 MAX_DEPTH = 64  # levels of nesting (groups, use, nested svg, images of SVG)
 MAX_ELEMENTS = 100_000  # elements drawn, use instances included
 MAX_DASHES = 100_000  # dashes along a stroke beyond which it is drawn solid
@@ -96,9 +104,6 @@ LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
 LINE_JOINS = {"miter": 0, "miter-clip": 0, "arcs": 0, "round": 1, "bevel": 2}
 DEFAULT_MITER = 4.0  # SVG's default stroke-miterlimit
 BLACK = Paint(colour=(0.0, 0.0, 0.0, 1.0))
-ALIGNS = frozenset(
-    ["none"] + [f"x{x}Y{y}" for x in ("Min", "Mid", "Max") for y in ("Min", "Mid", "Max")]
-)
 
 INHERITED = frozenset(
     (
@@ -171,12 +176,10 @@ NOT_DRAWN = frozenset(
         "altGlyphDef",
     )
 )
-SHAPES = frozenset(("rect", "circle", "ellipse", "line", "polyline", "polygon", "path"))
 MARKED = frozenset(("path", "line", "polyline", "polygon"))
 MARKERS = frozenset(("marker-start", "marker-mid", "marker-end"))
 # attributes that take an element out of the common case (drawn where it stands, as it is)
 SPECIAL = frozenset(("transform", "opacity", "clip-path", "mask", "filter", "mix-blend-mode"))
-CLIP_CHILDREN = SHAPES | {"text", "use"}
 FONT_SIZES = {
     "xx-small": 9 / 16,
     "x-small": 10 / 16,
@@ -186,12 +189,6 @@ FONT_SIZES = {
     "x-large": 24 / 16,
     "xx-large": 2.0,
 }
-Warn = Callable[[str, str], None]
-Box = tuple[float, float, float, float]
-
-
-class SvgError(ValueError):
-    """SVG that cannot be drawn at all (said in words fit for the person who wrote it)."""
 
 
 def compile_svg(
@@ -201,197 +198,13 @@ def compile_svg(
     read from (none allowed without); ``warn(needle, message)`` hears of everything that is
     not drawn (``needle`` is the element or attribute to look for in the template)."""
     register_fonts()
-    return _Compiler(base, warn, depth).compile(root)
+    return Compiler(base, warn, depth).compile(root)
 
 
 # --- output ----------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
-def _absolute_length(text: str) -> float | None:
-    """A length in an absolute unit in user units, None for a relative one (em, ex, %),
-    NaN when it is not a length."""
-    try:
-        value = length(text)
-    except ValueError:
-        return math.nan
-    factor = ABSOLUTE_UNITS.get(value.unit)
-    return None if factor is None else value.value * factor
-
-
-@lru_cache(maxsize=1024)
-def _colour_operator(rgb: tuple[float, ...], operator: str) -> str:
-    """A colour-setting operator (rg or RG)."""
-    return f"{fmt(*rgb)} {operator}"
-
-
-class _Builder:
-    """Operations being written, with the graphics state they leave (fill, fill alpha,
-    stroke, stroke alpha, line width, cap, join, miter limit, dash; None: not known), so
-    that a colour, width or dash is set only when it changes."""
-
-    __slots__ = ("ops", "literal", "state", "saved")
-
-    def __init__(self, state: list | None = None):
-        self.ops: list = []
-        self.literal: list[str] = []
-        self.state: list = state[:] if state is not None else [None] * 9
-        self.saved: list[list] = []
-
-    def flush(self) -> None:
-        if self.literal:
-            self.ops.append(" ".join(self.literal))
-            self.literal = []
-
-    def op(self, *op: object) -> None:
-        self.flush()
-        self.ops.append(op)
-
-    def save(self) -> None:
-        self.op(SAVE)
-        self.saved.append(self.state[:])
-
-    def restore(self) -> None:
-        self.state = self.saved.pop()
-        if not self.literal and self.ops and self.ops[-1] == (SAVE,):
-            del self.ops[-1]  # nothing drawn in between
-            return
-        ops = self.ops
-        if not self.literal and len(ops) > 1 and ops[-2] == (SAVE,) and ops[-1][0] == TRANSFORM:
-            del ops[-2:]
-            return
-        self.op(RESTORE)
-
-    def finish(self) -> tuple:
-        self.flush()
-        return tuple(self.ops)
-
-    def fill(self, rgb: tuple[float, ...], alpha: float) -> None:
-        state = self.state
-        if state[0] != rgb:
-            self.literal.append(_colour_operator(rgb, "rg"))
-            state[0] = rgb
-        if state[1] != alpha:
-            self.op(FILL_ALPHA, alpha)
-            state[1] = alpha
-
-    def stroke(self, rgb: tuple[float, ...], alpha: float) -> None:
-        state = self.state
-        if state[2] != rgb:
-            self.literal.append(_colour_operator(rgb, "RG"))
-            state[2] = rgb
-        if state[3] != alpha:
-            self.op(STROKE_ALPHA, alpha)
-            state[3] = alpha
-
-    def line(self, width: float, cap: int, join: int, miter: float, dash: str) -> None:
-        state, literal = self.state, self.literal
-        if state[4] != width:
-            literal.append(f"{fmt(width)} w")
-            state[4] = width
-        if state[5] != cap:
-            literal.append(f"{cap} J")
-            state[5] = cap
-        if state[6] != join:
-            literal.append(f"{join} j")
-            state[6] = join
-        if state[7] != miter:
-            literal.append(f"{fmt(miter)} M")
-            state[7] = miter
-        if state[8] != dash:
-            literal.append(dash)
-            state[8] = dash
-
-
-class _Ctx:
-    """What an element inherits: the inherited properties (fill and stroke as ``Paint``),
-    the font size and viewport size in user units, and the matrix from user units to the
-    drawing's points."""
-
-    __slots__ = ("style", "font_size", "vw", "vh", "ctm")
-
-    def __init__(self, style: dict, font_size: float, vw: float, vh: float, ctm: Matrix) -> None:
-        self.style = style
-        self.font_size = font_size
-        self.vw = vw
-        self.vh = vh
-        self.ctm = ctm
-
-    def moved(self, matrix: Matrix) -> _Ctx:
-        """The same context in a user space transformed by ``matrix``."""
-        return _Ctx(self.style, self.font_size, self.vw, self.vh, multiply(self.ctm, matrix))
-
-    def viewport(self, vw: float, vh: float, matrix: Matrix) -> _Ctx:
-        """The context inside a new viewport of size vw x vh."""
-        return _Ctx(self.style, self.font_size, vw, vh, multiply(self.ctm, matrix))
-
-
-class _Clip:
-    """How a clip path clips: ``ops`` set a PDF clip (``mask`` False), or draw an alpha
-    soft mask (``mask`` True); ``empty`` clips everything away."""
-
-    __slots__ = ("ops", "mask", "empty")
-
-    def __init__(self, ops: tuple = (), mask: bool = False, empty: bool = False):
-        self.ops = ops
-        self.mask = mask
-        self.empty = empty
-
-
-EMPTY_CLIP = _Clip(empty=True)
-EMPTY_MASK = ("empty", ())  # a mask that hides everything
-
-
-def view_box_matrix(box: Box | None, align: str | None, width: float, height: float) -> Matrix:
-    """The matrix from a viewBox (x, y, w, h) to a viewport of width x height at the origin
-    (y down), as ``preserveAspectRatio`` says."""
-    if box is None:
-        return IDENTITY
-    bx, by, bw, bh = box
-    sx, sy = width / bw, height / bh
-    words = (align or "xMidYMid meet").split()
-    if words and words[0] == "defer":
-        words = words[1:]
-    mode = words[0] if words and words[0] in ALIGNS else "xMidYMid"
-    fit = words[1] if len(words) > 1 and words[1] in ("meet", "slice") else "meet"
-    if mode == "none":
-        return (sx, 0.0, 0.0, sy, -bx * sx, -by * sy)
-    scale = max(sx, sy) if fit == "slice" else min(sx, sy)
-    tx = {"xMin": 0.0, "xMid": 0.5, "xMax": 1.0}[mode[:4]] * (width - bw * scale)
-    ty = {"YMin": 0.0, "YMid": 0.5, "YMax": 1.0}[mode[4:]] * (height - bh * scale)
-    return (scale, 0.0, 0.0, scale, tx - bx * scale, ty - by * scale)
-
-
-def parse_view_box(text: str | None) -> Box | None:
-    """A viewBox (x, y, width, height), or None when absent or not positive."""
-    if text is None:
-        return None
-    try:
-        values = numbers(text)
-    except ValueError:
-        return None
-    if len(values) != 4 or values[2] <= 0 or values[3] <= 0:
-        return None
-    return values  # type: ignore[return-value]
-
-
-def local_name(element: etree._Element) -> str | None:
-    """An SVG element's tag without the namespace; None for anything else."""
-    tag = element.tag
-    if tag.__class__ is not str or not tag.startswith(NS):
-        return None
-    return tag[len(NS) :]
-
-
-def href_of(attrs: dict[str, str]) -> str | None:
-    """The reference an element's ``href`` (preferred) or ``xlink:href`` holds."""
-    value = attrs.get("href")
-    if value is None:
-        value = attrs.get(XLINK_HREF)
-    return value.strip() if value is not None else None
-
-
-class _Compiler:
+class Compiler(ClipsAndMasks, Images):
     """Walks the tree once and writes the operations."""
 
     def __init__(self, base: Path | None, warn: Warn | None, depth: int) -> None:
@@ -400,7 +213,7 @@ class _Compiler:
         self.warned: dict[tuple[str, str], None] = {}
         self.nesting = depth
         self.count = 0
-        self.builders: list[_Builder] = [_Builder()]
+        self.builders: list[Builder] = [Builder()]
         self.ids: dict[str, etree._Element] | None = None
         self.css: Cascade | None = None
         self.root: etree._Element | None = None
@@ -410,7 +223,8 @@ class _Compiler:
         self.fonts: dict[tuple[str, str, str], str] = {}
 
     @property
-    def b(self) -> _Builder:
+    def b(self) -> Builder:
+        """Where operations are being written (a group's, a mask's or the drawing's)."""
         return self.builders[-1]
 
     def warn(self, needle: str, message: str) -> None:
@@ -428,6 +242,7 @@ class _Compiler:
     # --- the document ---------------------------------------------------------------------
 
     def compile(self, root: etree._Element) -> Drawer:
+        """The drawer of a whole document: its root's viewport in points, y up."""
         if local_name(root) != "svg":
             raise SvgError("the art must be an <svg> element in the SVG namespace")
         self.root = root
@@ -445,7 +260,7 @@ class _Compiler:
             flip, view_box_matrix(box, attrs.get("preserveAspectRatio"), width, height)
         )
         vw, vh = (box[2], box[3]) if box else (width, height)
-        ctx = _Ctx({}, DEFAULT_FONT_SIZE, vw, vh, IDENTITY)
+        ctx = Ctx({}, DEFAULT_FONT_SIZE, vw, vh, IDENTITY)
         ctx = self.inherit(attrs, ctx)
         if attrs.get("display", "").strip() != "none":
             self.background(attrs)
@@ -472,7 +287,7 @@ class _Compiler:
     def content_box(self, root: etree._Element, attrs: dict[str, str]) -> Box | None:
         """For a root without a size or viewBox: the box from the origin to the far corner
         of what it draws, as its viewBox (as resvg sizes it)."""
-        ctx = self.inherit(attrs, _Ctx({}, DEFAULT_FONT_SIZE, 100.0, 100.0, IDENTITY))
+        ctx = self.inherit(attrs, Ctx({}, DEFAULT_FONT_SIZE, 100.0, 100.0, IDENTITY))
         box = self.content_bbox(root, ctx)
         if box is None or box[2] <= 0 or box[3] <= 0:
             return None
@@ -526,7 +341,7 @@ class _Compiler:
 
     # --- values ---------------------------------------------------------------------------
 
-    def user(self, value: Length, ctx: _Ctx, axis: str) -> float:
+    def user(self, value: Length, ctx: Ctx, axis: str) -> float:
         """A length in user units; percentages of the viewport's width ('x'), height ('y')
         or diagonal ('xy'), em and ex of the font size."""
         unit = value.unit
@@ -546,18 +361,18 @@ class _Compiler:
         return value.value * ctx.font_size / 2  # ex
 
     def length(
-        self, attrs: dict[str, str], name: str, ctx: _Ctx, axis: str, default: float = 0.0
+        self, attrs: dict[str, str], name: str, ctx: Ctx, axis: str, default: float = 0.0
     ) -> float:
         """An attribute's length in user units (``default`` when absent or invalid)."""
         text = attrs.get(name)
         if text is None:
             return default
-        value = _absolute_length(text)
+        value = absolute_length(text)
         if value is None:
             return self.user(length(text), ctx, axis)
         return default if value != value else value  # NaN: invalid
 
-    def inherit(self, attrs: dict[str, str], ctx: _Ctx) -> _Ctx:
+    def inherit(self, attrs: dict[str, str], ctx: Ctx) -> Ctx:
         """The context an element's children inherit: its own inherited properties over
         its parent's."""
         style = None
@@ -589,9 +404,9 @@ class _Compiler:
                     continue  # an invalid paint counts as not given
         if style is None and font_size == ctx.font_size:
             return ctx
-        return _Ctx(style if style is not None else ctx.style, font_size, ctx.vw, ctx.vh, ctx.ctm)
+        return Ctx(style if style is not None else ctx.style, font_size, ctx.vw, ctx.vh, ctx.ctm)
 
-    def font_size(self, text: str, ctx: _Ctx) -> float:
+    def font_size(self, text: str, ctx: Ctx) -> float:
         """A computed font size: lengths, percentages and em of the parent's size, and the
         CSS keywords."""
         text = text.strip()
@@ -627,11 +442,12 @@ class _Compiler:
 
     # --- elements -------------------------------------------------------------------------
 
-    def children(self, parent: etree._Element, ctx: _Ctx) -> None:
+    def children(self, parent: etree._Element, ctx: Ctx) -> None:
+        """Draw an element's children in order."""
         for element in parent:
             self.node(element, ctx)
 
-    def node(self, element: etree._Element, ctx: _Ctx) -> None:
+    def node(self, element: etree._Element, ctx: Ctx) -> None:
         """Draw one element and what it holds."""
         tag = element.tag
         if tag.__class__ is not str:
@@ -659,11 +475,11 @@ class _Compiler:
         handler(self, element, attrs, self.inherit(attrs, ctx))
         self.nesting -= 1
 
-    def group(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+    def group(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """``g`` and ``a``: their children, as one group."""
         self.render(element, attrs, ctx, lambda c: self.children(element, c), fold=False)
 
-    def switch(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+    def switch(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """``switch``: the first child whose conditions hold."""
         for child in element:
             if local_name(child) is None:
@@ -677,8 +493,8 @@ class _Compiler:
         self,
         element: etree._Element,
         attrs: dict[str, str],
-        ctx: _Ctx,
-        body: Callable[[_Ctx], None],
+        ctx: Ctx,
+        body: Callable[[Ctx], None],
         fold: bool,
         bbox: Callable[[], Box | None] | None = None,
         opacity_in: list | None = None,
@@ -724,14 +540,14 @@ class _Compiler:
             b.restore()
 
     def grouped(
-        self, ctx: _Ctx, body: Callable[[_Ctx], None], alpha: float, masks: list[tuple]
+        self, ctx: Ctx, body: Callable[[Ctx], None], alpha: float, masks: list[tuple]
     ) -> None:
         """``body`` drawn as one transparency group, painted at ``alpha``, through each of
         ``masks`` (a group nested in a group for each)."""
         box = self.viewport_box(ctx)
         if box is None:
             return
-        self.builders.append(_Builder())
+        self.builders.append(Builder())
         try:
             body(ctx)
         finally:
@@ -748,7 +564,7 @@ class _Compiler:
         b.op(GROUP, box, masks[0] if masks else None, ops)
         b.restore()
 
-    def viewport_box(self, ctx: _Ctx) -> Box | None:
+    def viewport_box(self, ctx: Ctx) -> Box | None:
         """What can be seen of the drawing (or of the pattern tile being drawn) in the
         current user space: the bounding box of a group."""
         inverse = invert(ctx.ctm)
@@ -774,7 +590,7 @@ class _Compiler:
 
     # --- use, nested svg, symbol ----------------------------------------------------------
 
-    def use(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+    def use(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """``use``: its target drawn in its place, moved by x and y."""
         href = href_of(attrs)
         if not href or not href.startswith("#"):
@@ -784,7 +600,7 @@ class _Compiler:
         target = self.lookup(href[1:])
         if target is None or local_name(target) is None:
             return
-        if target in self.active or _is_ancestor(target, element) or self.loops(target):
+        if target in self.active or is_ancestor(target, element) or self.loops(target):
             return  # a use that leads back to itself draws nothing
         x = self.length(attrs, "x", ctx, "x")
         y = self.length(attrs, "y", ctx, "y")
@@ -795,7 +611,7 @@ class _Compiler:
         )
         tag = local_name(target)
 
-        def body(inner: _Ctx) -> None:
+        def body(inner: Ctx) -> None:
             self.active.append(target)
             try:
                 self.instance(target, tag, attrs, self.in_context(inner))
@@ -804,14 +620,14 @@ class _Compiler:
 
         self.render(element, moved, ctx, body, fold=False, bbox=lambda: self.bbox_of(target, ctx))
 
-    def in_context(self, ctx: _Ctx) -> _Ctx:
+    def in_context(self, ctx: Ctx) -> Ctx:
         """The context of what a ``use`` draws: its fill and stroke are the context paints."""
         style = dict(ctx.style)
         style["$context-fill"] = actual(ctx.style.get("fill", BLACK), ctx.style)
         style["$context-stroke"] = actual(ctx.style.get("stroke", NO_PAINT), ctx.style)
-        return _Ctx(style, ctx.font_size, ctx.vw, ctx.vh, ctx.ctm)
+        return Ctx(style, ctx.font_size, ctx.vw, ctx.vh, ctx.ctm)
 
-    def instance(self, target: etree._Element, tag: str | None, use: dict, ctx: _Ctx) -> None:
+    def instance(self, target: etree._Element, tag: str | None, use: dict, ctx: Ctx) -> None:
         """The element a ``use`` refers to: a symbol or an svg in a viewport the use may
         size, anything else as if it stood in the use's place."""
         if tag not in ("symbol", "svg"):
@@ -845,20 +661,20 @@ class _Compiler:
                 ref = self.lookup(href[1:]) if href and href.startswith("#") else None
                 if ref is None:
                     continue
-                if ref is target or _is_ancestor(ref, element) or ref in self.active:
+                if ref is target or is_ancestor(ref, element) or ref in self.active:
                     return True
                 stack.append(ref)
             if len(seen) > 10_000:
                 return True
         return False
 
-    def svg(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+    def svg(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """A nested ``svg``: a new viewport."""
         self.render(
             element, attrs, ctx, lambda c: self.viewport_element(element, attrs, c), fold=False
         )
 
-    def viewport_element(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+    def viewport_element(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """The children of an ``svg`` or ``symbol`` in a viewport at x, y of width x height
         (100% when not given), clipped to it unless its overflow is visible."""
         x = self.length(attrs, "x", ctx, "x")
@@ -885,7 +701,7 @@ class _Compiler:
 
     # --- shapes ---------------------------------------------------------------------------
 
-    def shape(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+    def shape(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """A basic shape or a path, filled and stroked."""
         tag = element.tag[len(NS) :]
         geometry = self.geometry(tag, attrs, ctx)
@@ -910,7 +726,7 @@ class _Compiler:
             return
         alphas: list[float] = []
 
-        def body(inner: _Ctx) -> None:
+        def body(inner: Ctx) -> None:
             scale = alphas[0] if alphas else 1.0
             self.paint_shape(element, geometry, fill, stroke, line, inner, scale)
 
@@ -924,7 +740,7 @@ class _Compiler:
         if any(style.get(name, "none") != "none" for name in MARKERS):
             self.warn("marker", f"markers on {self.where(element)} are not drawn")
 
-    def geometry(self, tag: str, attrs: dict[str, str], ctx: _Ctx) -> Geometry:
+    def geometry(self, tag: str, attrs: dict[str, str], ctx: Ctx) -> Geometry:
         """The outline of a shape (EMPTY when it draws nothing)."""
         if tag == "path":
             d = attrs.get("d")
@@ -955,7 +771,7 @@ class _Compiler:
             self.length(attrs, "y2", ctx, "y"),
         )
 
-    def radii(self, attrs: dict[str, str], ctx: _Ctx) -> tuple[float, float]:
+    def radii(self, attrs: dict[str, str], ctx: Ctx) -> tuple[float, float]:
         """rx and ry of a rect or ellipse: a missing, negative or 'auto' one equals the
         other (0 when both are)."""
         rx = self.length(attrs, "rx", ctx, "x", -1.0)
@@ -966,7 +782,8 @@ class _Compiler:
             ry = rx
         return max(rx, 0.0), max(ry, 0.0)
 
-    def rect(self, attrs: dict[str, str], ctx: _Ctx) -> Geometry:
+    def rect(self, attrs: dict[str, str], ctx: Ctx) -> Geometry:
+        """A rect's outline (EMPTY without a positive width and height)."""
         x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
         w = self.length(attrs, "width", ctx, "x")
         h = self.length(attrs, "height", ctx, "y")
@@ -976,7 +793,7 @@ class _Compiler:
         return rect_geometry(x, y, w, h, min(rx, w / 2), min(ry, h / 2))
 
     def line_style(
-        self, style: dict, ctx: _Ctx, geometry: Geometry, element: etree._Element
+        self, style: dict, ctx: Ctx, geometry: Geometry, element: etree._Element
     ) -> tuple | None:
         """(width, cap, join, miter limit, dash operator) of a stroke; None when it is too
         thin to show."""
@@ -1005,7 +822,7 @@ class _Compiler:
         dash = self.dash(style, ctx, geometry, element)
         return (width, cap, join, miter, dash)
 
-    def dash(self, style: dict, ctx: _Ctx, geometry: Geometry, element: etree._Element) -> str:
+    def dash(self, style: dict, ctx: Ctx, geometry: Geometry, element: etree._Element) -> str:
         """The PDF dash operator of stroke-dasharray and stroke-dashoffset (solid when the
         array is none, invalid, negative, all zero or would make too many dashes)."""
         text = style.get("stroke-dasharray")
@@ -1046,7 +863,7 @@ class _Compiler:
         fill: Paint,
         stroke: Paint,
         line: tuple | None,
-        ctx: _Ctx,
+        ctx: Ctx,
         scale: float,
     ) -> None:
         """Fill and stroke a geometry (in paint-order), ``scale`` multiplying the alphas."""
@@ -1129,7 +946,7 @@ class _Compiler:
             self.dots(geometry, stroke[:3], sa, line)  # type: ignore[index, arg-type]
 
     def fill_with(
-        self, geometry: Geometry, resolved: tuple, alpha: float, evenodd: bool, ctx: _Ctx
+        self, geometry: Geometry, resolved: tuple, alpha: float, evenodd: bool, ctx: Ctx
     ) -> None:
         """Fill a geometry with a colour or a gradient."""
         operator = "f*" if evenodd else "f"
@@ -1145,7 +962,7 @@ class _Compiler:
         self.gradient(resolved[1], alpha, False, (f"{geometry.pdf} {operator}",), ctx)
 
     def stroke_with(
-        self, geometry: Geometry, resolved: tuple, alpha: float, line: tuple, ctx: _Ctx
+        self, geometry: Geometry, resolved: tuple, alpha: float, line: tuple, ctx: Ctx
     ) -> None:
         """Stroke a geometry with a colour or a gradient."""
         if resolved[0] is not None:
@@ -1160,7 +977,7 @@ class _Compiler:
             b.literal.append("S")
             self.dots(geometry, rgb, total, line)
             return
-        inner = _Builder(self.b.state)
+        inner = Builder(self.b.state)
         inner.line(*line)
         inner.literal.append(f"{geometry.pdf} S")
         self.gradient(resolved[1], alpha, True, inner.finish(), ctx)
@@ -1175,7 +992,7 @@ class _Compiler:
             self.b.literal.append(f"{fmt(x - half, y - half, line[0], line[0])} re f")
 
     def gradient(
-        self, server: svgpaint.Server, alpha: float, stroke: bool, ops: tuple, ctx: _Ctx
+        self, server: svgpaint.Server, alpha: float, stroke: bool, ops: tuple, ctx: Ctx
     ) -> None:
         """``ops`` painted with a gradient or a pattern at ``alpha`` times the opacity its
         stops share. A pattern's tile sets its own alphas, which some viewers let replace
@@ -1205,7 +1022,7 @@ class _Compiler:
         value: Paint,
         bbox: Box | None,
         painted: Box | None,
-        ctx: _Ctx,
+        ctx: Ctx,
         element: etree._Element,
     ) -> tuple | None:
         """A paint resolved: (rgb, alpha) for a colour, (None, Server) for a gradient, None
@@ -1241,7 +1058,7 @@ class _Compiler:
         self,
         content: etree._Element,
         pattern: etree._Element,
-        ctx: _Ctx,
+        ctx: Ctx,
         matrix: Matrix,
         size: tuple[float, float],
     ) -> tuple:
@@ -1250,8 +1067,8 @@ class _Compiler:
         canvas = self.canvas
         self.canvas = (0.0, 0.0, *size)
         inner = self.context_of(content, ctx)
-        inner = _Ctx(inner.style, inner.font_size, inner.vw, inner.vh, matrix)
-        self.builders.append(_Builder())
+        inner = Ctx(inner.style, inner.font_size, inner.vw, inner.vh, matrix)
+        self.builders.append(Builder())
         self.active.append(pattern)
         try:
             if matrix != IDENTITY:
@@ -1263,265 +1080,16 @@ class _Compiler:
             self.canvas = canvas
         return ops if any(op.__class__ is str or op[0] != TRANSFORM for op in ops) else ()
 
-    # --- masks ----------------------------------------------------------------------------
-
-    def mask_of(
-        self,
-        element: etree._Element,
-        attrs: dict[str, str],
-        ctx: _Ctx,
-        bbox: Callable[[], Box | None],
-    ) -> tuple | None:
-        """An element's ``mask``: (soft mask kind, operations drawing it), None for none,
-        EMPTY_MASK when it hides the element (a reference to nothing)."""
-        text = attrs.get("mask")
-        if text is None or text.strip() == "none":
-            return None
-        try:
-            target = url_id(text)
-        except ValueError:
-            self.warn(
-                "mask", f"the mask '{text.strip()}' of {self.where(element)} is not drawn "
-                "(only url(#id) is); the element is drawn unmasked",
-            )  # fmt: skip
-            return None
-        mask = self.lookup(target)
-        if mask is not None and mask in self.active:
-            return None  # a mask masked by itself: the reference is ignored
-        if mask is None or local_name(mask) != "mask":
-            return EMPTY_MASK
-        self.active.append(mask)
-        try:
-            return self.mask(mask, ctx, bbox)
-        finally:
-            self.active.pop()
-
-    def mask(self, mask: etree._Element, ctx: _Ctx, bbox: Callable[[], Box | None]) -> tuple:
-        """A mask's content drawn in its region: a luminosity soft mask (luminance times
-        alpha, with PDF's weights of red, green and blue), or an alpha one (mask-type)."""
-        attrs = self.specified(mask)
-        on_box = (attrs.get("maskUnits") or "").strip() != "userSpaceOnUse"
-        content_on_box = (attrs.get("maskContentUnits") or "").strip() == "objectBoundingBox"
-        box = bbox() if on_box or content_on_box else None
-        if (on_box or content_on_box) and (box is None or box[2] <= box[0] or box[3] <= box[1]):
-            return EMPTY_MASK
-        region = self.region(attrs, ctx, box if on_box else None)
-        if region is None:
-            return EMPTY_MASK
-        inner = self.context_of(mask, ctx)
-        self.builders.append(_Builder())
-        try:
-            b = self.b
-            b.literal.append(f"{fmt(*region)} re W n")
-            if content_on_box:
-                assert box is not None
-                matrix = (box[2] - box[0], 0.0, 0.0, box[3] - box[1], box[0], box[1])
-                b.op(TRANSFORM, matrix)
-                inner = inner.moved(matrix)
-            self.children(mask, inner)
-        finally:
-            ops = self.builders.pop().finish()
-        own = self.mask_of(mask, attrs, ctx, bbox)
-        if own is EMPTY_MASK:
-            return EMPTY_MASK
-        if own is not None:
-            ops = ((SAVE,), (GROUP, self.viewport_box(ctx), own, ops), (RESTORE,))
-        kind = "Alpha" if (attrs.get("mask-type") or "").strip() == "alpha" else "Luminosity"
-        return (kind, ops)
-
-    def region(self, attrs: dict[str, str], ctx: _Ctx, box: Box | None) -> Box | None:
-        """A mask's x, y, width and height (-10%, -10%, 120%, 120% when not given): of the
-        bounding box ``box``, or of the viewport when None; None when it has no area."""
-        values = []
-        for name, default, axis in (("x", -0.1, "x"), ("y", -0.1, "y"), ("width", 1.2, "x"),
-                                    ("height", 1.2, "y")):  # fmt: skip
-            text = attrs.get(name)
-            try:
-                value = length(text) if text is not None else Length(default * 100, "%")
-            except ValueError:
-                value = Length(default * 100, "%")
-            if box is None:
-                values.append(self.user(value, ctx, axis))
-                continue
-            fraction = value.value / 100 if value.unit == "%" else value.value
-            start, size = (box[0], box[2] - box[0]) if axis == "x" else (box[1], box[3] - box[1])
-            values.append(fraction * size + (start if name in ("x", "y") else 0.0))
-        x, y, w, h = values
-        return (x, y, w, h) if w > 0 and h > 0 else None
-
-    def context_of(self, element: etree._Element, ctx: _Ctx) -> _Ctx:
-        """What an element draws inherits from its own ancestors (a mask's content, say),
-        placed in the current user space."""
-        chain = [node for node in element.iterancestors() if local_name(node) is not None]
-        inner = _Ctx({}, DEFAULT_FONT_SIZE, ctx.vw, ctx.vh, ctx.ctm)
-        for node in reversed(chain):
-            inner = self.inherit(self.specified(node), inner)
-        return self.inherit(self.specified(element), inner)
-
-    # --- clip paths -----------------------------------------------------------------------
-
-    def clip_of(
-        self,
-        element: etree._Element,
-        attrs: dict[str, str],
-        ctx: _Ctx,
-        bbox: Callable[[], Box | None] | None,
-    ) -> _Clip | None:
-        """How an element's ``clip-path`` clips it (None: not at all)."""
-        text = attrs.get("clip-path")
-        if text is None or text.strip() == "none":
-            return None
-        try:
-            target = url_id(text)
-        except ValueError:
-            self.warn(
-                "clip-path", f"the clip-path '{text.strip()}' of {self.where(element)} is not "
-                "drawn (only url(#id) is); the element is drawn unclipped",
-            )  # fmt: skip
-            return None
-        clip_path = self.lookup(target)
-        if clip_path is not None and clip_path in self.active:
-            return None  # a clip path clipped by itself: the reference is ignored, as in resvg
-        if clip_path is None or local_name(clip_path) != "clipPath":
-            return EMPTY_CLIP
-        self.active.append(clip_path)
-        try:
-            return self.clip(clip_path, ctx, bbox)
-        finally:
-            self.active.pop()
-
-    def clip(
-        self, clip_path: etree._Element, ctx: _Ctx, bbox: Callable[[], Box | None] | None
-    ) -> _Clip:
-        """A clipPath in the user space of the element it clips."""
-        attrs = self.specified(clip_path)
-        matrix = IDENTITY
-        try:
-            matrix = transform(attrs.get("transform", ""))
-        except ValueError:
-            matrix = IDENTITY
-        if attrs.get("clipPathUnits", "").strip() == "objectBoundingBox":
-            box = bbox() if bbox is not None else None
-            if box is None or box[2] <= box[0] or box[3] <= box[1]:
-                return EMPTY_CLIP
-            matrix = multiply(matrix, (box[2] - box[0], 0.0, 0.0, box[3] - box[1], box[0], box[1]))
-        if invert(matrix) is None:
-            return EMPTY_CLIP
-        ctx = self.inherit(attrs, ctx.moved(matrix))
-        own = self.clip_of(clip_path, attrs, ctx, bbox)
-        if own is not None and own.empty:
-            return EMPTY_CLIP
-        parts = []
-        for child in clip_path:
-            part = self.clip_child(child, ctx)
-            if part is not None:
-                parts.append(part)
-        if not parts:
-            return EMPTY_CLIP
-        inverse = invert(matrix)
-        assert inverse is not None
-        simple = len(parts) == 1 and parts[0][0] is not None and (own is None or not own.mask)
-        if simple:
-            path_ops = parts[0][0]
-            ops = (*(own.ops if own else ()), *_moved(matrix, path_ops, inverse))
-            return _Clip(ops)
-        union = tuple(op for part in parts for op in part[1])
-        mask_ops = _moved(matrix, union, inverse)
-        if own is not None:
-            mask_ops = _wrapped(own, mask_ops, self.viewport_box(ctx) or (0, 0, 0, 0))
-        return _Clip(tuple(mask_ops), mask=True)
-
-    def clip_child(self, child: etree._Element, ctx: _Ctx) -> tuple | None:
-        """One child of a clipPath: (ops setting it as a PDF clip or None, ops drawing it
-        opaque for a mask); None when it does not count."""
-        name = local_name(child)
-        if name not in CLIP_CHILDREN:
-            return None
-        attrs = self.specified(child)
-        if (attrs.get("display") or "").strip() == "none":
-            return None
-        inner = self.inherit(attrs, ctx)
-        if inner.style.get("visibility", "visible") != "visible":
-            return None
-        if name == "use":
-            return self.clip_use(child, attrs, inner)
-        matrix = IDENTITY
-        try:
-            matrix = transform(attrs.get("transform", ""))
-        except ValueError:
-            matrix = IDENTITY
-        if invert(matrix) is None:
-            return None
-        inner = inner.moved(matrix)
-        if name == "text":
-            ops = self.clip_text(child, attrs, inner)
-            if not ops:
-                return None
-            return None, ((SAVE,), (TRANSFORM, matrix), *ops, (RESTORE,))
-        geometry = self.geometry(name, attrs, inner)
-        if not geometry.pdf:
-            return None
-        own = self.clip_of(child, attrs, inner, lambda: geometry.bbox)
-        if own is not None and own.empty:
-            return None
-        evenodd = inner.style.get("clip-rule") == "evenodd"
-        clip_ops: tuple = (f"{geometry.pdf} {'W* n' if evenodd else 'W n'}",)
-        fill_ops: tuple = (f"0 g {geometry.pdf} {'f*' if evenodd else 'f'}",)
-        inverse = invert(matrix)
-        assert inverse is not None
-        if own is not None:
-            box = self.viewport_box(inner) or (0, 0, 0, 0)
-            fill_ops = _wrapped(own, fill_ops, box)
-            if own.mask:
-                return None, ((SAVE,), (TRANSFORM, matrix), *fill_ops, (RESTORE,))
-            clip_ops = (*own.ops, *clip_ops)
-        return _moved(matrix, clip_ops, inverse), (
-            (SAVE,),
-            (TRANSFORM, matrix),
-            *fill_ops,
-            (RESTORE,),
-        )
-
-    def clip_use(self, child: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> tuple | None:
-        """A ``use`` in a clipPath, which may only refer to a shape or text."""
-        href = href_of(attrs)
-        target = self.lookup(href[1:]) if href and href.startswith("#") else None
-        if target is None or local_name(target) not in SHAPES | {"text"}:
-            return None
-        matrix = IDENTITY
-        try:
-            matrix = transform(attrs.get("transform", ""))
-        except ValueError:
-            matrix = IDENTITY
-        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
-        matrix = multiply(matrix, (1.0, 0.0, 0.0, 1.0, x, y))
-        inverse = invert(matrix)
-        if inverse is None:
-            return None
-        part = self.clip_child(target, ctx.moved(matrix))
-        if part is None:
-            return None
-        clip_ops = _moved(matrix, part[0], inverse) if part[0] is not None else None
-        return clip_ops, ((SAVE,), (TRANSFORM, matrix), *part[1], (RESTORE,))
-
-    def clip_text(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> list:
-        """Text in a clip path: its glyphs filled opaque."""
-        runs = svgtext.layout(self, element, attrs, ctx)
-        ops: list = ["0 g"]
-        for run in runs:
-            ops.append((TEXT, run.font, run.size, run.x, run.y, run.text, 0, run.spacing))
-        return ops if len(ops) > 1 else []
-
     # --- bounding boxes -------------------------------------------------------------------
 
-    def content_bbox(self, element: etree._Element, ctx: _Ctx) -> Box | None:
+    def content_bbox(self, element: etree._Element, ctx: Ctx) -> Box | None:
         """The bounding box of what an element holds, in its own user space."""
         box = None
         for child in element:
-            box = _union(box, self.bbox_of(child, ctx))
+            box = union(box, self.bbox_of(child, ctx))
         return box
 
-    def bbox_of(self, element: etree._Element, ctx: _Ctx) -> Box | None:
+    def bbox_of(self, element: etree._Element, ctx: Ctx) -> Box | None:
         """The bounding box of an element in its parent's user space (fill only)."""
         name = local_name(element)
         if name is None:
@@ -1538,14 +1106,14 @@ class _Compiler:
             box = svgtext.bbox(runs)
         elif name in ("g", "a", "switch", "svg", "symbol"):
             for child in element:
-                box = _union(box, self.bbox_of(child, inner))
+                box = union(box, self.bbox_of(child, inner))
         elif name == "use":
             href = href_of(attrs)
             target = self.lookup(href[1:]) if href and href.startswith("#") else None
             if (
                 target is not None
                 and target not in self.active
-                and not _is_ancestor(target, element)
+                and not is_ancestor(target, element)
             ):
                 self.active.append(target)
                 try:
@@ -1570,7 +1138,7 @@ class _Compiler:
 
     # --- text -----------------------------------------------------------------------------
 
-    def text(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+    def text(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """A text element: its runs of glyphs, filled and stroked (as one group when its
         opacity applies to strokes over fills)."""
         runs = svgtext.layout(self, element, attrs, ctx)
@@ -1590,7 +1158,7 @@ class _Compiler:
         single = all(run.style.get("stroke", NO_PAINT) is NO_PAINT for run in runs)
         alphas: list[float] = []
 
-        def body(inner: _Ctx) -> None:
+        def body(inner: Ctx) -> None:
             scale = alphas[0] if alphas else 1.0
             for run in runs:
                 self.paint_run(element, run, bbox, inner, scale)
@@ -1602,7 +1170,7 @@ class _Compiler:
         element: etree._Element,
         run: svgtext.Run,
         bbox: Callable[[], Box | None],
-        ctx: _Ctx,
+        ctx: Ctx,
         scale: float,
     ) -> None:
         """One run of text in its own fill and stroke."""
@@ -1647,135 +1215,26 @@ class _Compiler:
                 b.line(*line)
                 b.op(*text_op, 1, run.spacing)
             return
-        inner = _Builder(b.state)
+        inner = Builder(b.state)
         inner.line(*line)
         inner.op(*text_op, 1, run.spacing)
         self.gradient(stroke[1], stroke_alpha, True, inner.finish(), ctx)
 
-    # --- images ---------------------------------------------------------------------------
-
-    def image(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
-        """An image: a raster file or data, or SVG drawn by this renderer, placed in its box
-        as preserveAspectRatio says."""
-        if ctx.style.get("visibility", "visible") != "visible":
-            return
-        source = self.image_source(element, attrs)
-        if source is None:
-            return
-        kind, data, size = source
-        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
-        w = self.length(attrs, "width", ctx, "x", -1.0)
-        h = self.length(attrs, "height", ctx, "y", -1.0)
-        iw, ih = size
-        if w < 0 and h < 0:
-            w, h = iw, ih
-        elif w < 0:
-            w = h * iw / ih
-        elif h < 0:
-            h = w * ih / iw
-        if w <= 0 or h <= 0:
-            return
-        matrix = view_box_matrix((0.0, 0.0, iw, ih), attrs.get("preserveAspectRatio"), w, h)
-        matrix = multiply((1.0, 0.0, 0.0, 1.0, x, y), matrix)
-        alphas: list[float] = []
-
-        def body(inner: _Ctx) -> None:
-            b = self.b
-            b.save()
-            b.literal.append(f"{fmt(x, y, w, h)} re W n")
-            if alphas and alphas[0] < 1:
-                b.op(FILL_ALPHA, alphas[0])
-                b.op(STROKE_ALPHA, alphas[0])
-            if kind == "svg":
-                b.op(TRANSFORM, multiply(matrix, (1.0, 0.0, 0.0, -1.0, 0.0, ih)))
-                scale = iw / data.width
-                b.op(TRANSFORM, (scale, 0.0, 0.0, scale, 0.0, 0.0))
-                b.flush()
-                b.ops.extend(data.ops)
-                b.state = [None] * 9
-            else:
-                a, _, _, d, e, f = matrix
-                b.op(IMAGE, data, e, f, a * iw, d * ih)
-            b.restore()
-
-        self.render(element, attrs, ctx, body, fold=True, bbox=lambda: (x, y, x + w, y + h),
-                    opacity_in=alphas)  # fmt: skip
-
-    def image_source(
-        self, element: etree._Element, attrs: dict[str, str]
-    ) -> tuple[str, object, tuple[float, float]] | None:
-        """('raster', path or bytes, pixel size) or ('svg', Drawer, size in px) of an
-        image's reference; None (with a warning) when it cannot be drawn."""
-        href = href_of(attrs) or ""
-        where = self.where(element)
-        if href.startswith("data:"):
-            header, _, payload = href.partition(",")
-            try:
-                data = (
-                    base64.b64decode(payload)
-                    if header.endswith(";base64")
-                    else urllib.parse.unquote_to_bytes(payload)
-                )
-            except ValueError:
-                self.warn("data:", f"the data of {where} cannot be read")
-                return None
-            if "svg" in header:
-                return self.svg_image(data, element)
-            return self.raster(data, element)
-        if not href:
-            return None
-        if self.base is None or ":" in href or href.startswith(("/", "\\")):
-            self.warn("href", f"{where} refers to '{href}', outside the game folder; not drawn")
-            return None
-        base = self.base.resolve()
-        path = (base / urllib.parse.unquote(href)).resolve()
-        if not path.is_relative_to(base) or not path.is_file():
-            self.warn("href", f"{where}: '{href}' is not a file in the game folder; not drawn")
-            return None
-        if path.suffix.lower() == ".svg":
-            return self.svg_image(path.read_bytes(), element)
-        return self.raster(path, element)
-
-    def raster(self, source: Path | bytes, element: etree._Element) -> tuple | None:
-        """A raster image and its size in pixels."""
-        try:
-            opened = Image.open(io.BytesIO(source) if isinstance(source, bytes) else source)
-            with opened as picture:
-                size = picture.size
-        except (OSError, ValueError, Image.DecompressionBombError):
-            self.warn("<image", f"{self.where(element)} cannot be read as an image; not drawn")
-            return None
-        if size[0] <= 0 or size[1] <= 0:
-            return None
-        return ("raster", source, (float(size[0]), float(size[1])))
-
-    def svg_image(self, data: bytes, element: etree._Element) -> tuple | None:
-        """SVG an image refers to, compiled by this renderer."""
-        from generator.art.store import SAFE_PARSER  # the one parser for untrusted SVG
-
-        try:
-            root = etree.fromstring(data, SAFE_PARSER)
-        except etree.XMLSyntaxError:
-            self.warn("<image", f"the SVG of {self.where(element)} is not well-formed")
-            return None
-        drawer = _Compiler(self.base, self._warn, self.nesting + 1).compile(root)
-        return ("svg", drawer, (drawer.width / PX_TO_PT, drawer.height / PX_TO_PT))
-
-    def foreign(self, element: etree._Element, attrs: dict[str, str], ctx: _Ctx) -> None:
+    def foreign(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """``foreignObject``: not drawn."""
         self.warn("<foreignObject", f"{self.where(element)} is not drawn")
 
 
 HANDLERS = {  # the element each method draws, by its tag with the SVG namespace
-    "g": _Compiler.group,
-    "a": _Compiler.group,
-    "switch": _Compiler.switch,
-    "use": _Compiler.use,
-    "svg": _Compiler.svg,
-    "text": _Compiler.text,
-    "image": _Compiler.image,
-    "foreignObject": _Compiler.foreign,
-    **dict.fromkeys(SHAPES, _Compiler.shape),
+    "g": Compiler.group,
+    "a": Compiler.group,
+    "switch": Compiler.switch,
+    "use": Compiler.use,
+    "svg": Compiler.svg,
+    "text": Compiler.text,
+    "image": Compiler.image,
+    "foreignObject": Compiler.foreign,
+    **dict.fromkeys(SHAPES, Compiler.shape),
 }
 HANDLERS = {NS + name: handler for name, handler in HANDLERS.items()}
 
@@ -1783,7 +1242,7 @@ HANDLERS = {NS + name: handler for name, handler in HANDLERS.items()}
 class _Resolver(svgpaint.Resolver):
     """What gradients need from the compiler, in one element's context."""
 
-    def __init__(self, compiler: _Compiler, ctx: _Ctx):
+    def __init__(self, compiler: Compiler, ctx: Ctx):
         self.specified = compiler.specified
         self.lookup = compiler.lookup
         self.user_length = lambda value, axis: compiler.user(value, ctx, axis)
@@ -1809,6 +1268,7 @@ def _own_transform(attrs: dict[str, str]) -> Matrix | None:
 
 
 def _valid_colour(text: str) -> bool:
+    """Whether the text is a colour."""
     try:
         colour(text)
     except ValueError:
@@ -1836,16 +1296,6 @@ def _plain(*resolved: tuple) -> bool:
     return all(r[0] is not None for r in resolved)
 
 
-def _is_ancestor(candidate: etree._Element, element: etree._Element) -> bool:
-    """Whether ``candidate`` is ``element`` or holds it."""
-    node: etree._Element | None = element
-    while node is not None:
-        if node is candidate:
-            return True
-        node = node.getparent()
-    return False
-
-
 def _conditions_hold(attrs: dict[str, str]) -> bool:
     """A ``switch`` child's conditions: no extension is supported, English is."""
     if "requiredExtensions" in attrs and attrs["requiredExtensions"].strip():
@@ -1855,25 +1305,3 @@ def _conditions_hold(attrs: dict[str, str]) -> bool:
         wanted = [lang.strip().lower() for lang in languages.split(",")]
         return any(lang == "en" or lang.startswith("en-") for lang in wanted)
     return True
-
-
-def _moved(matrix: Matrix, ops: tuple, inverse: Matrix) -> tuple:
-    """Operations drawn in a transformed space, leaving the transformation as it was."""
-    if matrix == IDENTITY:
-        return tuple(ops)
-    return ((TRANSFORM, matrix), *ops, (TRANSFORM, inverse))
-
-
-def _wrapped(clip: _Clip, ops: tuple, box: Box) -> tuple:
-    """Operations clipped by a clip (a PDF clip, or a group through its mask)."""
-    if clip.mask:
-        return ((SAVE,), (GROUP, box, ("Alpha", clip.ops), tuple(ops)), (RESTORE,))
-    return ((SAVE,), *clip.ops, *ops, (RESTORE,))
-
-
-def _union(a: Box | None, b: Box | None) -> Box | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))

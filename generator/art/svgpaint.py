@@ -134,6 +134,7 @@ def resolve(
         return None
 
     def coordinate(name: str, default: str, axis: str, kind: str) -> float:
+        """An attribute along the chain as a number in gradient space."""
         text = _attribute(chain, name, f"{SVG_NS}{kind}")
         try:
             value = length(text) if text is not None else length(default)
@@ -278,6 +279,7 @@ def _coords(kind: str, geometry: tuple[float, ...], t0: float, t1: float) -> tup
     fx, fy, fr, cx, cy, r = geometry
 
     def circle(t: float) -> tuple[float, float, float]:
+        """The centre and radius of the circle at ``t``."""
         return (fx + t * (cx - fx), fy + t * (cy - fy), fr + t * (r - fr))
 
     return (*circle(t0), *circle(t1))
@@ -307,6 +309,7 @@ def _radial_reach(geometry: tuple, x: float, y: float) -> float:
     fx, fy, fr, cx, cy, r = geometry
 
     def inside(t: float) -> bool:
+        """Whether the circle at ``t`` holds the point."""
         ccx, ccy, rr = fx + t * (cx - fx), fy + t * (cy - fy), fr + t * (r - fr)
         return math.hypot(x - ccx, y - ccy) <= rr
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from generator.art.svgbuild import parse_view_box, view_box_matrix
 from generator.art.svgpaint import Server, href_of
 from generator.art.svgvalues import (
     IDENTITY,
@@ -28,14 +29,15 @@ from generator.art.svgvalues import (
 )
 
 if TYPE_CHECKING:
-    from generator.art.svgdraw import _Compiler, _Ctx
+    from generator.art.svgbuild import Ctx
+    from generator.art.svgdraw import Compiler
 
 PATTERN = "{http://www.w3.org/2000/svg}pattern"
 MAX_TILES = 100_000
 Box = tuple[float, float, float, float]
 
 
-def _chain(compiler: _Compiler, pattern: etree._Element) -> list[tuple[etree._Element, dict]]:
+def _chain(compiler: Compiler, pattern: etree._Element) -> list[tuple[etree._Element, dict]]:
     """The pattern and those its href chain leads to, each with its attributes."""
     chain = []
     seen: set[int] = set()
@@ -58,12 +60,12 @@ def _first(chain: list, name: str) -> str | None:
 
 
 def resolve(
-    compiler: _Compiler,
+    compiler: Compiler,
     element: etree._Element,
     pattern: etree._Element,
     bbox: Box | None,
     painted: Box | None,
-    ctx: _Ctx,
+    ctx: Ctx,
 ) -> Server | None:
     """The tiling of a pattern for an element with bounding box ``bbox`` whose painted area
     is ``painted``; None when it paints nothing."""
@@ -103,7 +105,7 @@ def resolve(
 
 
 def _tile(
-    compiler: _Compiler, chain: list, ctx: _Ctx, box: Box | None
+    compiler: Compiler, chain: list, ctx: Ctx, box: Box | None
 ) -> tuple[float, float, float, float]:
     """x, y, width and height of the tile: fractions of ``box``, or user lengths."""
     values = []
@@ -124,12 +126,10 @@ def _tile(
 
 
 def _content_matrix(
-    compiler: _Compiler, chain: list, w: float, h: float, bbox: Box | None
+    compiler: Compiler, chain: list, w: float, h: float, bbox: Box | None
 ) -> Matrix:
     """From the pattern's content to its tile: its viewBox, else the bounding box's size
     (patternContentUnits objectBoundingBox), else nothing."""
-    from generator.art.svgdraw import parse_view_box, view_box_matrix
-
     box = parse_view_box(_first(chain, "viewBox"))
     if box is not None:
         return view_box_matrix(box, _first(chain, "preserveAspectRatio"), w, h)

@@ -160,6 +160,7 @@ def _function(segments: tuple, mode: str) -> pdfdoc.PDFDictionary:
     """A PDF function of the colour stops: pieces (t0, t1, colour0, colour1) joined."""
 
     def piece(c0: tuple, c1: tuple, domain: tuple) -> pdfdoc.PDFDictionary:
+        """One linear piece from colour c0 to colour c1."""
         return pdfdoc.PDFDictionary(
             {
                 "FunctionType": 2,

@@ -116,6 +116,7 @@ class Selector:
         return self._matches_from(element, len(self.parts) - 1)
 
     def _matches_from(self, element: etree._Element, index: int) -> bool:
+        """Whether ``element`` matches the compounds up to ``index``, right to left."""
         if not self.parts[index].matches(element):
             return False
         if index == 0:

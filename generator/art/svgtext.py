@@ -17,10 +17,12 @@ from lxml import etree
 from reportlab.pdfbase import pdfmetrics
 
 from generator.art.fonts import font_for, missing_in
+from generator.art.svgbuild import SvgError
 from generator.art.svgvalues import length, numbers
 
 if TYPE_CHECKING:
-    from generator.art.svgdraw import _Compiler, _Ctx
+    from generator.art.svgbuild import Ctx
+    from generator.art.svgdraw import Compiler
 
 NS = "{http://www.w3.org/2000/svg}"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -87,7 +89,7 @@ _PRESERVE = str.maketrans("\r\n\t", "   ")
 _SPACES = re.compile(" {2,}")
 
 
-def layout(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> list[Run]:
+def layout(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
     """The runs of a ``text`` element."""
     if len(element) == 0 and SIMPLE_TEXT.isdisjoint(attrs) and SIMPLE_STYLE.isdisjoint(ctx.style):
         return _plain(compiler, element, attrs, ctx)
@@ -110,7 +112,7 @@ SIMPLE_STYLE = frozenset(
 _ONE_NUMBER = re.compile(r"\s*[^\s,]+\s*")
 
 
-def _plain(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> list[Run]:
+def _plain(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
     """The common case, kept short: a text without children, at one x and y."""
     x_text, y_text = attrs.get("x", "0"), attrs.get("y", "0")
     if not (_ONE_NUMBER.fullmatch(x_text) and _ONE_NUMBER.fullmatch(y_text)):
@@ -136,7 +138,7 @@ def _plain(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx)
     return [Run(x, y, text, font, size, 0.0, ctx.style, ctx, width)]
 
 
-def _layout(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> list[Run]:
+def _layout(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
     """Any text: its characters collected, positioned, laid out in runs."""
     collected = _Text()
     _collect(compiler, element, attrs, ctx, collected, 0, _preserve(ctx))
@@ -150,22 +152,21 @@ def _layout(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx
 
 def _no_glyph(lacking: list[str], text: str) -> None:
     """A character no font has: an error naming it and the text."""
-    from generator.art.svgdraw import SvgError
-
     raise SvgError(
         f"the font has no glyph for {' '.join(lacking)} in '{text.strip()}'; use other characters"
     )
 
 
-def _preserve(ctx: _Ctx) -> bool:
+def _preserve(ctx: Ctx) -> bool:
+    """Whether white space is kept as it is (xml:space="preserve")."""
     return ctx.style.get(XML_SPACE) == "preserve"
 
 
 def _collect(
-    compiler: _Compiler,
+    compiler: Compiler,
     element: etree._Element,
     attrs: dict,
-    ctx: _Ctx,
+    ctx: Ctx,
     collected: _Text,
     depth: int,
     preserve: bool,
@@ -203,7 +204,7 @@ def _collect(
 
 
 def _tref(
-    compiler: _Compiler, tref: etree._Element, ctx: _Ctx, collected: _Text, preserve: bool
+    compiler: Compiler, tref: etree._Element, ctx: Ctx, collected: _Text, preserve: bool
 ) -> None:
     """A ``tref``: the text of the element it refers to, in the tref's own style."""
     attrs = compiler.specified(tref)
@@ -230,7 +231,7 @@ def _positions(collected: _Text) -> dict[int, list]:
 UNSUPPORTED = frozenset(("textLength", "rotate", "text-decoration"))
 
 
-def _warn_unsupported(compiler: _Compiler, element: etree._Element, attrs: dict, ctx: _Ctx) -> None:
+def _warn_unsupported(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> None:
     """Warn of what text layout leaves out."""
     style = ctx.style
     if UNSUPPORTED.isdisjoint(attrs) and "writing-mode" not in style and "direction" not in style:
@@ -254,7 +255,7 @@ def _warn_unsupported(compiler: _Compiler, element: etree._Element, attrs: dict,
         compiler.warn("direction", f"right-to-left text ({where}) is drawn left to right")
 
 
-def _font(compiler: _Compiler, style: dict) -> str:
+def _font(compiler: Compiler, style: dict) -> str:
     """The registered font for a style (a family not found is a warning)."""
     key = (
         style.get("font-family", "sans-serif"),
@@ -274,7 +275,7 @@ def _font(compiler: _Compiler, style: dict) -> str:
 _FONTS: dict[tuple, tuple[str, str | None]] = {}  # font_for's answers
 
 
-def _spacing(compiler: _Compiler, style: dict, ctx: _Ctx) -> float:
+def _spacing(compiler: Compiler, style: dict, ctx: Ctx) -> float:
     """letter-spacing in user units."""
     text = style.get("letter-spacing")
     if text is None or text.strip() == "normal":
@@ -285,7 +286,7 @@ def _spacing(compiler: _Compiler, style: dict, ctx: _Ctx) -> float:
         return 0.0
 
 
-def _baseline(compiler: _Compiler, style: dict, ctx: _Ctx, font: str, size: float) -> float:
+def _baseline(compiler: Compiler, style: dict, ctx: Ctx, font: str, size: float) -> float:
     """How far down the baseline moves for dominant-baseline and baseline-shift."""
     if not (
         "dominant-baseline" in style or "alignment-baseline" in style or "baseline-shift" in style
@@ -312,7 +313,8 @@ def _baseline(compiler: _Compiler, style: dict, ctx: _Ctx, font: str, size: floa
     return shift
 
 
-def _baseline_shift(compiler: _Compiler, text: str, ctx: _Ctx, size: float) -> float:
+def _baseline_shift(compiler: Compiler, text: str, ctx: Ctx, size: float) -> float:
+    """How far baseline-shift raises the text (sub, super, a length or a percentage)."""
     text = text.strip()
     if text == "sub":
         return -0.2 * size
@@ -327,7 +329,7 @@ def _baseline_shift(compiler: _Compiler, text: str, ctx: _Ctx, size: float) -> f
     return compiler.user(value, ctx, "y")
 
 
-def _runs(compiler: _Compiler, collected: _Text, positions: dict[int, list]) -> list[Run]:
+def _runs(compiler: Compiler, collected: _Text, positions: dict[int, list]) -> list[Run]:
     """Pieces of text placed, chunks anchored, and made runs."""
     text = "".join(part[1] for part in collected.parts)
     owners = {part[0]: part[2] for part in collected.parts}
@@ -391,6 +393,7 @@ def _anchor(chunk: list[list]) -> None:
 
 
 def _run(piece: list) -> Run:
+    """A placed piece of text as a run."""
     x, y, text, font, size, spacing, ctx, width = piece
     return Run(x, y, text, font, size, spacing, ctx.style, ctx, width)
 

@@ -259,6 +259,7 @@ def colour(text: str) -> tuple[float, float, float, float]:
 
 
 def _hex(digits: str) -> tuple[float, float, float, float]:
+    """A colour in hex digits (3, 4, 6 or 8 of them)."""
     if len(digits) in (3, 4):
         digits = "".join(d * 2 for d in digits)
     if len(digits) not in (6, 8) or any(d not in "0123456789abcdef" for d in digits):
