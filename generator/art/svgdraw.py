@@ -452,7 +452,7 @@ class Compiler(ClipsAndMasks, Images):
         tag = element.tag
         if tag.__class__ is not str:
             if isinstance(element, etree._Entity):
-                self.warn("&", f"the entity &{element.name}; is not expanded")
+                self.warn(f"&{element.name};", f"the entity &{element.name}; is not expanded")
             return
         handler = HANDLERS.get(tag)
         if handler is None:
