@@ -1,16 +1,19 @@
-"""``pnp build --watch``: rebuild a game as soon as its specs, templates or catalogs change.
+"""``pnp build --watch``: rebuild a game as soon as its specs, data, templates or catalogs
+change.
 
-Files are polled (a few times a second) rather than watched through the operating system, so
-it works the same everywhere; only the games whose files changed are rebuilt, and a mistake
-is reported without ending the watch.
+The operating system says when a file changes (watchfiles: inotify, FSEvents, ReadDirectoryChanges),
+so a watch that waits costs nothing; only the games whose files changed are rebuilt (all of
+them when a shared template does), and a mistake is reported without ending the watch.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
+from threading import Event
 
 import click
+import watchfiles
 
 from generator.build.pipeline import plan_pack
 from generator.check.printing import check_printing
@@ -19,20 +22,32 @@ from generator.commands.check import explain_failures
 from generator.errors import ErrorList, SpecFailure, clean, display_path
 from generator.options import PrintOptions
 from generator.output.write import write_pack
-from generator.spec.gamefolders import SHARED_TEMPLATES, game_files
+from generator.spec.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
 from generator.spec.loader import load_game
 
-POLL = 0.2  # seconds between looks at the files
+SETTLE_MS = 300  # wait this long after the last change of a burst (an editor's save, a copy)
 
 
-def snapshot(folders: list[Path]) -> dict[Path, float]:
-    """Modification times of every file under ``folders`` (not a game's own output)."""
-    return {
-        path: path.stat().st_mtime_ns
-        for folder in folders
-        if folder.is_dir()
-        for path in game_files(folder)
-    }
+def _changed_games(changes: set[tuple[watchfiles.Change, str]], roots: list[Path]) -> list[Path]:
+    """The games a burst of changes touches: those holding a changed file, or all of them
+    when a shared template changed."""
+    paths = [Path(path) for _, path in changes]
+    if any(path.is_relative_to(SHARED_TEMPLATES) for path in paths):
+        return roots
+    return [root for root in roots if any(path.is_relative_to(root) for path in paths)]
+
+
+def _watched(out_dir: Path, roots: list[Path]):  # noqa: ANN202 - watchfiles' filter signature
+    """The filter of changes worth a rebuild: not the packs being written (the output folder,
+    a game's own output/), nor editors' and Python's litter."""
+    litter = watchfiles.DefaultFilter()
+    skipped = [out_dir.resolve(), *(root / OWN_OUTPUT for root in roots)]
+
+    def watched(change: watchfiles.Change, path: str) -> bool:
+        where = Path(path)
+        return litter(change, path) and not any(where.is_relative_to(s) for s in skipped)
+
+    return watched
 
 
 def rebuild(
@@ -74,25 +89,23 @@ def watch_games(
     options: PrintOptions,
     language: str | None,
     force: bool,
-    cycles: int | None = None,
+    stop: Event | None = None,
 ) -> None:
-    """Poll the games' folders and the shared templates; rebuild what changed. Stops on
-    Ctrl-C (or after ``cycles`` polls, for tests)."""
-    roots = sorted(set(roots))
+    """Wait for changes to the games' folders and the shared templates; rebuild what
+    changed. Stops on Ctrl-C (or when ``stop`` is set, for tests)."""
+    roots = sorted({root.resolve() for root in roots})
     click.echo(f"watching {len(roots)} game(s) in {display_path(components_dir)}; Ctrl-C stops")
-    seen = {root: snapshot([root]) for root in roots}
-    shared = snapshot([SHARED_TEMPLATES])
-    count = 0
+    folders = [*roots, *([SHARED_TEMPLATES] if SHARED_TEMPLATES.is_dir() else [])]
     try:
-        while cycles is None or count < cycles:
-            count += 1
-            time.sleep(POLL)
-            now_shared = snapshot([SHARED_TEMPLATES])
-            for root in roots:
-                now = snapshot([root])
-                if now != seen[root] or now_shared != shared:
-                    seen[root] = now
-                    rebuild(root, out_dir, paper, options, language, force)
-            shared = now_shared
+        for changes in watchfiles.watch(
+            *folders,
+            watch_filter=_watched(out_dir, roots),
+            debounce=SETTLE_MS * 4,
+            step=SETTLE_MS // 6,
+            stop_event=stop,
+        ):
+            for root in _changed_games(changes, roots):
+                rebuild(root, out_dir, paper, options, language, force)
     except KeyboardInterrupt:
-        click.echo("stopped watching")
+        pass
+    click.echo("stopped watching")
