@@ -398,3 +398,24 @@ def test_quiet_prints_only_errors_and_json_is_a_document(make_deck_game, pnp, tm
     assert result.exit_code == 1 and json.loads(result.stdout)["passed"] is False
     result = pnp("-q", "check", "--components", components)
     assert result.exit_code == 1 and result.stdout == "" and "deck/a" in result.stderr
+
+
+def test_what_the_art_does_not_draw_is_a_warning_at_its_template_line(
+    make_deck_game, pnp, tmp_path
+):
+    """A filter is not drawn: the build says so at the template's line (once, though every
+    card uses it), the rest is drawn, and check --json carries it."""
+    components = make_deck_game(cards={"a": 2, "b": 1})
+    face = components / "synth" / "templates" / "face.svg.j2"
+    lines = face.read_text().splitlines()
+    lines.insert(1, '  <filter id="soft"><feGaussianBlur stdDeviation="1"/></filter>')
+    lines.insert(2, '  <rect width="5" height="5" filter="url(#soft)"/>')
+    face.write_text("\n".join(lines) + "\n")
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.stderr.splitlines() if ": warning: " in line]
+    assert len(warned) == 1 and "face.svg.j2:3: warning:" in warned[0], result.stderr
+    assert "filter" in warned[0]
+    found = json.loads(pnp("check", "--components", components, "--json").stdout)
+    (warning,) = found["games"][0]["warnings"]
+    assert warning["line"] == 3 and warning["file"].endswith("face.svg.j2")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.errors import ErrorList, SpecError, SpecFailure, clean
+from generator.errors import ErrorList, SpecError, SpecFailure, clean, display_path
 from generator.options import DEFAULT_OPTIONS, PrintOptions
 from generator.spec.gamefolders import (
     DEFAULT_COMPONENTS,
@@ -253,7 +253,16 @@ def plan_games(
         except SpecFailure as exc:
             errors.extend(exc.errors)
     _report_all(errors)
+    report_warnings([w for pack in packs for w in pack.art.warnings])
     return packs
+
+
+def report_warnings(warnings: list[tuple[Path, int | None, str]]) -> None:
+    """One line per thing the art does not draw, at its template line, each once (a template
+    drawn in two languages warns once): ``face.svg.j2:12: warning: filters are not drawn``."""
+    for path, line, message in dict.fromkeys(warnings):
+        where = display_path(path) + (f":{line}" if line else "")
+        click.echo(f"{where}: warning: {clean(message)}", err=True)
 
 
 @dataclass
@@ -264,6 +273,7 @@ class Planned:
     errors: list[SpecError] = field(default_factory=list)
     overflows: list[Overflow] = field(default_factory=list)
     printing: PrintReport | None = None  # how the pack prints as one job (see check.printing)
+    warnings: list[tuple[Path, int | None, str]] = field(default_factory=list)  # not drawn
     staged: StagedPack | None = None
     write_error: str | None = None  # why the files could not be written
     paper_name: str = ""
@@ -293,7 +303,10 @@ def plan_on_all_cores(
         except SpecFailure as exc:
             return Planned(exc.errors)
         planned = Planned(
-            overflows=pack.overflows, printing=check_printing(pack), paper_name=pack.paper_name
+            overflows=pack.overflows,
+            printing=check_printing(pack),
+            paper_name=pack.paper_name,
+            warnings=pack.art.warnings,
         )
         if stage is not None:
             try:
@@ -308,6 +321,7 @@ def plan_on_all_cores(
         for planned in results:
             planned.discard()
     _report_all(errors)
+    report_warnings([w for planned in results for w in planned.warnings])
     return results
 
 

@@ -136,6 +136,10 @@ def as_record(game: Game, planned: Planned, rows: list[CountRow], passed: bool) 
             for o in planned.overflows
         ],
         "recipes": list(check_recipes(game)),
+        "warnings": [
+            {"file": display_path(path), "line": line, "message": message}
+            for path, line, message in planned.warnings
+        ],
         "printing": None
         if printing is None
         else {

@@ -18,6 +18,7 @@ import watchfiles
 from generator.build.pipeline import plan_pack
 from generator.check.printing import check_printing
 from generator.check.rules import check_counts
+from generator.commands import report_warnings
 from generator.commands.check import explain_failures
 from generator.errors import ErrorList, SpecFailure, clean, display_path
 from generator.options import PrintOptions
@@ -72,6 +73,7 @@ def rebuild(
         for error in exc.errors:
             click.echo(str(error), err=True)
         return
+    report_warnings(pack.art.warnings)
     printing = check_printing(pack)
     if explain_failures(game, pack.overflows, check_counts(game), printing) and not force:
         click.echo(f"{clean(game.name)}: the check fails; not rebuilt (run pnp check)", err=True)
