@@ -1,4 +1,5 @@
-"""The print check: how a laid-out pack will come out of a printer given the whole file.
+"""The print check: how a laid-out pack will come out of a printer given the whole file, and
+whether every text on it can be read (see ``legibility``).
 
 Printed double-sided, the printer puts each sheet's second page on the back of its first,
 turned about the long edge (x mirrored) or the short one (y mirrored), and the user's back
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.check.legibility import SmallText, small_texts
 from generator.layout.pack import Pack
 from generator.layout.sheets import Page, Placement
 from generator.spec.sizes import sheet_geometry
@@ -26,6 +28,8 @@ class PrintReport:
     pages: int
     sides: str  # how it prints: "double-sided, long edge", "single-sided, folded" ...
     problems: tuple[str, ...]
+    small: tuple[SmallText, ...] = ()  # text printed under the game's floor
+    floor: float = 6.0  # pt: the smallest text the game allows
 
 
 def _behind(p: Placement, paper: tuple[float, float], axis: str) -> tuple[float, float]:
@@ -111,4 +115,7 @@ def check_printing(pack: Pack) -> PrintReport:
         sides = f"double-sided, flipped on the {edge} edge"
     else:
         sides = "single-sided" + (", folded" if options.layout == "fold" else "")
-    return PrintReport(pack.sheet_count, pack.page_count, sides, tuple(problems))
+    floor = pack.game.spec.min_text_pt
+    return PrintReport(
+        pack.sheet_count, pack.page_count, sides, tuple(problems), small_texts(pack), floor
+    )

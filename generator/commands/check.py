@@ -147,6 +147,19 @@ def as_record(game: Game, planned: Planned, rows: list[CountRow], passed: bool) 
             "pages": printing.pages,
             "sides": printing.sides,
             "problems": list(printing.problems),
+            "floor_pt": printing.floor,
+            "small_text": [
+                {
+                    "file": display_path(t.path),
+                    "line": t.line,
+                    "component": t.component,
+                    "piece": t.piece,
+                    "side": t.side,
+                    "text": t.text,
+                    "pt": round(t.size, 2),
+                }
+                for t in printing.small
+            ],
         },
         "translation": None
         if report is None
@@ -162,7 +175,7 @@ def as_record(game: Game, planned: Planned, rows: list[CountRow], passed: bool) 
 
 def fails_check(game: Game, overflows: list[Overflow], printing: PrintReport | None) -> bool:
     """Whether the rules check fails (as ``explain_failures`` says, without a word)."""
-    problems = printing.problems if printing else ()
+    problems = (*printing.problems, *printing.small) if printing else ()
     return bool(mismatches(check_counts(game)) or overflows or check_recipes(game) or problems)
 
 
@@ -180,19 +193,25 @@ def explain_failures(
     return bool(mismatches(rows) or overflows or recipe_problems or problems)
 
 
-def explain_printing(game: Game, printing: PrintReport) -> tuple[str, ...]:
-    """What would come out of the printer wrong, one error line each."""
+def explain_printing(game: Game, printing: PrintReport) -> tuple[object, ...]:
+    """What would come out of the printer wrong or too small to read, one error line each."""
     for problem in printing.problems:
         click.echo(f"{clean(game.name)}: prints wrong: {clean(problem)}", err=True)
-    return printing.problems
+    for small in printing.small:
+        where = display_path(small.path) + (f":{small.line}" if small.line else "")
+        click.echo(f"{where}: {clean(small.message(printing.floor))}", err=True)
+    return (*printing.problems, *printing.small)
 
 
 def describe_printing(printing: PrintReport) -> None:
     """The pack as one print job: its sheets and how they print."""
-    fine = "every back behind its own front, nothing in the margin"
+    floor = f"{printing.floor:g} pt"
+    if printing.floor < 6:
+        floor += " (lowered from 6 pt by game.yaml)"
+    fine = f"every back behind its own front, nothing in the margin, no text under {floor}"
     click.echo(
         f"  printing: {printing.sheets} sheets of paper ({printing.pages} pages), "
-        f"{printing.sides}" + ("" if printing.problems else f": {fine}")
+        f"{printing.sides}" + ("" if printing.problems or printing.small else f": {fine}")
     )
 
 

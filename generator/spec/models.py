@@ -247,6 +247,13 @@ class GameSpec(StrictModel):
     style: Style = Field(
         default_factory=Style, description="how the stock templates draw the game's pieces"
     )
+    min_text_pt: float = Field(
+        default=6.0,
+        ge=4,
+        le=12,
+        description="the smallest text the pack may print, pt (pnp check measures every text "
+        "against it; lower it only for a good reason, and pnp check says it is lowered)",
+    )
 
     @field_validator("players")
     @classmethod

@@ -1,0 +1,185 @@
+"""Legibility: the size of every text a pack prints, measured from what is drawn, against the
+floor the game keeps (6 pt, or what its ``game.yaml`` lowers it to).
+
+A piece's text is measured in its compiled art: each text operation's font size through every
+transform above it (the art's own and its viewport's, which maps its units to points), so a
+``scale()`` in a template or a panel turned into a die net counts. Reference sheets are
+measured at the size their text was fitted at, tables included. Pieces print at full size;
+the scaled-down assembly map of a tiled board is an overview, and not measured.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from generator.art.svgpdf import GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM
+from generator.layout.pack import Pack
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class SmallText:
+    """A text printed under the floor: where it is (the spec and line of its piece), on
+    which piece and side, what it says and its size in points."""
+
+    path: Path
+    line: int | None
+    component: str
+    piece: str
+    side: str
+    text: str
+    size: float
+    more: int = 0  # other pieces of the component printing text this small
+    texts: int = 1  # how many texts of this size they print
+
+    def message(self, floor: float) -> str:
+        """'text under 6 pt: cards 'cocoa' and 3 more (front): 'Trade' at 5.67 pt; ...'."""
+        others = f" and {self.more} more" if self.more else ""
+        what = f"'{_short(self.text)}'"
+        if self.texts > 1:
+            what = f"{self.texts} texts (such as {what})"
+        return (
+            f"text under {floor:g} pt: {self.component} '{self.piece}'{others} ({self.side}): "
+            f"{what} at {self.size:.2f} pt; make it larger or shorter"
+        )
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _times(m: Matrix, n: Matrix) -> Matrix:
+    """``m`` applied after ``n`` (PDF's order: the new transform is multiplied in first)."""
+    a, b, c, d, e, f = m
+    return (
+        a * n[0] + b * n[2],
+        a * n[1] + b * n[3],
+        c * n[0] + d * n[2],
+        c * n[1] + d * n[3],
+        e * n[0] + f * n[2] + n[4],
+        e * n[1] + f * n[3] + n[5],
+    )
+
+
+def _scale(m: Matrix) -> float:
+    """How much a transform enlarges: the square root of its area factor."""
+    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+
+
+def text_sizes(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, float]]:
+    """Every text a drawing's operations print, with its size in the units ``ctm`` maps to
+    (points, from a viewport); groups and gradient-painted shapes are followed in."""
+    stack: list[Matrix] = []
+    for op in ops:
+        if op.__class__ is str:
+            continue
+        code = op[0]
+        if code == SAVE:
+            stack.append(ctm)
+        elif code == RESTORE:
+            ctm = stack.pop() if stack else ctm
+        elif code == TRANSFORM:
+            ctm = _times(op[1], ctm)
+        elif code == TEXT:
+            text = op[5]
+            if text.strip():
+                yield text, op[2] * _scale(ctm)
+        elif code == GROUP:
+            yield from text_sizes(op[3], ctm)
+        elif code == PAINT:
+            yield from text_sizes(op[6], ctm)
+
+
+def _drawn(artwork: object) -> Iterator[tuple[str, float]]:
+    """The texts of stored art: a compiled drawing, or a face drawn as a layer and the rest."""
+    if hasattr(artwork, "ops"):
+        yield from text_sizes(artwork.ops)
+    for part in ("layer", "rest"):
+        if hasattr(artwork, part):
+            yield from _drawn(getattr(artwork, part))
+
+
+def small_texts(pack: Pack) -> tuple[SmallText, ...]:
+    """Every text of the pack under its floor, once per component, side and size, with the
+    first piece and text and how many more (the smallest first):
+    the art of each piece placed, the title bands of token pages, and reference sheets."""
+    floor = pack.game.spec.min_text_pt
+    smallest: dict[str, list[tuple[str, float]]] = {}  # art key -> its texts under the floor
+    found: dict[tuple, SmallText] = {}
+    seen: dict[tuple, tuple[set[str], set[str]]] = {}  # the pieces and texts of each finding
+    designs = {(p.component.id, d.name): d for p in pack.components for d in p.designs}
+    specs = {p.component.id: p.component for p in pack.components}
+    for page in (page for sheet in pack.sheets for page in (sheet.front, sheet.back) if page):
+        for placement in page.placements:
+            piece = placement.piece
+            key = piece.face if placement.side == "front" else piece.back
+            if not key:  # no back, or art that could not be made (its error is reported)
+                continue
+            design = designs.get((piece.component, piece.name))
+            path, line = design.where if design else (specs[piece.component].path, None)
+            for text, size in _under(pack, key, floor, smallest):
+                where = (piece.component, placement.side, round(size, 2))
+                first = found.get(where)
+                if first is None:
+                    first = SmallText(
+                        path, line, piece.component, piece.name, placement.side, text, size
+                    )
+                    seen[where] = ({piece.name}, {text})
+                names, texts = seen[where]
+                if piece.name not in names:
+                    names.add(piece.name)
+                    first = replace(first, more=first.more + 1)
+                if text not in texts:
+                    texts.add(text)
+                    first = replace(first, texts=first.texts + 1)
+                    if len(text) > len(first.text):  # the longest says most
+                        first = replace(first, text=text)
+                found[where] = first
+        for decoration in page.decorations:
+            component = specs.get(page.components[0]) if page.components else None
+            for text, size in _under(pack, decoration.art, floor, smallest):
+                path = component.path if component else pack.game.doc.path
+                cid = component.id if component else page.title
+                found.setdefault(
+                    (cid, "title band", text),
+                    SmallText(path, None, cid, "title band", "front", text, size),
+                )
+        if page.flow is not None:
+            found.update(_sheet_text(pack, page.flow, floor))
+    return tuple(sorted(found.values(), key=lambda s: (s.size, s.component, s.piece)))
+
+
+def _under(
+    pack: Pack, key: str, floor: float, smallest: dict[str, list[tuple[str, float]]]
+) -> list[tuple[str, float]]:
+    """The texts of art ``key`` under ``floor`` (measured once per key)."""
+    if key not in smallest:
+        sizes: dict[str, float] = {}
+        for text, size in _drawn(pack.art.drawing(key)):
+            if size < floor - 0.005:
+                sizes[text] = min(size, sizes.get(text, size))
+        smallest[key] = sorted(sizes.items(), key=lambda item: item[1])
+    return smallest[key]
+
+
+def _sheet_text(pack: Pack, flow: object, floor: float) -> dict[tuple, SmallText]:
+    """A reference sheet's text under the floor: its body at the fitted size, its tables."""
+    plan = next(p for p in pack.components if p.component.spec is flow.spec)
+    component = plan.component
+    sizes = [("body text", flow.size)]
+    for section in flow.spec.sections:
+        for block in section.blocks:
+            if block.table is not None:
+                size = min(block.table.font_size or flow.size, flow.size)
+                sizes.append(("table", size))
+    out = {}
+    for what, size in sizes:
+        if size < floor - 0.005:
+            where = (component.id, "sheet", what)
+            out[where] = SmallText(component.path, None, component.id, "sheet", "front", what, size)
+    return out
