@@ -51,11 +51,32 @@ def test_all_five_games_are_bundled():
     ]
 
 
-def test_every_bundled_game_passes_the_check(pnp):
-    result = pnp("check", "--components", BUNDLED)
+def test_every_bundled_game_passes_the_check_in_every_language(pnp):
+    """Counts, text fit, printing and legibility at the 6 pt floor, in each language."""
+    result = pnp("check", "--components", BUNDLED, "--lang", "all")
     assert result.exit_code == 0, result.output
     assert "MISMATCH" not in result.output
-    assert "does not fit" not in result.stderr
+    assert "does not fit" not in result.stderr and "under 6 pt" not in result.stderr
+    assert result.output.count("no text under 6 pt") == sum(
+        len(spec(game, "game.yaml").get("languages", ["en"])) for game in GAMES
+    )
+    assert "lowered" not in result.output
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_pack_says_what_the_edition_authored(built, game):
+    """'About this edition' follows the contents and carries the game's and every
+    component's authored note, as the specs give them."""
+    reader = PdfReader(built / game / f"{game}.pdf")
+    opening = " ".join(" ".join(page.extract_text().split()) for page in reader.pages[:4])
+    assert "About this edition" in opening
+    notes = [spec(game, "game.yaml").get("authored")]
+    notes += [spec(game, p.name).get("authored") for p in sorted((BUNDLED / game).glob("*.yaml"))]
+    notes = [n for n in notes if n]
+    assert len(notes) >= 3, "each bundled game states what was authored"
+    for note in notes:
+        words = " ".join(note.split())
+        assert words[:60] in opening, words[:60]
 
 
 @pytest.mark.parametrize("game", GAMES)
