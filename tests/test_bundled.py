@@ -217,3 +217,14 @@ def test_the_same_input_builds_the_same_bytes(pnp, tmp_path):
         for name in (f"{game}.pdf", "manifest.json"):
             first = (outputs[0] / game / name).read_bytes()
             assert first == (outputs[1] / game / name).read_bytes(), (game, name)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_font_of_every_pack_is_embedded(built, game):
+    """What print shops' preflight checks: no font left for the printer to substitute."""
+    import pymupdf
+
+    with pymupdf.open(built / game / f"{game}.pdf") as pdf:
+        fonts = {font[3]: font[1] for page in pdf for font in page.get_fonts(full=True)}
+    assert fonts and all(ext != "n/a" for ext in fonts.values()), fonts
+    assert not any("Helvetica" in name or "Times" in name for name in fonts), fonts
