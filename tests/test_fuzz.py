@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import tempfile
 from datetime import timedelta
 from functools import cache
@@ -31,6 +30,7 @@ import pytest
 import yaml
 from babel.messages.pofile import read_po, write_po
 from click.testing import CliRunner
+from fuzzing import run_within
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
@@ -497,14 +497,6 @@ def generated_game(draw) -> dict[str, str]:
     return {**BASE, "generated.yaml": text}
 
 
-class Hang(BaseException):
-    """Raised by the alarm: a check ran far longer than any check of a small game may."""
-
-
-def _alarm(signum: int, frame: object) -> None:
-    raise Hang(f"pnp check still running after {HANG_SECONDS} s")
-
-
 @pytest.fixture(scope="module")
 def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
@@ -515,13 +507,7 @@ def check(folder: Path, files: dict[str, str]):
     hold a catalog."""
     game = write_game(folder, files)
     language = ["--lang", "de"] if "locale/de.po" in files else []
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(HANG_SECONDS)
-    try:
-        return CliRunner().invoke(cli, ["check", "--components", str(game.parent), *language])
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    return run_within(["check", "--components", str(game.parent), *language], HANG_SECONDS)
 
 
 @pytest.mark.parametrize("german", [False, True])

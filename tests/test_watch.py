@@ -64,6 +64,6 @@ def test_a_change_rebuilds_its_game_alone_and_a_mistake_does_not_end_the_watch(
     thread = _later([(actions[1][0], reported)], stop, 10)
     watch_games([game], components, out, None, PrintOptions(), None, False, stop)
     thread.join()
-    assert any("deck.yaml:3: YAML syntax error" in e for e in errors), errors  # the mistake, at its line
+    assert any("deck.yaml:3: YAML syntax error" in e for e in errors), errors  # at its line
     assert "stopped watching" in capsys.readouterr().out
     assert Path(pdf).exists()  # the mistake left the last pack in place

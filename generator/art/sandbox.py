@@ -22,6 +22,7 @@ import math
 import signal
 import string
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -127,12 +128,14 @@ def budget() -> Iterator[None]:
     main thread of a Unix process; elsewhere the other limits still hold)."""
     _meter.steps = 0
     timed = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    previous = None
+    previous, outer, started = None, 0.0, 0.0
     if timed:
 
         def stop(signum: int, frame: object) -> None:
             raise Budget(f"the template ran for more than {RENDER_SECONDS:g} s")
 
+        outer = signal.getitimer(signal.ITIMER_REAL)[0]  # a caller's own timer, kept
+        started = time.monotonic()
         previous = signal.signal(signal.SIGALRM, stop)
         signal.setitimer(signal.ITIMER_REAL, RENDER_SECONDS)
     try:
@@ -141,6 +144,9 @@ def budget() -> Iterator[None]:
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            if outer:  # the caller's timer goes on where it was (due now, if it passed)
+                left = outer - (time.monotonic() - started)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
 
 
 def render(template: jinja2.Template, context: dict[str, Any]) -> str:

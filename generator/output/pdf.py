@@ -37,8 +37,6 @@ FOLD_DASH_PT = (3, 2)
 LABEL_SIZE_PT = 6.5
 
 
-
-
 def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None) -> None:
     """Draw the whole pack to ``path``, page by page (a blank page where a sheet's back has
     nothing); ``progress(1)`` is called after every page."""

@@ -67,7 +67,6 @@ class Design:
         own = self.entry.fields() if self.entry else {}
         return {**self.component.spec.fields, **own, **self.extra, "name": self.name}
 
-
     def label(self) -> str | None:
         """What the piece is called in print: its ``title`` (or ``label``), with its player
         colour's name or its value; None when the spec gives it no printed name."""
