@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import time
 
 import click
 
@@ -49,7 +50,7 @@ class LazyGroup(click.Group):
 @click.version_option(package_name="pnp-generator")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
 @click.option(
-    "-v", "--verbose", is_flag=True, help="Also print timings, and a traceback on a crash."
+    "-v", "--verbose", is_flag=True, help="Also print the time taken, and a traceback on a crash."
 )
 def cli(quiet: bool, verbose: bool) -> None:
     """Print-and-play component generator: YAML specs to print-ready PDFs.
@@ -57,8 +58,11 @@ def cli(quiet: bool, verbose: bool) -> None:
     Shell completion: eval "$(_PNP_COMPLETE=bash_source pnp)" in ~/.bashrc (zsh_source in
     ~/.zshrc, fish_source for fish)."""
     if verbose:
-        os.environ["PNP_VERBOSE"] = "1"
         os.environ["PNP_DEBUG"] = "1"
+        started = time.perf_counter()
+        click.get_current_context().call_on_close(
+            lambda: click.echo(f"took {time.perf_counter() - started:.2f} s", err=True)
+        )
     if quiet:
         click.get_current_context().call_on_close(_restore(sys.stdout))
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed with the context
