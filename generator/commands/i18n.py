@@ -100,14 +100,35 @@ def update(game: str, components_dir: Path) -> None:
 
 @command.command("engine")
 @click.argument("language")
-def engine(language: str) -> None:
-    """Write generator/i18n/locale/<language>.po (or .pot) of the engine's own words."""
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder to write <language>.po in (default: generator/i18n/locale/ in a source "
+    "checkout, the current folder when pnp is installed: never the installed package).",
+)
+def engine(language: str, out_dir: Path | None) -> None:
+    """Write <language>.po of the engine's own words (inventory, page labels), updating the
+    engine's catalog if there is one."""
+    if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", language):
+        raise click.BadParameter("a language code such as de or pt_BR", param_hint="LANGUAGE")
     catalog = engine_catalog(language)
-    path = catalogs.ENGINE_LOCALE / f"{language}.po"
-    if path.exists():
-        existing = catalogs.read_catalog(path)
+    source = catalogs.ENGINE_LOCALE / f"{language}.po"
+    folder = out_dir or (catalogs.ENGINE_LOCALE if _source_checkout() else Path.cwd())
+    path = folder / f"{language}.po"
+    if source.exists():
+        existing = catalogs.read_catalog(source)
         existing.update(catalog)
         catalog = existing
+    folder.mkdir(parents=True, exist_ok=True)
     with replacing(path) as temporary:
         catalogs.write_catalog(catalog, temporary)
     click.echo(f"{display_path(path)}: {len(catalog)} strings")
+
+
+def _source_checkout() -> bool:
+    """Whether the engine runs from its repository (its catalogs are the project's to edit)
+    rather than an installed package (never written to)."""
+    package = catalogs.ENGINE_LOCALE.parents[2]
+    return (package / "pyproject.toml").is_file() and (package / ".git").exists()

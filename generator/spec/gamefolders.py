@@ -11,8 +11,18 @@ from pathlib import Path
 from generator.errors import SpecError
 from generator.paths import PathRefused, within
 
-SHARED_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-BUNDLED_GAMES = Path(__file__).resolve().parents[2] / "components"  # the examples pnp new copies
+PACKAGE = Path(__file__).resolve().parents[1]  # the generator package
+
+
+def _shipped(inside: str, checkout: str) -> Path:
+    """A folder of data the package ships: inside it when installed (generator/<inside>),
+    at the top of the repository in a source checkout (<checkout>)."""
+    installed = PACKAGE / inside
+    return installed if installed.is_dir() else PACKAGE.parent / checkout
+
+
+SHARED_TEMPLATES = _shipped("stock", "templates")  # the stock template library
+BUNDLED_GAMES = _shipped("examples", "components")  # the example games pnp new --from copies
 DEFAULT_COMPONENTS = Path("components")
 OWN_OUTPUT = "output"  # where pnp run inside a game folder writes; never part of the game
 
