@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CARD_FACE
+from PIL import Image
 
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "TOP-SECRET-CONTENT"
@@ -379,3 +380,25 @@ def test_a_loop_of_links_and_a_huge_catalog_are_errors(tmp_path):
     assert run.returncode == 2, run.stderr
     assert "loop1.yaml: is a loop of links" in run.stderr, run.stderr
     assert "de.po: broken catalog: the file is" in run.stderr, run.stderr
+
+
+def test_an_image_out_of_the_svg_namespace_or_a_pipe_reads_nothing(tmp_path):
+    """<image xmlns=""> naming a file outside is not SVG and is not followed; a picture that
+    is a pipe is refused at once (never waited on), naming the spec line that asked for it."""
+    face = CARD_FACE.replace(
+        "</svg>",
+        f'  <image xmlns="" href="{tmp_path}/outside/secret.txt" width="9" height="9"/>\n'
+        '  <image href="{{ asset(\'art/p.png\') }}" width="9" height="9"/>\n</svg>',
+    )
+    components = game(tmp_path, {"templates/face.svg.j2": face})
+    (components / "g" / "art").mkdir()
+    os.mkfifo(components / "g" / "art" / "p.png")
+    run = build(tmp_path, components, timeout=30)
+    assert run.returncode == 2, run.stderr
+    assert "asset 'art/p.png' is not a regular file" in run.stderr, run.stderr
+    no_leak(tmp_path, run)
+    (components / "g" / "art" / "p.png").unlink()
+    Image.new("RGB", (4, 4), "red").save(components / "g" / "art" / "p.png")
+    run = build(tmp_path, components, timeout=60)
+    assert run.returncode == 0, run.stderr
+    no_leak(tmp_path, run)
