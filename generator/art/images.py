@@ -109,6 +109,9 @@ def _png_as_is(raw: bytes) -> Raster | None:
     while pos + 8 <= len(raw):
         length, kind = struct.unpack(">I4s", raw[pos : pos + 8])
         body = raw[pos + 8 : pos + 8 + length]
+        stored = raw[pos + 8 + length : pos + 12 + length]
+        if len(stored) < 4 or zlib.crc32(kind + body) != int.from_bytes(stored, "big"):
+            return None  # damaged or cut short: Pillow decodes it, and says so
         if kind == b"IHDR" and length == 13:
             header = struct.unpack(">IIBBBBB", body)
         elif kind == b"tRNS":

@@ -6,13 +6,12 @@
 from __future__ import annotations
 
 import base64
-import io
 import urllib.parse
 from pathlib import Path
 
 from lxml import etree
-from PIL import Image
 
+from generator.art import images
 from generator.art.svgbuild import PX_TO_PT, Ctx, href_of, view_box_matrix
 from generator.art.svgpath import fmt
 from generator.art.svgpdf import FILL_ALPHA, IMAGE, STROKE_ALPHA, TRANSFORM
@@ -107,17 +106,19 @@ class Images:
         return self.raster(path, element)
 
     def raster(self, source: Path | bytes, element: etree._Element) -> tuple | None:
-        """A raster image and its size in pixels."""
+        """A raster image and its size in pixels, read whole now (decoded once, and kept for
+        the PDF), so that a picture broken past its header is found here, not while the PDF
+        is written."""
         try:
-            opened = Image.open(io.BytesIO(source) if isinstance(source, bytes) else source)
-            with opened as picture:
-                size = picture.size
-        except (OSError, ValueError, Image.DecompressionBombError):
-            self.warn("<image", f"{self.where(element)} cannot be read as an image; not drawn")
+            raw = images.read_bytes(source) if isinstance(source, Path) else source
+            raster = images.load(raw)
+        except (OSError, images.ImageProblem) as exc:
+            why = str(exc) if isinstance(exc, images.ImageProblem) else "cannot be read"
+            self.warn("<image", f"{self.where(element)} {why}; not drawn")
             return None
-        if size[0] <= 0 or size[1] <= 0:
+        if raster.width <= 0 or raster.height <= 0:
             return None
-        return ("raster", source, (float(size[0]), float(size[1])))
+        return ("raster", source, (float(raster.width), float(raster.height)))
 
     def svg_image(self, data: bytes, element: etree._Element) -> tuple | None:
         """SVG an image refers to, compiled by this renderer."""
