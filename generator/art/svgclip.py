@@ -48,12 +48,37 @@ class Clip:
 EMPTY_CLIP = Clip(empty=True)
 EMPTY_MASK = ("empty", ())  # a mask that hides everything
 
-EMPTY_CLIP = Clip(empty=True)
-EMPTY_MASK = ("empty", ())  # a mask that hides everything
+
+NOTHING = etree.Element("nothing")  # a reference to no element of the kind asked for
 
 
 class ClipsAndMasks:
     """The clip paths and masks of the compiler (a part of ``svgdraw.Compiler``)."""
+
+    def referenced(
+        self, element: etree._Element, attrs: dict[str, str], name: str, kind: str, left: str
+    ) -> etree._Element | None:
+        """The element an attribute such as ``mask`` or ``clip-path`` refers to: None when
+        there is none to apply (not set, 'none', not url(#id) — a warning —, or one applied
+        inside itself, ignored as resvg does), NOTHING when it names no element of ``kind``
+        (which hides the element)."""
+        text = attrs.get(name)
+        if text is None or text.strip() == "none":
+            return None
+        try:
+            target = url_id(text)
+        except ValueError:
+            self.warn(
+                name, f"the {name} '{text.strip()}' of {self.where(element)} is not drawn "
+                f"(only url(#id) is); the element is drawn {left}",
+            )  # fmt: skip
+            return None
+        found = self.lookup(target)
+        if found is not None and found in self.active:
+            return None
+        if found is None or local_name(found) != kind:
+            return NOTHING
+        return found
 
     # --- masks ----------------------------------------------------------------------------
 
@@ -66,22 +91,9 @@ class ClipsAndMasks:
     ) -> tuple | None:
         """An element's ``mask``: (soft mask kind, operations drawing it), None for none,
         EMPTY_MASK when it hides the element (a reference to nothing)."""
-        text = attrs.get("mask")
-        if text is None or text.strip() == "none":
-            return None
-        try:
-            target = url_id(text)
-        except ValueError:
-            self.warn(
-                "mask", f"the mask '{text.strip()}' of {self.where(element)} is not drawn "
-                "(only url(#id) is); the element is drawn unmasked",
-            )  # fmt: skip
-            return None
-        mask = self.lookup(target)
-        if mask is not None and mask in self.active:
-            return None  # a mask masked by itself: the reference is ignored
-        if mask is None or local_name(mask) != "mask":
-            return EMPTY_MASK
+        mask = self.referenced(element, attrs, "mask", "mask", "unmasked")
+        if mask is None or mask is NOTHING:
+            return EMPTY_MASK if mask is NOTHING else None
         self.active.append(mask)
         try:
             return self.mask(mask, ctx, bbox)
@@ -160,22 +172,9 @@ class ClipsAndMasks:
         bbox: Callable[[], Box | None] | None,
     ) -> Clip | None:
         """How an element's ``clip-path`` clips it (None: not at all)."""
-        text = attrs.get("clip-path")
-        if text is None or text.strip() == "none":
-            return None
-        try:
-            target = url_id(text)
-        except ValueError:
-            self.warn(
-                "clip-path", f"the clip-path '{text.strip()}' of {self.where(element)} is not "
-                "drawn (only url(#id) is); the element is drawn unclipped",
-            )  # fmt: skip
-            return None
-        clip_path = self.lookup(target)
-        if clip_path is not None and clip_path in self.active:
-            return None  # a clip path clipped by itself: the reference is ignored, as in resvg
-        if clip_path is None or local_name(clip_path) != "clipPath":
-            return EMPTY_CLIP
+        clip_path = self.referenced(element, attrs, "clip-path", "clipPath", "unclipped")
+        if clip_path is None or clip_path is NOTHING:
+            return EMPTY_CLIP if clip_path is NOTHING else None
         self.active.append(clip_path)
         try:
             return self.clip(clip_path, ctx, bbox)
