@@ -43,6 +43,17 @@ class Line:
     width: float = 0.0
 
 
+@dataclass(frozen=True)
+class Look:
+    """How a text box's text is set: font family, base weight, colour and line spacing (a
+    multiple of the size)."""
+
+    family: str = "sans-serif"
+    weight: str = "normal"
+    colour: str = "#222222"
+    leading: float = 1.2
+
+
 @dataclass
 class Layout:
     """Text laid out at ``size``: its lines, the height they take and whether they fit."""
@@ -99,16 +110,11 @@ def _style(piece: Piece) -> str:
 
 
 def layout(
-    parts: list[list[list[Piece]]],
-    width: float,
-    height: float,
-    size: float,
-    family: str,
-    weight: str,
-    leading: float,
+    parts: list[list[list[Piece]]], width: float, height: float, size: float, look: Look
 ) -> Layout:
     """Lines of ``parts`` broken to ``width`` at ``size``; an empty paragraph is a half-line
     gap."""
+    family, weight, leading = look.family, look.weight, look.leading
     space = text_width(" ", size, weight, "normal", family)
     lines: list[Line] = []
     gaps = 0
@@ -137,24 +143,22 @@ def fitted(
     height: float,
     size: float,
     min_size: float,
-    family: str = "sans-serif",
-    weight: str = "normal",
-    leading: float = 1.2,
+    look: Look = Look(),  # noqa: B008 - frozen, shared safely
     icons: bool = False,
 ) -> Layout:
     """The layout at the largest size from ``size`` down to ``min_size`` that fits the box
     (found by bisection); at ``min_size`` when nothing does (``fits`` is then False)."""
     parts = paragraphs(text, icons)
-    best = layout(parts, width, height, size, family, weight, leading)
+    best = layout(parts, width, height, size, look)
     if best.fits:
         return best
-    low = layout(parts, width, height, min_size, family, weight, leading)
+    low = layout(parts, width, height, min_size, look)
     if not low.fits:
         return low
     lo, hi = min_size, size
     while hi - lo > PRECISION:
         mid = (lo + hi) / 2
-        trial = layout(parts, width, height, mid, family, weight, leading)
+        trial = layout(parts, width, height, mid, look)
         if trial.fits:
             lo, low = mid, trial
         else:
@@ -164,20 +168,16 @@ def fitted(
 
 def svg(
     laid: Layout,
-    x: float,
-    y: float,
-    width: float,
-    height: float,
-    family: str,
-    weight: str,
-    colour: str,
+    box: tuple[float, float, float, float],
+    look: Look,
     align: str = "start",
     valign: str = "top",
-    leading: float = 1.2,
     icon: Callable[[str], str] | None = None,
 ) -> Markup:
-    """SVG for a layout in the box at (x, y): a ``<text>`` per run of one style, icons from
-    ``icon`` scaled to the font size."""
+    """SVG for a layout in ``box`` (x, y, width, height): a ``<text>`` per run of one style,
+    icons from ``icon`` scaled to the font size."""
+    x, y, width, height = box
+    family, weight, colour, leading = look.family, look.weight, look.colour, look.leading
     size = laid.size
     top = (
         y

@@ -240,10 +240,11 @@ class TemplateRenderer:
             raise ValueError("textbox(): min_size must be above 0 and at most size")
         if align not in ("start", "middle", "end") or valign not in ("top", "middle", "bottom"):
             raise ValueError("textbox(): align is start|middle|end, valign top|middle|bottom")
-        laid = richtext.fitted(str(text), w, h, size, min_size, family, weight, leading, bool(icon))
+        look = richtext.Look(family, weight, colour, leading)
+        laid = richtext.fitted(str(text), w, h, size, min_size, look, bool(icon))
         if not laid.fits:
             self._overflow(box, w, h, laid.height, laid.widest, laid.size)
-        return richtext.svg(laid, x, y, w, h, family, weight, colour, align, valign, leading, icon)
+        return richtext.svg(laid, (x, y, w, h), look, align, valign, icon)
 
     def macro(
         self, template: str, name: str, argument: Any, locate: Callable[[Any], tuple[Path, int]]
