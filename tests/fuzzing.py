@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Sequence
+from pathlib import Path
 
 from click.testing import CliRunner, Result
+from hypothesis import event
 
 from generator.cli import cli
+from generator.errors import display_path
 
 
 class Hang(BaseException):
@@ -29,3 +32,19 @@ def run_within(args: Sequence[str], seconds: int) -> Result:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def ended_cleanly(result: Result, folder: Path, command: str) -> None:
+    """A fuzzed command ended as promised: exit 0, 1 or 2, no exception but its exit, no
+    traceback, and on exit 2 every error line names a file of the game (``folder``)."""
+    exception = result.exception
+    if exception is not None and not isinstance(exception, SystemExit):
+        raise AssertionError(
+            f"pnp {command} crashed: {type(exception).__name__}: {exception}\n{result.output}"
+        ) from exception
+    event(f"exit {result.exit_code}")
+    assert result.exit_code in (0, 1, 2), result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    if result.exit_code == 2:
+        where = display_path(folder / "components")
+        assert any(line.startswith(where) for line in result.stderr.splitlines()), result.stderr
