@@ -171,3 +171,22 @@ def test_the_sample_game_of_the_pictures_builds_and_checks(tmp_path, pnp):
     assert result.exit_code == 0, result.output
     result = pnp("build", "stock-templates", "--components", docs, "--out", tmp_path)
     assert result.exit_code == 0, result.output
+
+
+def test_a_csv_of_title_text_and_count_builds_with_the_general_card_and_nothing_else(tmp_path, pnp):
+    """The promise of the stock templates: no template, no style, three columns."""
+    root = tmp_path / "components" / "plain"
+    root.mkdir(parents=True)
+    (root / "game.yaml").write_text("title: Plain\nplayers: 2\n")
+    (root / "cards.yaml").write_text(
+        "kind: deck\ntitle: Cards\nsize: poker\nface: card.svg.j2\ncards: {from: cards.csv}\n"
+    )
+    (root / "cards.csv").write_text(
+        "title,text,count\nRest,Skip your next turn.,2\nRun,Move 3.,1\n"
+    )
+    assert pnp("check", "--components", root.parent).exit_code == 0
+    result = pnp("build", "--components", root.parent, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with pymupdf.open(tmp_path / "out" / "plain" / "plain.pdf") as pdf:
+        printed = " ".join(page.get_text() for page in pdf)
+    assert printed.count("Skip your next turn.") == 2 and printed.count("Move 3.") == 1
