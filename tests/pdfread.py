@@ -590,14 +590,21 @@ def read_form(path: Path, page_number: int, use: FormUse) -> PageContent:
 def colour_operators(path: Path) -> Counter[str]:
     """How often each colour-setting operator (``rg``, ``k``, ``cs`` ...) occurs in the file:
     in every page's content stream and in every form XObject they use, nested forms too."""
+    return Counter(op for op, _ in colour_settings(path))
+
+
+def colour_settings(path: Path) -> list[tuple[str, tuple[float, ...]]]:
+    """Every colour the file sets (operator and operands), in its pages and the form XObjects
+    they use, nested forms too."""
     reader = PdfReader(str(path))
-    found: Counter[str] = Counter()
+    found: list[tuple[str, tuple[float, ...]]] = []
     seen: set[int] = set()
 
     def visit(stream, resources) -> None:
-        for _, op in ContentStream(stream, reader).operations:
+        for operands, op in ContentStream(stream, reader).operations:
             if op in COLOUR_OPS:
-                found[op.decode()] += 1
+                values = tuple(float(v) for v in operands if isinstance(v, int | float))
+                found.append((op.decode(), values))
         xobjects = _resolve((_resolve(resources) or {}).get("/XObject")) or {}
         for ref in xobjects.values():
             xobject = _resolve(ref)

@@ -793,6 +793,7 @@ def test_preview_renders_every_page(pnp, make_deck_game, tmp_path) -> None:
     assert pngs == [f"page-{n:02d}.png" for n in range(1, count + 1)]
     with Image.open(folder / "page-02.png") as image:  # 60 dpi by default
         assert image.size == pytest.approx((210 / 25.4 * 60, 297 / 25.4 * 60), abs=1)
+        assert image.info["dpi"] == pytest.approx((60, 60), abs=0.01)  # prints at its size
     with Image.open(folder / "contact.png") as contact:
         assert contact.width >= min(count, 6) * 300 and contact.height >= 300
 

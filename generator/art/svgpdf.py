@@ -19,11 +19,15 @@ once per document.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
+from collections.abc import Iterator
+from contextvars import ContextVar
+from functools import lru_cache
 from pathlib import Path
 
-from reportlab.lib import colors
+from PIL import Image, ImageCms
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
@@ -56,9 +60,75 @@ class Drawer:
         canvas.restoreState()
 
 
+# The press profile a CMYK export prints to: its PDFs name it as their output intent
+# (icc/ beside this module holds it, with its licence).
+PRESS_PROFILE = Path(__file__).resolve().parent / "icc" / "ISOcoated_v2_300_bas.icc"
+
+
+@lru_cache(maxsize=1)
+def press_transform() -> tuple[ImageCms.ImageCmsTransform, bytes]:
+    """sRGB to the press profile (relative colorimetric, black-point compensation), and for
+    each grey level the black ink alone that prints it at its lightness, the press's darkest
+    black standing in for sRGB's (so black text and rules never need four inks in register)."""
+    press, srgb = ImageCms.getOpenProfile(str(PRESS_PROFILE)), ImageCms.createProfile("sRGB")
+    lab = ImageCms.createProfile("LAB", 5000)
+    relative = ImageCms.Intent.RELATIVE_COLORIMETRIC
+    to_press = ImageCms.buildTransform(
+        srgb, press, "RGB", "CMYK", relative, ImageCms.Flags.BLACKPOINTCOMPENSATION
+    )
+    ramp = Image.frombytes("L", (256, 1), bytes(range(256)))
+    none = Image.new("L", (256, 1))
+    grey_l = ImageCms.buildTransform(srgb, lab, "RGB", "LAB", relative).apply(ramp.convert("RGB"))
+    ink = Image.merge("CMYK", (none, none, none, ramp))
+    ink_l = ImageCms.buildTransform(press, lab, "CMYK", "LAB", relative).apply(ink).tobytes()[::3]
+    darkest, white = ink_l[255], ink_l[0]  # L* (0-255) of all the black ink and of none
+    targets = [darkest + lum * (white - darkest) / 255 for lum in grey_l.tobytes()[::3]]
+    black = bytes(min(range(256), key=lambda k: abs(ink_l[k] - t)) for t in targets)
+    return to_press, black
+
+
+# The most ink (C+M+Y+K, 1.0 = 100 %) a shop accepts, while a vendor's files are drawn.
+INK_LIMIT: ContextVar[float | None] = ContextVar("ink_limit", default=None)
+
+
+@contextlib.contextmanager
+def ink_limit(total: float | None) -> Iterator[None]:
+    """Within the block, every CMYK colour carries at most ``total`` ink (None: no limit)."""
+    token = INK_LIMIT.set(total)
+    try:
+        yield
+    finally:
+        INK_LIMIT.reset(token)
+
+
+def limit_ink(cmyk: tuple[float, ...], total: float | None) -> tuple[float, ...]:
+    """A CMYK colour with its cyan, magenta and yellow scaled down alike until the four inks
+    sum to at most ``total``, black kept (a shop's total area coverage limit)."""
+    c, m, y, k = cmyk
+    colour = c + m + y
+    if total is None or colour + k <= total or colour == 0:
+        return cmyk
+    scale = max(0.0, total - k) / colour
+    return (c * scale, m * scale, y * scale, k)
+
+
 def cmyk_of(rgb: tuple[float, ...]) -> tuple[float, ...]:
-    """A colour in CMYK by the naive formula every colour of a CMYK export gets."""
-    return tuple(colors.rgb2cmyk(*rgb))
+    """A colour in CMYK as the press prints it: through the press profile by littleCMS, a grey
+    on the black ink alone (see ``press_transform``); each 8-bit colour converted once; within
+    the ink limit a vendor sets (``ink_limit``)."""
+    cmyk = _cmyk8(*(min(255, max(0, round(v * 255))) for v in rgb))
+    return limit_ink(cmyk, INK_LIMIT.get())
+
+
+@lru_cache(maxsize=65536)
+def _cmyk8(r: int, g: int, b: int) -> tuple[float, ...]:
+    to_press, black = press_transform()
+    if r == g == b:
+        return (0.0, 0.0, 0.0, black[r] / 255)
+    out = Image.new("CMYK", (1, 1))
+    # the core transform: ImageCmsTransform.apply() copies the 1 MB profile on every call
+    to_press.transform.apply(Image.new("RGB", (1, 1), (r, g, b)).getim(), out.getim())
+    return tuple(v / 255 for v in out.getpixel((0, 0)))
 
 
 def luminance_of(rgb: tuple[float, ...]) -> tuple[float]:

@@ -27,7 +27,7 @@ def render_pages(pdf: Path, folder: Path, dpi: int, pages: list[int] | None = No
             path = folder / f"page-{number:02d}.png"
             path.parent.mkdir(parents=True, exist_ok=True)
             with replacing(path) as tmp:
-                image.save(tmp, format="PNG")
+                image.save(tmp, format="PNG", dpi=(dpi, dpi))
             written.append(path)
     finally:
         document.close()
@@ -42,6 +42,7 @@ def contact_sheet(pdf: Path, path: Path) -> Path:
         for page in document:
             scale = CONTACT_WIDTH / page.get_width()
             thumbs.append(page.render(scale=scale).to_pil())
+        dpi = CONTACT_WIDTH / (document[0].get_width() / 72)
     finally:
         document.close()
     cols = min(CONTACT_COLUMNS, len(thumbs))
@@ -54,5 +55,5 @@ def contact_sheet(pdf: Path, path: Path) -> Path:
         sheet.paste(thumb, (x, y))
     path.parent.mkdir(parents=True, exist_ok=True)
     with replacing(path) as tmp:
-        sheet.save(tmp, format="PNG")
+        sheet.save(tmp, format="PNG", dpi=(dpi, dpi))  # the first page's scale
     return path

@@ -1,0 +1,50 @@
+"""A folder of exported files written as one unit: filled under a temporary name beside its
+target, then put in the target's place whole, so that an export that fails half-way leaves the
+previous folder as it was, and one that succeeds leaves no file of an older export behind."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+from generator.output.atomic import TMP_MARK, owner_pid, temp_path
+
+
+@contextlib.contextmanager
+def replacing_folder(target: Path) -> Iterator[Path]:
+    """Yield an empty folder beside ``target`` to fill; when the block ends without an error
+    it takes ``target``'s place (the old folder removed), else it is removed and ``target``
+    stays untouched."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_path(target)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        yield tmp
+        _flush(tmp)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    aside = target.with_name(f".{target.name}.old{TMP_MARK}{owner_pid()}")
+    shutil.rmtree(aside, ignore_errors=True)
+    if target.exists():
+        os.replace(target, aside)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        if aside.exists():
+            os.replace(aside, target)
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def _flush(folder: Path) -> None:
+    """Every file under ``folder`` on disk before the folder is put in place."""
+    for path in folder.rglob("*"):
+        if path.is_file():
+            with open(path, "rb+") as handle:
+                os.fsync(handle.fileno())
