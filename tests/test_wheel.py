@@ -96,6 +96,8 @@ def test_the_wheel_ships_the_templates_examples_fonts_and_catalogs(installed):
     assert (package / "examples" / "schokoly" / "game.yaml").is_file()
     assert (package / "i18n" / "locale" / "de.po").is_file()
     assert (package / "spec" / "fonts" / "DejaVuSans.ttf").is_file()
+    assert (package / "art" / "icc" / "ISOcoated_v2_300_bas.icc").is_file()
+    assert (package / "output" / "vendors.yaml").is_file()
 
 
 def test_from_an_empty_folder_a_copied_example_builds_in_german(installed, tmp_path):
@@ -116,6 +118,10 @@ def test_from_an_empty_folder_a_copied_example_builds_in_german(installed, tmp_p
     assert result.returncode == 0, result.stderr
     result = _pnp(bin_dir, work / "components" / "quick", "build")
     assert result.returncode == 0, result.stdout + result.stderr
+    result = _pnp(bin_dir, work, "export", "mine", "--shop", "--tts")  # press profile, PDF/X
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (work / "output" / "mine" / "shop" / "miniature-cards.pdf").is_file()
+    assert (work / "output" / "mine" / "tts" / "tts.json").is_file()
     result = _pnp(bin_dir, work, "i18n", "engine", "de")
     assert result.returncode == 0, result.stderr
     assert (work / "de.po").is_file()  # into the folder it runs in
