@@ -1,7 +1,8 @@
 """The README's pictures of the stock templates, made by the project itself: the sample game
-``docs/stock-templates`` is built with ``pnp build``, each component's first piece is cut out of
-its page (where the manifest says it lies), turned upright and saved as
-``docs/pictures/<component>.png``. Run ``make pictures`` after changing a stock template.
+``docs/stock-templates`` gets its pictures (``sample_art``), is built with ``pnp build``, and
+each component's first piece is cut out of its page (where the manifest says it lies), turned
+upright and saved as ``docs/pictures/<component>.png``. Run ``make pictures`` to see them:
+they are made, not kept in git.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
+from sample_art import draw_all
 
 DOCS = Path(__file__).resolve().parent
 SAMPLE = "stock-templates"
@@ -20,9 +22,9 @@ DPI = 150
 MM = 72 / 25.4  # points per mm
 
 
-def build(out: Path) -> Path:
-    """Build the sample game into ``out``; the folder of its pack."""
-    command = [sys.executable, "-m", "generator", "build", SAMPLE, "--components", str(DOCS)]
+def build(out: Path, components: Path = DOCS) -> Path:
+    """Build the sample game (in ``components``) into ``out``; the folder of its pack."""
+    command = [sys.executable, "-m", "generator", "build", SAMPLE, "--components", str(components)]
     subprocess.run([*command, "--out", str(out)], check=True)
     return out / SAMPLE
 
@@ -58,6 +60,7 @@ def pictures(pack: Path, target: Path) -> list[Path]:
 
 
 def main() -> None:
+    draw_all()
     with tempfile.TemporaryDirectory() as out:
         for path in pictures(build(Path(out)), DOCS / "pictures"):
             print(path.relative_to(DOCS.parent))

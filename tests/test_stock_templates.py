@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import sys
 from pathlib import Path
 
 import pymupdf
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "docs"))
+import make_pictures  # noqa: E402 - the README's pictures are made by docs/ scripts
+import sample_art  # noqa: E402
+
 TEMPLATES = REPO / "templates"
-ART = REPO / "docs" / "stock-templates" / "art"
 LONG = (
     "When this card is played, every player in turn order draws a card, looks at it, and "
     "either keeps it or passes it to the left; a player who passes three times in a row loses "
@@ -73,22 +78,32 @@ PT_PER_MM = 72 / 25.4
 ENTRY_KEY = {"deck": "cards", "tokens": "tokens", "standees": "standees"}
 
 
-def test_every_stock_template_is_tested_and_pictured():
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory) -> Path:
+    """A copy of the sample game ``docs/stock-templates`` with its pictures drawn; the
+    components folder holding it."""
+    components = tmp_path_factory.mktemp("docs")
+    shutil.copytree(REPO / "docs" / make_pictures.SAMPLE, components / make_pictures.SAMPLE)
+    sample_art.draw_all(components / make_pictures.SAMPLE / "art")
+    return components
+
+
+def test_every_stock_template_is_tested_and_pictured(sample, tmp_path):
     stock = sorted(p.name for p in TEMPLATES.glob("*.svg.j2") if p.name != "icons.svg.j2")
     assert stock == sorted(CASES)
+    made = make_pictures.pictures(make_pictures.build(tmp_path / "out", sample), tmp_path)
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for name in stock:
-        picture = re.search(rf"!\[[^\]]*\]\((docs/pictures/[\w-]+\.png)\)[^\n]*`{name}`", readme)
+        picture = re.search(rf"!\[[^\]]*\]\(docs/pictures/([\w-]+\.png)\)[^\n]*`{name}`", readme)
         assert picture, f"the README shows no picture of {name}"
-        assert (REPO / picture[1]).is_file(), picture[1]
+        assert tmp_path / picture[1] in made, f"make pictures draws no {picture[1]}"
 
 
 def _game(tmp_path: Path, template: str, fields: dict) -> Path:
     kind = CASES[template][0]
     root = tmp_path / "components" / "g"
     (root / "art").mkdir(parents=True)
-    for picture in ART.iterdir():
-        (root / "art" / picture.name).write_bytes(picture.read_bytes())
+    sample_art.draw_all(root / "art")
     (root / "game.yaml").write_text("title: Stock\nplayers: 2\n", encoding="utf-8")
     key = ENTRY_KEY[kind.split()[1]]
     entry = json.dumps({"name": "a", "count": 1, **fields})
@@ -165,11 +180,10 @@ def test_long_inputs_are_reported_when_they_cannot_fit_at_6_pt(tmp_path, pnp, te
     assert "pieces.yaml:" in line and "6.0 pt" in line, line
 
 
-def test_the_sample_game_of_the_pictures_builds_and_checks(tmp_path, pnp):
-    docs = REPO / "docs"
-    result = pnp("check", "stock-templates", "--components", docs)
+def test_the_sample_game_of_the_pictures_builds_and_checks(tmp_path, pnp, sample):
+    result = pnp("check", "stock-templates", "--components", sample)
     assert result.exit_code == 0, result.output
-    result = pnp("build", "stock-templates", "--components", docs, "--out", tmp_path)
+    result = pnp("build", "stock-templates", "--components", sample, "--out", tmp_path)
     assert result.exit_code == 0, result.output
 
 
