@@ -203,22 +203,14 @@ class _ImageXObject(pdfdoc.PDFImageXObject):
 
     def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
         r = self.raster
-        stream = pdfdoc.PDFStream(content=r.data)
+        stream = _image_stream(r.data, r.width, r.height, r.colour_space, r.filter)
         d = stream.dictionary
-        d["Type"] = pdfdoc.PDFName("XObject")
-        d["Subtype"] = pdfdoc.PDFName("Image")
-        d["Width"] = r.width
-        d["Height"] = r.height
-        d["BitsPerComponent"] = 8
-        d["ColorSpace"] = pdfdoc.PDFName(r.colour_space)
-        d["Filter"] = pdfdoc.PDFName(r.filter)  # a name, with its parameters a dictionary
-        if r.parms:
+        if r.parms:  # the filter a name, its parameters a dictionary
             d["DecodeParms"] = pdfdoc.PDFDictionary(dict(r.parms))
         if r.decode:
             d["Decode"] = pdfdoc.PDFArray(list(r.decode))
         if self.smask:
             d["SMask"] = pdfdoc.PDFObjectReference(self.smask)
-        d["Length"] = len(r.data)
         return stream.format(document)
 
 
@@ -234,17 +226,25 @@ class _MaskXObject(pdfdoc.PDFImageXObject):
     def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
         r = self.raster
         assert r.alpha is not None
-        stream = pdfdoc.PDFStream(content=r.alpha)
-        d = stream.dictionary
-        d["Type"] = pdfdoc.PDFName("XObject")
-        d["Subtype"] = pdfdoc.PDFName("Image")
-        d["Width"] = r.width
-        d["Height"] = r.height
-        d["BitsPerComponent"] = 8
-        d["ColorSpace"] = pdfdoc.PDFName("DeviceGray")
-        d["Filter"] = pdfdoc.PDFName("FlateDecode")
-        d["Length"] = len(r.alpha)
+        stream = _image_stream(r.alpha, r.width, r.height, "DeviceGray", "FlateDecode")
         return stream.format(document)
+
+
+def _image_stream(
+    data: bytes, width: int, height: int, colour_space: str, filter_name: str
+) -> pdfdoc.PDFStream:
+    """An 8-bit image XObject's stream of ``data`` as it is (already encoded by the filter)."""
+    stream = pdfdoc.PDFStream(content=data)
+    d = stream.dictionary
+    d["Type"] = pdfdoc.PDFName("XObject")
+    d["Subtype"] = pdfdoc.PDFName("Image")
+    d["Width"] = width
+    d["Height"] = height
+    d["BitsPerComponent"] = 8
+    d["ColorSpace"] = pdfdoc.PDFName(colour_space)
+    d["Filter"] = pdfdoc.PDFName(filter_name)
+    d["Length"] = len(data)
+    return stream
 
 
 def draw_image(canvas: Canvas, source: Path | bytes) -> None:

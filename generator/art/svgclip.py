@@ -92,13 +92,7 @@ class ClipsAndMasks:
         """An element's ``mask``: (soft mask kind, operations drawing it), None for none,
         EMPTY_MASK when it hides the element (a reference to nothing)."""
         mask = self.referenced(element, attrs, "mask", "mask", "unmasked")
-        if mask is None or mask is NOTHING:
-            return EMPTY_MASK if mask is NOTHING else None
-        self.active.append(mask)
-        try:
-            return self.mask(mask, ctx, bbox)
-        finally:
-            self.active.pop()
+        return self._drawn(mask, EMPTY_MASK, lambda found: self.mask(found, ctx, bbox))
 
     def mask(self, mask: etree._Element, ctx: Ctx, bbox: Callable[[], Box | None]) -> tuple:
         """A mask's content drawn in its region: a luminosity soft mask (luminance times
@@ -173,11 +167,17 @@ class ClipsAndMasks:
     ) -> Clip | None:
         """How an element's ``clip-path`` clips it (None: not at all)."""
         clip_path = self.referenced(element, attrs, "clip-path", "clipPath", "unclipped")
-        if clip_path is None or clip_path is NOTHING:
-            return EMPTY_CLIP if clip_path is NOTHING else None
-        self.active.append(clip_path)
+        return self._drawn(clip_path, EMPTY_CLIP, lambda found: self.clip(found, ctx, bbox))
+
+    def _drawn(self, found: object, empty: object, draw: Callable) -> object:
+        """What a ``referenced`` clip path or mask makes: None for none, ``empty`` for a
+        reference to nothing, else ``draw(found)``, with ``found`` marked active meanwhile (a
+        clip or mask that refers back to itself is then seen)."""
+        if found is None or found is NOTHING:
+            return empty if found is NOTHING else None
+        self.active.append(found)
         try:
-            return self.clip(clip_path, ctx, bbox)
+            return draw(found)
         finally:
             self.active.pop()
 

@@ -100,13 +100,9 @@ def _vendor(key: str) -> Callable[[Pack, Path], str]:
 
     def run(pack: Pack, folder: Path) -> str:
         vendor = vendors.vendors()[key]
-        written, skipped = vendors.export(pack, vendor, folder)
+        written, decks, skipped = vendors.export(pack, vendor, folder)
         for reason in skipped:
             click.echo(f"warning: {clean(pack.game.name)}: {clean(reason)}", err=True)
-        decks = len(
-            {p.parent for p in written if p.suffix == ".png"}
-            | {p for p in written if p.suffix == ".pdf"}
-        )
         return f"{decks} deck(s) for {vendor.title}, {_count(written)}"
 
     return run

@@ -32,6 +32,7 @@ from generator.output.colour import enforce_cmyk, srgb_profile
 from generator.output.staging import replacing_folder
 
 DPI = 300
+MM_PER_IN = 25.4
 SHOP_KINDS = ("card", "token", "board", "die", "standee", "sheet")
 
 
@@ -230,6 +231,20 @@ def rendered(pdf: bytes, dpi: float) -> Iterator[Image.Image]:
             yield page.render(scale=dpi / 72).to_pil().convert("RGB")
     finally:
         document.close()
+
+
+def pictures(
+    pack: Pack, pages: list[ShopPage], page_mm: tuple[float, float], size: tuple[int, int]
+) -> list[Image.Image]:
+    """Each page drawn in RGB on a page of ``page_mm`` (see ``draw_pdf``), as an image of
+    exactly ``size`` pixels (a pixel lost or gained to rounding made up by resampling)."""
+    pdf = io.BytesIO()
+    draw_pdf(pack, pages, pdf, cmyk=False, page_mm=page_mm)
+    dpi = size[0] / (page_mm[0] / MM_PER_IN)
+    return [
+        image if image.size == size else image.resize(size, Image.Resampling.LANCZOS)
+        for image in rendered(pdf.getvalue(), dpi)
+    ]
 
 
 def save_png(image: Image.Image, path: Path, dpi: float) -> Path:

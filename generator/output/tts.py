@@ -9,7 +9,6 @@ player's hand, so a sheet holds 69 faces and that cell gets the back. A sheet st
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from dataclasses import dataclass
@@ -18,14 +17,13 @@ from pathlib import Path
 from PIL import Image
 
 from generator.layout.pack import Pack
-from generator.output.shop import ShopPage, draw_pdf, rendered, save_png, shop_pages
+from generator.output.shop import MM_PER_IN, ShopPage, pictures, save_png, shop_pages
 from generator.output.staging import replacing_folder
 
 COLUMNS, ROWS = 10, 7  # the largest grid TTS's Custom Deck takes
 PER_SHEET = COLUMNS * ROWS - 1  # the last cell is the hidden-card image
 MAX_SIDE = 4096  # px, a sheet's width and height
 MAX_DPI = 300
-MM_PER_IN = 25.4
 
 
 @dataclass(frozen=True)
@@ -72,18 +70,6 @@ def export(pack: Pack, folder: Path) -> list[Path]:
     return [folder / p.relative_to(tmp) for p in written]
 
 
-def _images(pack: Pack, pages: list[ShopPage], size: tuple[int, int]) -> list[Image.Image]:
-    """Each page's art at its trim (TTS shows the whole image), at ``size`` pixels."""
-    w, h = pages[0].w, pages[0].h
-    dpi = size[0] / (w / MM_PER_IN)
-    pdf = io.BytesIO()
-    draw_pdf(pack, pages, pdf, cmyk=False, page_mm=(w, h))
-    return [
-        image if image.size == size else image.resize(size, Image.Resampling.LANCZOS)
-        for image in rendered(pdf.getvalue(), dpi)
-    ]
-
-
 def _deck(
     pack: Pack, component: str, pages: list[ShopPage], number: int, tmp: Path, folder: Path
 ) -> tuple[list[Path], dict]:
@@ -96,12 +82,13 @@ def _deck(
     backs = {p.name: p for p in pages if p.side == "back"}
     unique = len({p.art for p in backs.values()}) > 1
     drawn = faces + list(backs.values())
-    pictures = dict(zip((id(p) for p in drawn), _images(pack, drawn, size), strict=True))
+    images = pictures(pack, drawn, (pages[0].w, pages[0].h), size)  # at the trim: TTS shows all
+    drawn_as = dict(zip((id(p) for p in drawn), images, strict=True))
     blank = Image.new("RGB", size, "white")
 
     def back_of(face: ShopPage | None) -> Image.Image:
         page = backs.get(face.name) if face else next(iter(backs.values()), None)
-        return pictures[id(page)] if page else blank
+        return drawn_as[id(page)] if page else blank
 
     written, sheets, custom, cards = [], [], {}, []
     if not unique:
@@ -112,7 +99,7 @@ def _deck(
         face_file, back_file = f"{component}-faces-{index}.png", f"{component}-back.png"
         written.append(
             save_png(
-                _grid(sheet, [pictures[id(f)] if f else back_of(None) for f in cells], size),
+                _grid(sheet, [drawn_as[id(f)] if f else back_of(None) for f in cells], size),
                 tmp / face_file,
                 dpi,
             )

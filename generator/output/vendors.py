@@ -5,7 +5,6 @@ are data, in ``vendors.yaml``, each with where it comes from."""
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -17,10 +16,9 @@ from PIL import Image
 
 from generator.art.svgpdf import ink_limit
 from generator.layout.pack import Pack
-from generator.output.shop import ShopPage, draw_pdf, rendered, save_png, shop_pages
+from generator.output.shop import MM_PER_IN, ShopPage, draw_pdf, pictures, save_png, shop_pages
 from generator.output.staging import replacing_folder
 
-MM_PER_IN = 25.4
 FIT_MM = 1.5  # how far a deck's trim may be from a product's and still print as it
 
 
@@ -117,9 +115,10 @@ def decks(pack: Pack, vendor: Vendor) -> tuple[list[Deck], list[str]]:
     return out, skipped
 
 
-def export(pack: Pack, vendor: Vendor, folder: Path) -> tuple[list[Path], list[str]]:
+def export(pack: Pack, vendor: Vendor, folder: Path) -> tuple[list[Path], int, list[str]]:
     """Write the vendor's files for every deck it prints into ``folder`` (replacing it), with
-    ``<vendor>.json`` listing them in upload order; return the files and the decks skipped."""
+    ``<vendor>.json`` listing them in upload order; return the files, how many decks they
+    hold and a sentence for each deck skipped."""
     found, skipped = decks(pack, vendor)
     with replacing_folder(folder) as tmp:
         written, listing = [], []
@@ -139,7 +138,7 @@ def export(pack: Pack, vendor: Vendor, folder: Path) -> tuple[list[Path], list[s
         path = tmp / f"{vendor.key}.json"
         path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
         written.append(path)
-    return [folder / p.relative_to(tmp) for p in written], skipped
+    return [folder / p.relative_to(tmp) for p in written], len(found), skipped
 
 
 def _page_mm(vendor: Vendor, deck: Deck) -> tuple[float, float]:
@@ -167,12 +166,12 @@ def _image_deck(pack: Pack, vendor: Vendor, deck: Deck, folder: Path) -> tuple[l
     """PNGs of a deck at the product's pixel size, named in upload order: ``NN-name.png`` per
     distinct face as the spec lists them, and ``back.png`` (``NN-name-back.png`` for each
     card where the backs differ)."""
-    pdf = io.BytesIO()
-    draw_pdf(pack, deck.pages, pdf, cmyk=False, page_mm=_page_mm(vendor, deck))
+    w, h = deck.product.px
+    images = pictures(pack, deck.pages, _page_mm(vendor, deck), (h, w) if deck.turned else (w, h))
     one_back = len({p.art for p in deck.pages if p.side == "back"}) == 1
     written: list[Path] = []
     faces: list[dict] = []
-    for page, image in zip(deck.pages, rendered(pdf.getvalue(), vendor.dpi), strict=True):
+    for page, image in zip(deck.pages, images, strict=True):
         if page.side == "face":
             name = f"{len(faces) + 1:02d}-{page.name}.png"
             faces.append({"name": page.name, "copies": page.copies})
@@ -182,18 +181,10 @@ def _image_deck(pack: Pack, vendor: Vendor, deck: Deck, folder: Path) -> tuple[l
         else:
             name = "back.png" if one_back else f"{len(faces):02d}-{page.name}-back.png"
         path = folder / deck.component / name
-        written.append(save_png(_exact(image, deck), path, vendor.dpi))
+        upright = image.transpose(Image.Transpose.ROTATE_90) if deck.turned else image
+        written.append(save_png(upright, path, vendor.dpi))
         faces[-1][page.side] = path.relative_to(folder).as_posix()
     return written, {**_entry(vendor, deck), "faces": faces}
-
-
-def _exact(image: Image.Image, deck: Deck) -> Image.Image:
-    """The rendered upload at exactly the product's pixels, turned to its orientation."""
-    if deck.turned:
-        image = image.transpose(Image.Transpose.ROTATE_90)
-    if image.size != deck.product.px:  # a pixel lost or gained to rounding
-        image = image.resize(deck.product.px, Image.Resampling.LANCZOS)
-    return image
 
 
 def _pdf_deck(pack: Pack, vendor: Vendor, deck: Deck, folder: Path) -> tuple[list[Path], dict]:

@@ -8,6 +8,7 @@ that ``pnp schema`` writes for editors.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -43,34 +44,28 @@ ExpectCount = Annotated[int, Field(strict=True, ge=0, le=100_000)]
 ExpectKey = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)?$")]
 
 
-def _relative_name(value: str) -> str:
-    """A template or asset name must stay inside the folders it is looked up in."""
-    problem = relative_problem(value)
-    if problem:
-        raise ValueError(f"template name '{value}' {problem}")
-    return value
+def _relative(what: str) -> Callable[[str], str]:
+    """A validator: a name (of a ``what``) must stay inside the folders it is looked up in."""
+
+    def check(value: str) -> str:
+        problem = relative_problem(value)
+        if problem:
+            raise ValueError(f"{what} '{value}' {problem}")
+        return value
+
+    return check
 
 
 TemplateName = Annotated[
     str,
     StringConstraints(max_length=200),
-    AfterValidator(_relative_name),
+    AfterValidator(_relative("template name")),
     Field(description="a template file under the game's templates/ or the shared templates/"),
 ]
-
-
-def _relative_file(value: str) -> str:
-    """A file named in a spec must stay inside the game folder."""
-    problem = relative_problem(value)
-    if problem:
-        raise ValueError(f"file name '{value}' {problem}")
-    return value
-
-
 FileName = Annotated[
     str,
     StringConstraints(max_length=200),
-    AfterValidator(_relative_file),
+    AfterValidator(_relative("file name")),
     Field(description="a file in the game folder, e.g. fonts/MyFace-Regular.ttf"),
 ]
 
