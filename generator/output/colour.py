@@ -9,6 +9,7 @@ transform, so a colour prints alike whether it is a shape, a table cell or a pix
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,6 +39,9 @@ PRESS = OutputCondition(
 )
 
 
+ICC_DATE = struct.pack(">6H", 2024, 1, 1, 0, 0, 0)  # an ICC header's dateTimeNumber
+
+
 @lru_cache(maxsize=1)
 def press_profile() -> bytes:
     """The press profile's bytes, as the PDF/X output intent embeds them."""
@@ -46,8 +50,11 @@ def press_profile() -> bytes:
 
 @lru_cache(maxsize=1)
 def srgb_profile() -> bytes:
-    """An sRGB ICC profile (littleCMS's own), for the PNGs' iCCP chunk."""
-    return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    """An sRGB ICC profile (littleCMS's own), for the PNGs' iCCP chunk. littleCMS stamps the
+    time it made the profile into the header (bytes 24-35); a fixed date keeps every export
+    the same bytes from one run to the next."""
+    made = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    return made[:24] + ICC_DATE + made[36:]
 
 
 def enforce_cmyk(colour: object) -> colors.CMYKColor:
