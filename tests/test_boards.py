@@ -2,7 +2,7 @@
 
 Every game here is synthetic, written under a temporary folder. Expected numbers come from the
 spec (the board's size), the README (tiles share a 10 mm strip, labels A1, A2, B1 ...) and the
-sheet constants of ``generator/spec/sizes.yaml`` (margin, footer band, crop-mark room), never
+sheet constants of ``generator/model/sizes.yaml`` (margin, footer band, crop-mark room), never
 from the engine's own layout code. The PDF is read with ``tests/pdfread.py``: the board's art
 is one form XObject per page; a tile shows the part of it inside the clipping rectangle in
 force where the form is drawn, and the form's matrix says where every board point lands.
@@ -33,11 +33,11 @@ import yaml
 from pdfread import MM_PER_PT, Box, FormUse, Matrix, PageContent, read_pages, text_of
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
 
-from generator.spec.designs import board_counts
-from generator.spec.models import BoardSpec
+from generator.model.designs import board_counts
+from generator.model.models import BoardSpec
 
 REPO = Path(__file__).resolve().parent.parent
-SHEET = yaml.safe_load((REPO / "generator" / "spec" / "sizes.yaml").read_text("utf-8"))["sheet"]
+SHEET = yaml.safe_load((REPO / "generator" / "model" / "sizes.yaml").read_text("utf-8"))["sheet"]
 MARGIN = float(SHEET["margin"])
 FOOTER = float(SHEET["footer"])
 MARK_GAP = float(SHEET["mark_gap"])

@@ -298,12 +298,12 @@ def test_inventory_page(reader, manifest):
 
 
 ENGINE_MODULES = (
-    "generator.spec.loader",
-    "generator.spec.models",
+    "generator.model.loader",
+    "generator.model.models",
     "generator.art",
     "generator.layout",
     "generator.output.pdf",
-    "generator.build.pipeline",
+    "generator.plan.pipeline",
     "reportlab",
     "jinja2",
 )
@@ -366,7 +366,7 @@ def test_help_lists_every_command_without_importing_one():
     code = (
         "import sys\nfrom generator.cli import cli\ntry:\n    cli(['--help'])\n"
         "except SystemExit:\n    pass\n"
-        "print([m for m in sys.modules if m.startswith('generator.commands.')])\n"
+        "print([m for m in sys.modules if m.startswith('generator.cli.')])\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout

@@ -14,7 +14,7 @@ import pypdf
 import pytest
 
 from generator.errors import SpecError
-from generator.spec import datafiles
+from generator.model import datafiles
 
 FACE = """\
 <svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>

@@ -19,7 +19,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from generator.spec import fontfiles
+from generator.model import fontfiles
 
 FONT = Path(fontfiles.__file__).parent / "fonts" / "DejaVuSansMono.ttf"  # as "Typewriter"
 DPI = 200

@@ -395,10 +395,10 @@ def test_pnp_check_fails_a_pack_whose_backs_would_miss_their_fronts(
 def test_the_print_check_finds_backs_on_the_wrong_sheet():
     """The defect printers showed: every back one sheet late. Laid out right, the check finds
     nothing; with the back pages moved on by one sheet, it finds every back and every front."""
-    from generator.build.pipeline import plan_pack
     from generator.check.printing import check_printing
     from generator.errors import ErrorList
-    from generator.spec.loader import load_game
+    from generator.model.loader import load_game
+    from generator.plan.pipeline import plan_pack
 
     game = load_game(BUNDLED / "chocolate-market", ErrorList())
     pack = plan_pack(game, "a4")

@@ -21,7 +21,7 @@ from test_printing import BACK, BACK_TEXT, deck, token_game
 
 from generator.art import svgpdf
 from generator.art.svgpdf import cmyk_of, ink_limit
-from generator.commands import load_games, plan_games
+from generator.cli.common import load_games, plan_games
 from generator.output import colour, tts, vendors
 from generator.output.shop import draw_pdf, shop_pages
 

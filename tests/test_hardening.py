@@ -43,10 +43,10 @@ import pypdf
 import pytest
 from PIL import Image
 
+from generator.model.models import MAX_COPIES
+from generator.model.sizes import paper_sizes
+from generator.model.yamlsource import MAX_FILE_BYTES, MAX_NODES
 from generator.output.atomic import TMP_MARK
-from generator.spec.models import MAX_COPIES
-from generator.spec.sizes import paper_sizes
-from generator.spec.yamlsource import MAX_FILE_BYTES, MAX_NODES
 
 REPO = Path(__file__).resolve().parent.parent
 TIMEOUT = 180  # s; a run that takes longer has hung
@@ -1628,7 +1628,7 @@ def test_yaml_nested_past_what_libyaml_survives_is_an_error_not_a_crash(tmp_path
     spec.write_text("x: " + "[" * 200_000 + "]" * 200_000 + "\n", encoding="utf-8")
     code = (
         "import sys\nfrom pathlib import Path\nfrom generator.errors import SpecError\n"
-        "from generator.spec.yamlsource import load_yaml\n"
+        "from generator.model.yamlsource import load_yaml\n"
         "try:\n    load_yaml(Path(sys.argv[1]))\nexcept SpecError as exc:\n    print(exc)\n"
     )
     run = subprocess.run(
@@ -1647,7 +1647,7 @@ def test_libyaml_and_the_python_parser_read_every_bundled_spec_alike() -> None:
     (whose messages the errors use) makes of them."""
     from unittest.mock import patch
 
-    from generator.spec import yamlsource
+    from generator.model import yamlsource
 
     specs = sorted((Path(__file__).resolve().parent.parent / "components").rglob("*.yaml"))
     assert len(specs) > 20

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.commands.new import STARTERS
+from generator.cli.new import STARTERS
 
 
 @pytest.fixture

@@ -16,13 +16,13 @@ from reportlab.lib.fonts import tt2ps
 from generator.art.fonts import BOLD, REGULAR
 from generator.art.store import SAFE_PARSER
 from generator.art.svgdraw import compile_svg
-from generator.build import parallel
-from generator.build.shares import made_on_all_cores
 from generator.errors import ErrorList
+from generator.model.designs import designs
+from generator.model.loader import load_game
 from generator.options import DEFAULT_OPTIONS
 from generator.output.atomic import TMP_MARK
-from generator.spec.designs import designs
-from generator.spec.loader import load_game
+from generator.plan import parallel
+from generator.plan.shares import made_on_all_cores
 
 GAMES = ("candiescollectors", "chaos-cove", "chocolate-coin", "chocolate-market", "schokoly")
 

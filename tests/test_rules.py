@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from generator.check.rules import MISMATCH, NO_COUNT, NOT_YET, OK, check_counts, mismatches
 from generator.cli import cli
 from generator.errors import ErrorList
-from generator.spec.loader import Game, load_game
+from generator.model.loader import Game, load_game
 
 FACE = """\
 <svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>

@@ -23,7 +23,9 @@ from pdfread import MM_PER_PT, Box, read_pages
 from generator.art.fonts import VARIANTS
 
 REPO = Path(__file__).resolve().parent.parent
-SHEET_GEO = yaml.safe_load((REPO / "generator" / "spec" / "sizes.yaml").read_text("utf-8"))["sheet"]
+SHEET_GEO = yaml.safe_load((REPO / "generator" / "model" / "sizes.yaml").read_text("utf-8"))[
+    "sheet"
+]
 MARGIN = float(SHEET_GEO["margin"])  # README: the 5 mm a home printer cannot print
 FOOTER = float(SHEET_GEO["footer"])  # the band above the bottom margin holding the page label
 A4 = (210.0, 297.0)

@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.spec.models import MAX_COPIES
-from generator.spec.sizes import card_sizes
+from generator.model.models import MAX_COPIES
+from generator.model.sizes import card_sizes
 
 REPO = Path(__file__).resolve().parent.parent
 

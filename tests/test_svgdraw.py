@@ -25,10 +25,10 @@ from generator.art.svgdraw import Drawer, SvgError, compile_svg
 from generator.art.svgpath import path_geometry
 from generator.art.svgpdf import FILL_ALPHA, GROUP, PAINT, TEXT
 from generator.art.svgvalues import IDENTITY, colour, transform
-from generator.build.pipeline import plan_pack
 from generator.errors import ErrorList
-from generator.spec.fontfiles import FONT_DIR
-from generator.spec.loader import load_game
+from generator.model.fontfiles import FONT_DIR
+from generator.model.loader import load_game
+from generator.plan.pipeline import plan_pack
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "components"

@@ -3,7 +3,7 @@
 Every game here is synthetic, written under ``tmp_path``. Expected geometry comes from the spec
 values (a 16 mm circle, hexagons 25 mm across the flats, ...) and plain geometry, never from
 the engine's own shape code; the sheet constants (margin, footer band, cutting gap) are read
-from ``generator/spec/sizes.yaml``, the data file the README points at. The PDF is read with
+from ``generator/model/sizes.yaml``, the data file the README points at. The PDF is read with
 ``tests/pdfread.py``: a form XObject's ``/BBox`` on the page is a piece's bleed box, stroked
 paths are cut and fold lines, clipping paths shape the art.
 """
@@ -25,7 +25,7 @@ from conftest import TOKEN_BACK, TOKEN_FACE
 from pdfread import Box, DrawnPath, FormUse, PageContent, read_form, read_pages
 
 REPO = Path(__file__).resolve().parent.parent
-SHEET = yaml.safe_load((REPO / "generator" / "spec" / "sizes.yaml").read_text("utf-8"))["sheet"]
+SHEET = yaml.safe_load((REPO / "generator" / "model" / "sizes.yaml").read_text("utf-8"))["sheet"]
 MARGIN = float(SHEET["margin"])
 FOOTER = float(SHEET["footer"])
 GAP = float(SHEET["piece_gap"])

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from generator.commands.watch import watch_games
+from generator.cli.watch import watch_games
 from generator.options import PrintOptions
 
 

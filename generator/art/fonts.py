@@ -17,7 +17,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.spec.fontfiles import FONT_DIR, STOCK, VARIANT_KEYS
+from generator.model.fontfiles import FONT_DIR, STOCK, VARIANT_KEYS
 
 Variant = tuple[str, str]  # (weight, style): ("normal" | "bold", "normal" | "italic")
 STOCK_NAMES = {"sans-serif": "PnpSans", "serif": "PnpSerif", "monospace": "PnpMono"}

@@ -22,10 +22,10 @@ from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
 from generator.art.store import SAFE_PARSER
 from generator.errors import SpecError, display_path
+from generator.model.designs import Design
+from generator.model.loader import Game
+from generator.model.models import merged_style
 from generator.paths import PathRefused, regular_file, relative_problem
-from generator.spec.designs import Design
-from generator.spec.loader import Game
-from generator.spec.models import merged_style
 
 MAX_FIT = 10_000  # mm or pt: fit() measures nothing larger (a NaN or 1e20 never loops)
 ALIASES = {

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from generator.check.legibility import SmallText, small_texts
 from generator.layout.pack import Pack
 from generator.layout.sheets import Page, Placement
-from generator.spec.sizes import sheet_geometry
+from generator.model.sizes import sheet_geometry
 
 TOL = 0.01  # mm
 

@@ -7,9 +7,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from generator.errors import display_path
-from generator.spec.designs import designs, generated_counts
-from generator.spec.loader import Game
-from generator.spec.models import Recipe
+from generator.model.designs import designs, generated_counts
+from generator.model.loader import Game
+from generator.model.models import Recipe
 
 OK = "ok"
 MISMATCH = "MISMATCH"

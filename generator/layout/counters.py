@@ -22,8 +22,8 @@ from generator.layout.grids import FOLD_CLEAR, printable_box
 from generator.layout.impose import add_backs, offset_room
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Fold, Page, Placement, Sheet, Space
+from generator.model.sizes import SheetGeometry
 from generator.options import PrintOptions
-from generator.spec.sizes import SheetGeometry
 
 EPS = 1e-6
 SHUFFLES = 6  # seeded random orders tried besides the sorted ones

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 from generator.layout.sheets import Line
-from generator.spec.sizes import SheetGeometry
+from generator.model.sizes import SheetGeometry
 
 Bounds = tuple[float, float, float, float]  # left, bottom, right, top
 FOLD_CLEAR = 5.0  # mm between a fold line and the nearest bleed (PRINTING.md: at least 5)

@@ -27,8 +27,8 @@ from generator.layout.grids import (
 )
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Decoration, Fold, Page, Placement, Sheet, Space
+from generator.model.sizes import SheetGeometry
 from generator.options import DEFAULT_OPTIONS, PrintOptions
-from generator.spec.sizes import SheetGeometry
 
 MIN_TOKEN_GAP = 1.0  # mm: the narrowest cutting gap a page of tokens falls back on
 

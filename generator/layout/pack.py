@@ -18,9 +18,9 @@ from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
 from generator.art.store import ArtStore
 from generator.layout.sheets import Page, Sheet
+from generator.model.designs import Design
+from generator.model.loader import Component, Game
 from generator.options import DEFAULT_OPTIONS, PrintOptions
-from generator.spec.designs import Design
-from generator.spec.loader import Component, Game
 
 
 @dataclass

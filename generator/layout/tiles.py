@@ -12,7 +12,7 @@ import math
 from generator.layout.grids import Grid, crop_marks, fit_one, mark_room, printable_box
 from generator.layout.pieces import Piece
 from generator.layout.sheets import BoardMap, Box, Page, Placement, Sheet
-from generator.spec.sizes import SheetGeometry
+from generator.model.sizes import SheetGeometry
 
 EPS = 1e-9
 TILE_NAME_INSET = 1.5  # mm from a tile's trim corner to the name printed there

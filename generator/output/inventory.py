@@ -14,8 +14,8 @@ from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 from generator.art.fonts import BOLD, REGULAR, register_fonts
 from generator.i18n.strings import text
 from generator.layout.pack import Pack
-from generator.spec.designs import Design
-from generator.spec.sizes import sheet_geometry
+from generator.model.designs import Design
+from generator.model.sizes import sheet_geometry
 
 SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
 SQUARE = 50.0  # mm: the calibration square

@@ -28,8 +28,8 @@ from generator.art.svgdraw import pdf_number
 from generator.i18n.strings import text
 from generator.layout.pack import Pack
 from generator.layout.sheets import Box, Fold, Page, Placement
+from generator.model.sizes import sheet_geometry
 from generator.output import inventory, pdfsetup  # noqa: F401 - reportlab set up as packs need
-from generator.spec.sizes import sheet_geometry
 
 MARK_WIDTH_PT = 0.3
 CUT_WIDTH_PT = 0.35

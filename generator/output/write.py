@@ -9,9 +9,9 @@ from pathlib import Path
 
 from generator.i18n.strings import set_language
 from generator.layout.pack import Pack
+from generator.model.loader import Game
 from generator.output import manifest, pdf
 from generator.output.atomic import Staged, stage_all, sweep_stale
-from generator.spec.loader import Game
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+from generator.model.sizes import card_sizes, paper_sizes
 from generator.paths import relative_problem
-from generator.spec.sizes import card_sizes, paper_sizes
 
 MAX_COPIES = 1000
 MAX_SIZE_MM = 1000.0

@@ -1,7 +1,7 @@
 """``pnp build``: check each game, then write its print pack (PDF and manifest).
 
 The engine is imported only once a pack turns out to need building, so that a build with
-nothing to do answers at once (see ``generator.commands``).
+nothing to do answers at once (see ``generator.cli``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from generator.build.cache import pack_key, up_to_date
-from generator.build.parallel import in_worker
-from generator.commands import (
+from generator.cli.common import (
     EXIT_CANNOT_WRITE,
     EXIT_FAILED_CHECK,
     Planned,
@@ -31,21 +29,23 @@ from generator.commands import (
     print_options,
 )
 from generator.errors import clean, display_path
+from generator.model.gamefolders import SpecFailureFor, select_games
 from generator.options import PrintOptions
 from generator.output.atomic import sweep_stale
-from generator.spec.gamefolders import SpecFailureFor, select_games
+from generator.plan.cache import pack_key, up_to_date
+from generator.plan.parallel import in_worker
 
 if TYPE_CHECKING:
     from generator.layout.pack import Pack
+    from generator.model.loader import Game
     from generator.output.write import StagedPack
-    from generator.spec.loader import Game
 
 
 def passes_check(game: Game, planned: Planned, force: bool) -> bool:
     """Run the rules check (counts, text that does not fit, how the pack prints); a failing
     game is refused unless ``force``."""
     from generator.check.rules import check_counts
-    from generator.commands.check import explain_failures
+    from generator.cli.check import explain_failures
 
     if not explain_failures(game, planned.overflows, check_counts(game), planned.printing):
         return True
@@ -88,14 +88,14 @@ def command(
     todo_names = stale(components_dir, games, out_dir, paper, options, language, force)
     if todo_names is None:  # every pack is up to date
         if watch:
-            from generator.commands.watch import watch_games
+            from generator.cli.watch import watch_games
 
             roots = select_games(components_dir, games)
             watch_games(roots, components_dir, out_dir, paper, options, language, force)
         sys.exit(0)
     from generator.check.printing import check_printing
-    from generator.commands.check import fails_check
-    from generator.commands.watch import watch_games
+    from generator.cli.check import fails_check
+    from generator.cli.watch import watch_games
     from generator.output.write import out_folder
 
     loaded = load_games(components_dir, todo_names, language, defer=True)

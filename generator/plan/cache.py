@@ -16,8 +16,8 @@ import stat
 from functools import cache
 from pathlib import Path
 
+from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
 from generator.output.atomic import file_digest, shared_lock
-from generator.spec.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
 
 ENGINE = Path(__file__).resolve().parents[1]  # the generator package
 MAX_HASHED = 64_000_000  # bytes: a larger file counts by its size and time, not its content

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import click
 
-from generator.commands import EXIT_CANNOT_WRITE, EXIT_SPEC_ERROR, components_option
+from generator.cli.common import EXIT_CANNOT_WRITE, EXIT_SPEC_ERROR, components_option
 from generator.errors import clean, display_path
-from generator.spec.gamefolders import BUNDLED_GAMES, DEFAULT_COMPONENTS, OWN_OUTPUT, find_games
+from generator.model.gamefolders import BUNDLED_GAMES, DEFAULT_COMPONENTS, OWN_OUTPUT, find_games
 
 # the deck a starter builds with, its columns and three sample rows
 STARTERS: dict[str, tuple[str, str]] = {

@@ -1,5 +1,4 @@
-"""The command line: one module per CLI command, plus the options and game loading they share.
-Each takes what the user typed and hands on to the stages; it prints and sets the exit status.
+"""What the commands share: their options, loading games and reporting what went wrong.
 
 The engine (spec models, templates, reportlab) is imported where a command first needs it,
 not here: ``pnp build`` with nothing to do only finds the games and hashes their files, and
@@ -21,20 +20,20 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.errors import ErrorList, SpecError, SpecFailure, clean, display_path
-from generator.options import DEFAULT_OPTIONS, PrintOptions
-from generator.spec.gamefolders import (
+from generator.model.gamefolders import (
     DEFAULT_COMPONENTS,
     SpecFailureFor,
     here_game,
     select_games,
 )
+from generator.options import DEFAULT_OPTIONS, PrintOptions
 
 if TYPE_CHECKING:
     from generator.art.sheetflow import Overflow
     from generator.check.printing import PrintReport
     from generator.layout.pack import Pack
+    from generator.model.loader import Game
     from generator.output.write import StagedPack
-    from generator.spec.loader import Game
 
 EXIT_FAILED_CHECK = 1
 EXIT_SPEC_ERROR = 2
@@ -93,7 +92,7 @@ def report_spec_errors(errors: list[SpecError]) -> None:
 
 
 def _papers() -> list[str]:
-    from generator.spec.sizes import paper_sizes
+    from generator.model.sizes import paper_sizes
 
     return list(paper_sizes())
 
@@ -199,7 +198,7 @@ def load_games(
     """Load the named games (all by default) in ``language`` ('all': in each language they
     declare); on any spec error, report them all and exit 2. Unnamed games that do not declare
     the language are left out."""
-    from generator.spec.loader import load_game
+    from generator.model.loader import load_game
 
     try:
         roots = select_games(components_dir, names)
@@ -243,7 +242,7 @@ def plan_games(
 ) -> list[Pack]:
     """Render and impose every game; report the template and art errors of all games at once
     (exit 2) before anything is written."""
-    from generator.build.pipeline import plan_pack
+    from generator.plan.pipeline import plan_pack
 
     packs: list[Pack] = []
     errors: list[SpecError] = []
@@ -293,9 +292,9 @@ def plan_on_all_cores(
     temporary names (unless it returns None); report the template and art errors of all games
     at once (exit 2, the staged files removed): nothing is put in place unless every game
     came out right."""
-    from generator.build.parallel import map_forked
-    from generator.build.pipeline import plan_pack
     from generator.check.printing import check_printing
+    from generator.plan.parallel import map_forked
+    from generator.plan.pipeline import plan_pack
 
     def job(game: Game) -> Planned:
         try:

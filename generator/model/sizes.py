@@ -24,7 +24,7 @@ class SheetGeometry:
 
 @cache
 def _data() -> dict:
-    text = resources.files("generator.spec").joinpath("sizes.yaml").read_text(encoding="utf-8")
+    text = resources.files("generator.model").joinpath("sizes.yaml").read_text(encoding="utf-8")
     return yaml.safe_load(text)
 
 

@@ -18,7 +18,7 @@ from generator.check.rules import (
     check_recipes,
     mismatches,
 )
-from generator.commands import (
+from generator.cli.common import (
     EXIT_FAILED_CHECK,
     Planned,
     components_option,
@@ -34,7 +34,7 @@ from generator.commands import (
 )
 from generator.errors import clean, display_path
 from generator.i18n.strings import missing as missing_engine
-from generator.spec.loader import Game
+from generator.model.loader import Game
 
 
 def print_table(game: Game, rows: list[CountRow]) -> None:

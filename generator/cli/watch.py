@@ -15,16 +15,16 @@ from threading import Event
 import click
 import watchfiles
 
-from generator.build.pipeline import plan_pack
 from generator.check.printing import check_printing
 from generator.check.rules import check_counts
-from generator.commands import report_warnings
-from generator.commands.check import explain_failures
+from generator.cli.check import explain_failures
+from generator.cli.common import report_warnings
 from generator.errors import ErrorList, SpecFailure, clean, display_path
+from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
+from generator.model.loader import load_game
 from generator.options import PrintOptions
 from generator.output.write import write_pack
-from generator.spec.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
-from generator.spec.loader import load_game
+from generator.plan.pipeline import plan_pack
 
 SETTLE_MS = 300  # wait this long after the last change of a burst (an editor's save, a copy)
 

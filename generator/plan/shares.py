@@ -9,15 +9,15 @@ from pathlib import Path
 from generator.art.layers import TemplateFaces
 from generator.art.store import Art, ArtStore
 from generator.art.svgdraw import Drawer
-from generator.build import parallel
-from generator.build.kinds import plan_component
-from generator.build.planner import Made, Planner
 from generator.i18n.strings import set_language
 from generator.layout.pack import Pack
+from generator.model.designs import designs
+from generator.model.loader import Game
+from generator.model.sizes import paper_sizes
 from generator.options import PrintOptions
-from generator.spec.designs import designs
-from generator.spec.loader import Game
-from generator.spec.sizes import paper_sizes
+from generator.plan import parallel
+from generator.plan.kinds import plan_component
+from generator.plan.planner import Made, Planner
 
 SHARED_DESIGNS = 48  # designs a game needs before its art is made on several cores
 

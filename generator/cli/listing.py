@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator.commands import (
+from generator.cli.common import (
     components_option,
     games_argument,
     in_game_folder,
@@ -17,8 +17,8 @@ from generator.commands import (
 )
 from generator.errors import clean
 from generator.layout.pack import Pack
+from generator.model.designs import tally
 from generator.output.inventory import page_ranges
-from generator.spec.designs import tally
 
 
 def describe(pack: Pack) -> None:

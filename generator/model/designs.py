@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.spec.loader import Component, Game
-from generator.spec.models import (
+from generator.model.loader import Component, Game
+from generator.model.models import (
     BoardSpec,
     CountedEntry,
     Entry,

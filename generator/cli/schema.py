@@ -9,7 +9,7 @@ from typing import Any
 import click
 from pydantic.json_schema import models_json_schema
 
-from generator.spec.models import COMPONENT_KINDS, GameSpec
+from generator.model.models import COMPONENT_KINDS, GameSpec
 
 
 def spec_schema() -> dict[str, Any]:

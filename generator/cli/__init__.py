@@ -1,4 +1,10 @@
-"""The ``pnp`` command line: one module per command under ``generator.commands``."""
+"""The ``pnp`` command line: takes what the user typed and hands on to the engine, one module
+per command (``generator.cli.build`` ...), their shared options in ``common``; it prints and
+sets the exit status.
+
+The engine (spec models, templates, reportlab) is imported where a command first needs it,
+not here: ``pnp --help`` imports none of the commands.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from generator.errors import WorkerLost
 
 EXIT_INTERNAL = 4
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
-# command name -> its module under generator.commands (imported when the command runs) and the
+# command name -> its module under generator.cli (imported when the command runs) and the
 # line `pnp --help` shows for it (kept here so that listing the commands imports none of them;
 # tests/test_cli.py holds it to each command's own help)
 COMMANDS = {
@@ -39,7 +45,7 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        return importlib.import_module(f"generator.commands.{COMMANDS[name][0]}").command
+        return importlib.import_module(f"generator.cli.{COMMANDS[name][0]}").command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

@@ -7,11 +7,17 @@ from pathlib import Path
 
 import click
 
-from generator.commands import components_option, in_game_folder, load_games, out_option, plan_games
+from generator.cli.common import (
+    components_option,
+    in_game_folder,
+    load_games,
+    out_option,
+    plan_games,
+)
 from generator.errors import display_path
+from generator.model.gamefolders import game_files
 from generator.output.preview import contact_sheet, render_pages
 from generator.output.write import write_pack
-from generator.spec.gamefolders import game_files
 
 
 @click.command("preview")

@@ -18,14 +18,14 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError
 from generator.i18n import catalogs
-from generator.paths import PathRefused, regular_file, within
-from generator.spec.datafiles import read_table
-from generator.spec.fontfiles import FontFileError, coverage, missing_glyphs
-from generator.spec.gamefolders import (
+from generator.model.datafiles import read_table
+from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
+from generator.model.gamefolders import (
     template_dirs,
 )
-from generator.spec.models import COMPONENT_KINDS, BoardSpec, ComponentSpec, GameSpec
-from generator.spec.yamlsource import YamlDoc, load_yaml
+from generator.model.models import COMPONENT_KINDS, BoardSpec, ComponentSpec, GameSpec
+from generator.model.yamlsource import YamlDoc, load_yaml
+from generator.paths import PathRefused, regular_file, within
 
 
 @dataclass

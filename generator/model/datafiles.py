@@ -24,8 +24,8 @@ from typing import Any
 from lxml import etree
 
 from generator.errors import SpecError
+from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, regular_file
-from generator.spec.yamlsource import YamlDoc, load_yaml
 
 MAX_DATA_BYTES = 5_000_000  # a data file's size
 MAX_UNZIPPED = 50_000_000  # what a spreadsheet (a zip) may unpack to

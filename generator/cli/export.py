@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from generator.commands import (
+from generator.cli.common import (
     EXIT_CANNOT_WRITE,
     EXIT_SPEC_ERROR,
     components_option,

@@ -21,9 +21,9 @@ from generator.layout.grids import printable_box
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Sheet
-from generator.spec.designs import Design
-from generator.spec.loader import Component, Game
-from generator.spec.sizes import sheet_geometry
+from generator.model.designs import Design
+from generator.model.loader import Component, Game
+from generator.model.sizes import sheet_geometry
 
 PIECE_KIND = {
     "deck": "card",

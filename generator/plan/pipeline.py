@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from generator.art.fonts import register_game_fonts
 from generator.art.store import ArtStore
-from generator.build import kinds, shares
-from generator.build.numbering import number
-from generator.build.planner import Planner
 from generator.errors import SpecFailure
 from generator.i18n.strings import set_language
 from generator.layout.pack import Pack
+from generator.model.loader import Game
+from generator.model.sizes import paper_sizes
 from generator.options import DEFAULT_OPTIONS, PrintOptions
-from generator.spec.loader import Game
-from generator.spec.sizes import paper_sizes
+from generator.plan import kinds, shares
+from generator.plan.numbering import number
+from generator.plan.planner import Planner
 
 
 def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIONS) -> Pack:

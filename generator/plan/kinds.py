@@ -12,7 +12,6 @@ from generator.art.shapes import Shape, die_net, standee_shape, token_shape
 from generator.art.sheetflow import FlowLayout
 from generator.art.store import SAFE_PARSER, Artwork
 from generator.art.templates import card_box, composed_svg, describe
-from generator.build.planner import COUNTERS, CardRun, Planner
 from generator.errors import SpecError, display_path
 from generator.i18n.strings import text
 from generator.layout.counters import PackingError, pack_counters
@@ -28,10 +27,11 @@ from generator.layout.pack import ComponentPlan
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Page, Placement, Sheet, Space
 from generator.layout.tiles import tiled_board, whole_board
-from generator.spec.designs import Design, designs
-from generator.spec.loader import Component
-from generator.spec.models import DeckSpec, SheetTable, StandeeSpec, TokenSpec
-from generator.spec.sizes import sheet_geometry
+from generator.model.designs import Design, designs
+from generator.model.loader import Component
+from generator.model.models import DeckSpec, SheetTable, StandeeSpec, TokenSpec
+from generator.model.sizes import sheet_geometry
+from generator.plan.planner import COUNTERS, CardRun, Planner
 
 MAX_PIECES = 20_000  # printed pieces per build: more would run for minutes
 BOARD_OVERLAP = 10.0  # mm that neighbouring tiles of a board share, for glue

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from generator.commands import EXIT_CANNOT_WRITE, out_option, parse_offset, report_spec_errors
+from generator.cli.common import EXIT_CANNOT_WRITE, out_option, parse_offset, report_spec_errors
 from generator.errors import SpecError, display_path
+from generator.model.sizes import paper_sizes
 from generator.output.calibration import write_calibration
 from generator.profile import HERE, load_profile, save, user_config
-from generator.spec.sizes import paper_sizes
 
 
 @click.command("calibrate")

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import click
 
-from generator.commands import components_option, load_games
+from generator.cli.common import components_option, load_games
 from generator.errors import display_path
 from generator.i18n import catalogs
 from generator.i18n.strings import engine_catalog
+from generator.model.loader import Game
 from generator.output.atomic import replacing
 from generator.paths import PathRefused, regular_file, writable_target
-from generator.spec.loader import Game
 
 
 @click.group("i18n")
