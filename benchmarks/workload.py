@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generator.errors import ErrorList  # noqa: E402
+from generator.model.fields import MAX_COPIES  # noqa: E402
 from generator.model.loader import load_game  # noqa: E402
-from generator.model.models import MAX_COPIES  # noqa: E402
 from generator.output.write import write_pack  # noqa: E402
 from generator.plan.pipeline import plan_pack  # noqa: E402
 

@@ -33,8 +33,7 @@ import yaml
 from pdfread import MM_PER_PT, Box, FormUse, Matrix, PageContent, read_pages, text_of
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
 
-from generator.model.designs import board_counts
-from generator.model.models import BoardSpec
+from generator.model.kinds.board import BoardSpec
 
 REPO = Path(__file__).resolve().parent.parent
 SHEET = yaml.safe_load((REPO / "generator" / "model" / "sizes.yaml").read_text("utf-8"))["sheet"]
@@ -1006,7 +1005,7 @@ def test_a_track_may_continue_in_segments(tmp_path, pnp):
     result = run_check(pnp, tmp_path, board)
     assert result.exit_code == 0, result.output
     spec = BoardSpec.model_validate(yaml.safe_load(board))
-    assert board_counts(spec)["score"] == 10
+    assert spec.counts()["score"] == 10
 
 
 def test_every_structural_mistake_of_a_board_is_listed(tmp_path, pnp):

@@ -299,7 +299,7 @@ def test_inventory_page(reader, manifest):
 
 ENGINE_MODULES = (
     "generator.model.loader",
-    "generator.model.models",
+    "generator.model.kinds",
     "generator.art",
     "generator.layout",
     "generator.output.pdf",

@@ -43,7 +43,7 @@ import pypdf
 import pytest
 from PIL import Image
 
-from generator.model.models import MAX_COPIES
+from generator.model.fields import MAX_COPIES
 from generator.model.sizes import paper_sizes
 from generator.model.yamlsource import MAX_FILE_BYTES, MAX_NODES
 from generator.output.atomic import TMP_MARK

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.model.models import MAX_COPIES
+from generator.model.fields import MAX_COPIES
 from generator.model.sizes import card_sizes
 
 REPO = Path(__file__).resolve().parent.parent

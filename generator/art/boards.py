@@ -16,7 +16,8 @@ from lxml import etree
 
 from generator.art.fonts import wrap
 from generator.art.store import SAFE_PARSER
-from generator.model.models import BoardSpec, LineStyle, RegionGrid
+from generator.model.fields import LineStyle
+from generator.model.kinds.board import BoardSpec, RegionGrid
 
 Point = tuple[float, float]
 SVG_NS = "http://www.w3.org/2000/svg"

@@ -30,7 +30,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.art.fonts import BOLD, REGULAR, register_fonts
 from generator.art.store import Artwork
-from generator.model.models import SheetBlock, SheetSpec, SheetTable
+from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
 
 ICON_CODE = re.compile(r":([a-z0-9][a-z0-9-]*):")
 BOLD_CODE = re.compile(r"\*\*(.+?)\*\*")

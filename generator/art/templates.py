@@ -23,27 +23,17 @@ from generator.art.sheetflow import Overflow
 from generator.art.store import SAFE_PARSER
 from generator.errors import SpecError, display_path
 from generator.model.designs import Design
+from generator.model.game import merged_style
 from generator.model.loader import Game
-from generator.model.models import merged_style
 from generator.paths import PathRefused, regular_file, relative_problem
 
 MAX_FIT = 10_000  # mm or pt: fit() measures nothing larger (a NaN or 1e20 never loops)
-ALIASES = {
-    "deck": "card",
-    "tokens": "token",
-    "dice": "die",
-    "token-pages": "token",
-    "standees": "standee",
-    "board": "board",
-    "sheet": "sheet",
-}
 
 
 def describe(design: Design) -> str:
     """'card 'cocoa' of components/x/cards.yaml:14', for error messages."""
-    alias = ALIASES[design.component.spec.kind]
     path, line = design.where
-    return f"{alias} '{design.name}' of {display_path(path)}:{line}"
+    return f"{design.component.spec.noun} '{design.name}' of {display_path(path)}:{line}"
 
 
 def card_box(w: float, h: float, bleed: float, shape: str = "rect") -> dict[str, Any]:
@@ -140,7 +130,7 @@ class TemplateRenderer:
         fields = design.fields()
         context = {
             "piece": fields,
-            ALIASES[spec.kind]: fields,
+            spec.noun: fields,
             "component": {"id": design.component.id, "title": spec.title},
             "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from generator.errors import display_path
 from generator.model.designs import designs, generated_counts
+from generator.model.game import Recipe
 from generator.model.loader import Game
-from generator.model.models import Recipe
 
 OK = "ok"
 MISMATCH = "MISMATCH"

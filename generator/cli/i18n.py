@@ -11,6 +11,7 @@ from generator.cli.common import components_option, load_games
 from generator.errors import display_path
 from generator.i18n import catalogs
 from generator.i18n.strings import engine_catalog
+from generator.model.kinds import ENTRY_LISTS
 from generator.model.loader import Game
 from generator.output.atomic import replacing
 from generator.paths import PathRefused, regular_file, writable_target
@@ -23,7 +24,7 @@ def command() -> None:
 
 def _template(game: Game) -> catalogs.Catalog:
     docs = [game.doc, *(c.doc for c in game.components)]
-    return catalogs.extract(docs, game.root, game.spec.title)
+    return catalogs.extract(docs, game.root, game.spec.title, ENTRY_LISTS)
 
 
 def _one_game(components_dir: Path, name: str) -> Game:

@@ -9,7 +9,8 @@ from typing import Any
 import click
 from pydantic.json_schema import models_json_schema
 
-from generator.model.models import COMPONENT_KINDS, GameSpec
+from generator.model.game import GameSpec
+from generator.model.kinds import COMPONENT_KINDS
 
 
 def spec_schema() -> dict[str, Any]:

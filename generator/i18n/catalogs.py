@@ -31,7 +31,6 @@ __all__ = ["Catalog"]
 TEXT_KEYS = {"title", "label", "text", "heading", "page_title", "authored"}
 TEXT_LIST_KEYS = {"bullets", "labels", "header"}
 FREE_KEYS = {"fields"}
-ENTRY_LISTS = {"cards", "tokens", "dice", "standees"}
 RESERVED = {"name", "count", "per_player", "series", "counts", "group", "id", "kind"}
 # free fields that hold data for the templates, never words: skipped whatever they contain
 DATA_KEYS = {
@@ -86,8 +85,10 @@ def is_text(value: Any) -> bool:
     return not re.fullmatch(r"[a-z0-9_-]+", bare)
 
 
-def strings(data: Any, loc: Loc = ()) -> Iterator[tuple[Loc, str]]:
-    """Every translatable string of a spec document, with its path in the document."""
+def strings(data: Any, entry_lists: frozenset[str], loc: Loc = ()) -> Iterator[tuple[Loc, str]]:
+    """Every translatable string of a spec document, with its path in the document;
+    ``entry_lists`` are the keys of entries, whose free fields are read as text (the spec
+    stage knows them: ``model.kinds.ENTRY_LISTS``)."""
     if isinstance(data, dict):
         for key, value in data.items():
             here = (*loc, key)
@@ -100,22 +101,22 @@ def strings(data: Any, loc: Loc = ()) -> Iterator[tuple[Loc, str]]:
                     if is_text(v):
                         yield (*here, i), v
                     elif isinstance(v, (dict, list)):
-                        yield from strings(v, (*here, i))
+                        yield from strings(v, entry_lists, (*here, i))
             elif key == "rows" and isinstance(value, list):
                 for r, row in enumerate(value):
                     if isinstance(row, list):
                         yield from (((*here, r, c), v) for c, v in enumerate(row) if is_text(v))
             elif key in FREE_KEYS and isinstance(value, dict):
                 yield from _free(value, here)
-            elif key in ENTRY_LISTS and isinstance(value, list):
+            elif key in entry_lists and isinstance(value, list):
                 for i, entry in enumerate(value):
                     if isinstance(entry, dict):
                         yield from _free(entry, (*here, i))
             elif isinstance(value, (dict, list)):
-                yield from strings(value, here)
+                yield from strings(value, entry_lists, here)
     elif isinstance(data, list):
         for i, item in enumerate(data):
-            yield from strings(item, (*loc, i))
+            yield from strings(item, entry_lists, (*loc, i))
 
 
 def _free(mapping: dict, loc: Loc, top: bool = True) -> Iterator[tuple[Loc, str]]:
@@ -141,11 +142,11 @@ def catalog_dir(root: Path) -> Path:
     return root / "locale"
 
 
-def extract(docs: list[YamlDoc], root: Path, project: str) -> Catalog:
+def extract(docs: list[YamlDoc], root: Path, project: str, entry_lists: frozenset[str]) -> Catalog:
     """A catalog template of every translatable string in a game's spec documents."""
     catalog = Catalog(project=project, creation_date=FIXED_DATE, fuzzy=False)
     for doc in docs:
-        for loc, text in strings(doc.data):
+        for loc, text in strings(doc.data, entry_lists):
             path, line = doc.where(loc)
             reference = (path.relative_to(root).as_posix(), line)
             if text in catalog:
@@ -218,11 +219,13 @@ def translations(catalog: Catalog) -> dict[str, str]:
     return out
 
 
-def translate(doc: YamlDoc, table: dict[str, str], report: Report) -> Any:
+def translate(
+    doc: YamlDoc, table: dict[str, str], report: Report, entry_lists: frozenset[str]
+) -> Any:
     """A copy of the document's data with every translatable string translated; what the
     table lacks stays in the source language and is added to ``report``."""
     data = copy.deepcopy(doc.data)
-    for loc, text in strings(doc.data):
+    for loc, text in strings(doc.data, entry_lists):
         translated = table.get(text)
         if translated is None:
             path, line = doc.where(loc)

@@ -12,16 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.model.entries import Entry
+from generator.model.game import PlayerColour
+from generator.model.kinds.deck import DeckSpec
 from generator.model.loader import Component, Game
-from generator.model.models import (
-    BoardSpec,
-    CountedEntry,
-    Entry,
-    PlayerColour,
-    SheetSpec,
-    TokenEntry,
-    TokenPagesSpec,
-)
 
 
 @dataclass(frozen=True)
@@ -42,7 +36,7 @@ class Design:
         entries read from one)."""
         if self.entry is None:
             return self.component.doc.where(("values",))
-        return self.component.doc.where((self.component.spec.kind_key, self.index))
+        return self.component.doc.where((self.component.spec.entries_key, self.index))
 
     @property
     def line(self) -> int:
@@ -56,7 +50,7 @@ class Design:
         own = self.entry.fields() if self.entry else {}
         for key, given in own.items():
             if given == value:
-                return doc.where((self.component.spec.kind_key, self.index, key))
+                return doc.where((self.component.spec.entries_key, self.index, key))
         for key, shared in self.component.spec.fields.items():
             if shared == value:
                 return doc.path, doc.line_of(("fields", key))
@@ -85,52 +79,7 @@ class Design:
 
 def designs(component: Component, colours: list[PlayerColour]) -> list[Design]:
     """The distinct pieces of a component, in spec order."""
-    spec = component.spec
-    if isinstance(spec, (BoardSpec, SheetSpec)):
-        return [Design(component, None, 0, component.id, spec.copies, {}, ())]
-    if isinstance(spec, TokenPagesSpec):
-        total = spec.pages * spec.each
-        return [
-            Design(component, None, 0, f"{spec.name}-{v}", total, {"value": v}, (spec.name,))
-            for v in spec.values
-        ]
-    out: list[Design] = []
-    for index, entry in enumerate(spec.entries):
-        out.extend(_expand(component, index, entry, colours))
-    return out
-
-
-def _expand(
-    component: Component, index: int, entry: Entry, colours: list[PlayerColour]
-) -> list[Design]:
-    """An entry's designs: one, one per series value, or one per player colour."""
-    if not isinstance(entry, CountedEntry) or entry.count and not _series(entry):
-        groups = (entry.group,) if getattr(entry, "group", None) else ()
-        return [Design(component, entry, index, entry.name, entry.count, {}, groups)]
-    groups = tuple(g for g in (entry.name, entry.group) if g)
-    if entry.per_player:
-        return [
-            Design(
-                component,
-                entry,
-                index,
-                f"{entry.name}-{colour.name}",
-                entry.per_player,
-                {"player": colour.model_dump()},
-                groups,
-            )
-            for colour in colours
-        ]
-    values = _series(entry)
-    counts = entry.counts or [entry.count] * len(values)
-    return [
-        Design(component, entry, index, f"{entry.name}-{v}", n, {"value": v}, groups)
-        for v, n in zip(values, counts, strict=True)
-    ]
-
-
-def _series(entry: Entry) -> list[int]:
-    return list(entry.series or []) if isinstance(entry, TokenEntry) else []
+    return [Design(component, *row) for row in component.spec.design_rows(component.id, colours)]
 
 
 def generated_counts(game: Game) -> Counter[str]:
@@ -142,40 +91,14 @@ def generated_counts(game: Game) -> Counter[str]:
             for key in dict.fromkeys((design.name, *design.groups)):
                 if key != component.id:
                     counts[f"{component.id}/{key}"] += design.count
-        if isinstance(component.spec, BoardSpec):
-            counts.update(
-                {f"{component.id}/{k}": n for k, n in board_counts(component.spec).items()}
-            )
+        counts.update({f"{component.id}/{k}": n for k, n in component.spec.counts().items()})
     return counts
-
-
-def board_counts(spec: BoardSpec) -> Counter[str]:
-    """What a board holds, for ``expect:``: its regions, the members of each group, the spaces
-    of each row and track, and its spaces, tables and connections."""
-    counts: Counter[str] = Counter()
-    counts["regions"] = len(spec.regions) + sum(g.cols * g.rows for g in spec.grids)
-    for item in [*spec.regions, *spec.spaces]:
-        if item.group:
-            counts[item.group] += 1
-    for grid in spec.grids:
-        if grid.group:
-            counts[grid.group] += grid.cols * grid.rows
-    for row in spec.rows:
-        counts[row.name] += row.count
-        if row.group:
-            counts[row.group] += row.count
-    for track in spec.tracks:
-        counts[track.name] += len(track.values)
-    counts["spaces"] = len(spec.spaces)
-    counts["tables"] = len(spec.tables)
-    counts["connections"] = len(spec.connections)
-    return +counts
 
 
 def tally(component: Component) -> dict[str, int]:
     """A deck's tally: how often each symbol appears over all its printed copies."""
     spec = component.spec
-    if not getattr(spec, "tally", None):
+    if not isinstance(spec, DeckSpec) or spec.tally is None:
         return {}
     totals = dict.fromkeys(spec.tally.symbols.values(), 0)
     for design in designs(component, []):

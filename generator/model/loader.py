@@ -20,10 +20,11 @@ from generator.errors import ErrorList, SpecError
 from generator.i18n import catalogs
 from generator.model.datafiles import read_table
 from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
+from generator.model.game import GameSpec
 from generator.model.gamefolders import (
     template_dirs,
 )
-from generator.model.models import COMPONENT_KINDS, BoardSpec, ComponentSpec, GameSpec
+from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, regular_file, within
 
@@ -146,10 +147,10 @@ def _translate(
             )
             return None
         table = catalogs.translations(catalog)
-        used = {text for d in docs for _, text in catalogs.strings(d.data)}
+        used = {text for d in docs for _, text in catalogs.strings(d.data, ENTRY_LISTS)}
         catalogs.audit(catalog, used, report)
     for doc in docs:
-        doc.data = catalogs.translate(doc, table, report)
+        doc.data = catalogs.translate(doc, table, report, ENTRY_LISTS)
     return report
 
 
@@ -159,7 +160,7 @@ def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> 
     data, not a component). False when one cannot be read: the error is reported."""
     if not isinstance(doc.data, dict):
         return True
-    for key in sorted(catalogs.ENTRY_LISTS):
+    for key in sorted(ENTRY_LISTS):
         source = doc.data.get(key)
         if not isinstance(source, dict):
             continue
@@ -284,12 +285,11 @@ def _load_component(doc: YamlDoc, errors: ErrorList) -> Component | None:
     spec = _validate(COMPONENT_KINDS[kind], doc, errors)
     if spec is None:
         return None
-    if isinstance(spec, BoardSpec):
-        problems = spec.problems()
-        for loc, message in problems:
-            errors.add(path, doc.line_of(loc), message)
-        if problems:
-            return None
+    problems = spec.problems()
+    for loc, message in problems:
+        errors.add(path, doc.line_of(loc), message)
+    if problems:
+        return None
     return Component(spec.id or slugify(path.stem), spec, doc)
 
 

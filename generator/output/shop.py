@@ -27,13 +27,14 @@ from generator.art.store import Artwork
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Page
+from generator.model.kinds import MODELS
 from generator.output import pdfsetup, pdfx  # noqa: F401 - reportlab set up as packs need
 from generator.output.colour import enforce_cmyk, srgb_profile
 from generator.output.staging import replacing_folder
 
 DPI = 300
 MM_PER_IN = 25.4
-SHOP_KINDS = ("card", "token", "board", "die", "standee", "sheet")
+SHOP_KINDS = frozenset(model.noun for model in MODELS if model.shop)  # what shops get
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class ShopPage:
     sheet: Page | None = None  # the pack's page a reference sheet's page is drawn from
 
 
-def shop_pages(pack: Pack, kinds: tuple[str, ...] = SHOP_KINDS) -> dict[str, list[ShopPage]]:
+def shop_pages(pack: Pack, kinds: frozenset[str] = SHOP_KINDS) -> dict[str, list[ShopPage]]:
     """Per component, in the order of the specs, its distinct designs' sides (face, then back;
     a reference sheet's pages) and the copies the game prints of each."""
     first: dict[tuple[str, str], Piece] = {}

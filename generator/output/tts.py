@@ -59,7 +59,9 @@ def export(pack: Pack, folder: Path) -> list[Path]:
     backs, one saved object per deck, and ``tts.json`` listing them."""
     with replacing_folder(folder) as tmp:
         written, listing = [], []
-        for number, (component, pages) in enumerate(shop_pages(pack, ("card",)).items(), 1):
+        for number, (component, pages) in enumerate(
+            shop_pages(pack, frozenset({"card"})).items(), 1
+        ):
             files, entry = _deck(pack, component, pages, number, tmp, folder)
             written += files
             listing.append(entry)

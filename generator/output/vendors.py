@@ -99,7 +99,7 @@ def match(vendor: Vendor, w: float, h: float) -> tuple[Product, bool] | None:
 def decks(pack: Pack, vendor: Vendor) -> tuple[list[Deck], list[str]]:
     """The pack's card decks the vendor prints, and a sentence for each it does not."""
     out, skipped = [], []
-    for component, pages in shop_pages(pack, ("card",)).items():
+    for component, pages in shop_pages(pack, frozenset({"card"})).items():
         w, h = pages[0].w, pages[0].h
         found = match(vendor, w, h)
         if found is None:

@@ -3,7 +3,7 @@
 
 ``plan_pack`` does everything but writing, so errors surface before a file is touched. Decks
 get sheets of their own; all tokens, dice and standees of a game share counter sheets; token
-pages are whole pages of their own (the steps of each kind are in ``kinds``).
+pages are whole pages of their own (the steps of each kind are in ``steps``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from generator.layout.pack import Pack
 from generator.model.loader import Game
 from generator.model.sizes import paper_sizes
 from generator.options import DEFAULT_OPTIONS, PrintOptions
-from generator.plan import kinds, shares
+from generator.plan import components, shares
 from generator.plan.numbering import number
 from generator.plan.planner import Planner
 
@@ -35,8 +35,8 @@ def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIO
     pack = Pack(game, paper_name, paper, ArtStore(game.root, options.ink_saver), options=options)
     planner = Planner(game, pack, memo=shares.take(pack, made))
     for component in game.components:
-        kinds.plan_component(planner, component)
-    kinds.finish(planner)
+        components.plan_component(planner, component)
+    components.finish(planner)
     pack.overflows.extend(planner.renderer.overflows)
     if planner.errors:
         raise SpecFailure(list(dict.fromkeys(planner.errors)))

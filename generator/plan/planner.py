@@ -2,7 +2,8 @@
 sheets. It renders a design's sides (or takes them from what a worker made, see ``shares``),
 stores their art, makes the printed copies and collects every error on the way.
 
-The per-kind steps are in ``kinds``; ``pipeline`` runs them over a game.
+The per-kind steps are in ``steps``, one module per kind; ``components`` runs a component
+through its step; ``pipeline`` runs them over a game.
 """
 
 from __future__ import annotations
@@ -10,32 +11,37 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar
+
+from lxml import etree
 
 from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
-from generator.art.templates import TemplateRenderer, card_box, describe
+from generator.art.store import SAFE_PARSER
+from generator.art.templates import TemplateRenderer, card_box, composed_svg, describe
 from generator.errors import SpecError
 from generator.layout.counters import Group, groups_of
 from generator.layout.grids import printable_box
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Sheet
+from generator.model.component import ComponentBase
 from generator.model.designs import Design
 from generator.model.loader import Component, Game
 from generator.model.sizes import sheet_geometry
 
-PIECE_KIND = {
-    "deck": "card",
-    "tokens": "token",
-    "dice": "die",
-    "token-pages": "token",
-    "board": "board",
-    "sheet": "sheet",
-    "standees": "standee",
-}
 T = TypeVar("T")
+S = TypeVar("S", bound=ComponentBase)
 COUNTERS = "counters"  # the slot of the counter sheets in the pack's order
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
+    """A kind's plan step: ``plan(planner, component, spec, designs)`` puts the pieces of a
+    component of ``model`` (its spec, typed) on the pack's sheets or in its shared runs."""
+
+    model: type[S]
+    plan: Callable[[Planner, Component, S, list[Design]], None]
 
 
 @dataclass(eq=False)
@@ -139,9 +145,9 @@ class Planner:
     ) -> list[Piece]:
         """The printed copies of a design, its sides' art already stored."""
         self.pack.components[-1].shape = shape
-        kind = PIECE_KIND[design.component.spec.kind]
+        noun = design.component.spec.noun
         return [
-            Piece(design.component.id, kind, design.name, copy, shape, bleed, face, back)
+            Piece(design.component.id, noun, design.name, copy, shape, bleed, face, back)
             for copy in range(1, design.count + 1)
         ]
 
@@ -173,6 +179,27 @@ class Planner:
     def store(self, template: str, svg: str, where: str) -> str:
         """Store SVG rendered by ``template``; the key of its art."""
         return self.pack.art.add(svg, self.template_path(template), where)
+
+    def store_composed(
+        self, design: Design, templates: list[str], shape: Shape, arts: list[str]
+    ) -> str:
+        """Store the panels ``arts`` (rendered by ``templates``) composed into one piece; a
+        panel that is not well-formed SVG is an error at its template."""
+        try:
+            svg = composed_svg(shape, arts)
+        except etree.XMLSyntaxError:
+            for template, art in zip(templates, arts, strict=True):
+                try:
+                    etree.fromstring(art.encode(), SAFE_PARSER)
+                except etree.XMLSyntaxError as exc:
+                    raise SpecError(
+                        self.template_path(template),
+                        None,
+                        f"the SVG this template renders is not well-formed: {exc.msg} "
+                        f"(line {exc.lineno} of its output, {describe(design)})",
+                    ) from None
+            raise
+        return self.store(templates[0], svg, describe(design))
 
     def each(self, component_designs: list[Design], make) -> list[Piece]:
         """Pieces of every design, collecting errors design by design."""

@@ -16,7 +16,7 @@ from generator.model.loader import Game
 from generator.model.sizes import paper_sizes
 from generator.options import PrintOptions
 from generator.plan import parallel
-from generator.plan.kinds import plan_component
+from generator.plan.components import plan_component
 from generator.plan.planner import Made, Planner
 
 SHARED_DESIGNS = 48  # designs a game needs before its art is made on several cores

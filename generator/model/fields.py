@@ -1,0 +1,139 @@
+"""The building blocks of the spec format: the strict base model, the limits every spec keeps,
+and the value types fields are made of (ids, counts, sizes, colours, template and file names,
+numbered series, points on a board)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
+
+from generator.model.sizes import card_sizes
+from generator.paths import relative_problem
+
+MAX_COPIES = 1000
+MAX_SIZE_MM = 1000.0
+
+Slug = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64),
+    Field(description="lower-case letters, digits and dashes, e.g. 'ingredient-cards'"),
+]
+Count = Annotated[
+    int,
+    Field(strict=True, ge=1, le=MAX_COPIES, description=f"copies to print, 1 to {MAX_COPIES}"),
+]
+ExpectCount = Annotated[int, Field(strict=True, ge=0, le=100_000)]
+ExpectKey = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)?$")]
+
+
+def _relative(what: str) -> Callable[[str], str]:
+    """A validator: a name (of a ``what``) must stay inside the folders it is looked up in."""
+
+    def check(value: str) -> str:
+        problem = relative_problem(value)
+        if problem:
+            raise ValueError(f"{what} '{value}' {problem}")
+        return value
+
+    return check
+
+
+TemplateName = Annotated[
+    str,
+    StringConstraints(max_length=200),
+    AfterValidator(_relative("template name")),
+    Field(description="a template file under the game's templates/ or the shared templates/"),
+]
+FileName = Annotated[
+    str,
+    StringConstraints(max_length=200),
+    AfterValidator(_relative("file name")),
+    Field(description="a file in the game folder, e.g. fonts/MyFace-Regular.ttf"),
+]
+
+
+_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm)?\s*$")
+
+
+def _parse_size(value: Any) -> Any:
+    """Accept a named card size, 'W x H' in mm, [W, H] or {w, h}; leave the rest to pydantic."""
+    if isinstance(value, str):
+        named = card_sizes()
+        if value in named:
+            w, h = named[value]
+            return {"w": w, "h": h, "name": value}
+        match = _SIZE_RE.match(value)
+        if not match:
+            raise ValueError(
+                f"unknown card size '{value}'; use one of {', '.join(named)} or 'W x H' in mm"
+            )
+        return {"w": float(match[1]), "h": float(match[2])}
+    if isinstance(value, list) and len(value) == 2:
+        return {"w": value[0], "h": value[1]}
+    return value
+
+
+class StrictModel(BaseModel):
+    """A spec model: unknown keys are mistakes, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Size(StrictModel):
+    """A trim size in millimetres."""
+
+    w: float = Field(gt=0, le=MAX_SIZE_MM, description="width in mm")
+    h: float = Field(gt=0, le=MAX_SIZE_MM, description="height in mm")
+    name: str | None = Field(default=None, description="the named size this came from")
+
+
+CardSize = Annotated[
+    Size,
+    BeforeValidator(
+        _parse_size, json_schema_input_type=Literal[tuple(card_sizes())] | str | list[float] | Size
+    ),
+    Field(description="a named size (poker, bridge, mini-euro, ...) or 'W x H' in mm"),
+]
+
+
+Hex = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+def _parse_series(value: Any) -> Any:
+    """'1-9' → [1, ..., 9]; '2,4,6' → [2, 4, 6]; a list stays as it is."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [value]
+    if isinstance(value, str):
+        match = re.fullmatch(r"\s*(\d+)\s*[-–]\s*(\d+)\s*", value)
+        if match:
+            low, high = int(match[1]), int(match[2])
+            if high < low or high - low >= MAX_COPIES:
+                raise ValueError(f"'{value}' is not a rising range such as '1-9'")
+            return list(range(low, high + 1))
+        try:
+            return [int(v) for v in value.split(",")]
+        except ValueError:
+            raise ValueError(f"'{value}' is not a series; write '1-9' or '1,2,5'") from None
+    return value
+
+
+Series = Annotated[
+    list[int],
+    BeforeValidator(_parse_series, json_schema_input_type=str | list[int]),
+    Field(min_length=1, description="numbered values: '1-9', '2,4,6' or a list"),
+]
+
+
+Point = Annotated[tuple[float, float], Field(description="[x, y] in mm from the top-left")]
+Colour = Annotated[str, StringConstraints(pattern=r"^(#[0-9a-fA-F]{6}|none)$")]
+LineStyle = Literal["solid", "dashed", "dotted", "double"]

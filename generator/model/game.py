@@ -1,0 +1,162 @@
+"""``game.yaml``: what a game is, the counts and recipes its rulebook states, its player
+colours, fonts and the style the stock templates draw it in."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StringConstraints, field_validator
+
+from generator.model.fields import ExpectCount, ExpectKey, FileName, Hex, Slug, StrictModel
+from generator.model.sizes import paper_sizes
+
+
+class PlayerColour(StrictModel):
+    """A player colour: its id, printed name and colour."""
+
+    name: Slug
+    label: str = Field(min_length=1, description="the colour's printed name")
+    colour: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] = Field(
+        description="'#rrggbb'"
+    )
+
+
+class Recipe(StrictModel):
+    """A deck's composition as the rulebook states it, and how it is split for setup."""
+
+    identify: list[str] = Field(
+        min_length=1, description="the card fields that tell cards apart, e.g. [rank, suit]"
+    )
+    cards: list[dict[str, list[str | int]]] = Field(
+        min_length=1,
+        description="lines of the recipe; each line is every combination of its lists, "
+        "e.g. {rank: [2, 3, 4], suit: [clubs, hearts]}",
+    )
+    piles: list[Annotated[int, Field(ge=1)]] | None = Field(
+        default=None, description="setup piles that must add up to one line of the recipe"
+    )
+    piles_from: int = Field(default=0, ge=0, description="the recipe line the piles split")
+
+    def problems(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Mistakes in the recipe, each with where it is (relative to the recipe)."""
+        out: list[tuple[tuple[str | int, ...], str]] = []
+        for i, line in enumerate(self.cards):
+            if set(line) != set(self.identify):
+                out.append(
+                    (
+                        ("cards", i),
+                        f"recipe line {i + 1} gives {sorted(line)}, not the "
+                        f"identifying fields {sorted(self.identify)}",
+                    )
+                )
+        if self.piles and self.piles_from >= len(self.cards):
+            out.append(
+                (("piles_from",), f"piles_from {self.piles_from} is not a line of the recipe")
+            )
+        return out
+
+
+class GameFont(StrictModel):
+    """One face of a game's own font: a TrueType file in the game folder, used in templates
+    and sheets by its family name."""
+
+    family: Annotated[str, StringConstraints(min_length=1, max_length=80)] = Field(
+        description='the name templates use: font-family="..."'
+    )
+    file: FileName
+    weight: Literal["normal", "bold"] = "normal"
+    style: Literal["normal", "italic"] = "normal"
+
+
+class Style(StrictModel):
+    """How the stock templates draw a component: colours, fonts, frame and back pattern. Set
+    in ``game.yaml`` for the whole game and in a component to differ from it; unset keys keep
+    the defaults, so two games look alike only if they say so."""
+
+    accent: Hex = Field(default="#2f4f7f", description="frame, title band and value marks")
+    paper: Hex = Field(default="#fbf7ee", description="the piece's background")
+    ink: Hex = Field(default="#222222", description="text")
+    light: Hex = Field(default="#ffffff", description="text on the accent colour")
+    font: str = Field(default="sans-serif", min_length=1, max_length=64, description="text font")
+    title_font: str | None = Field(
+        default=None, max_length=64, description="title font (default: the text font)"
+    )
+    frame: Literal["rounded", "square", "double", "none"] = Field(
+        default="rounded", description="the border inside the cut line"
+    )
+    pattern: Literal["diamonds", "dots", "stripes", "plain"] = Field(
+        default="diamonds", description="the pattern of card backs"
+    )
+    art_fit: Literal["cover", "contain"] = Field(
+        default="cover", description="art fills its frame, cropped (cover) or whole (contain)"
+    )
+    icons: str = Field(
+        default="icons.svg.j2",
+        description="the template whose macro icon(name) draws :name: in texts",
+    )
+
+
+class GameSpec(StrictModel):
+    """``game.yaml``: what the game is and the counts its rulebook states."""
+
+    title: str = Field(min_length=1, description="the game's title, printed on every pack")
+    players: str | int = Field(description="number of players, e.g. '2-4'")
+    designer: str | None = Field(default=None, description="the game's designer (PDF author)")
+    rulebook: str | None = Field(default=None, description="where the counts come from")
+    authored: str | None = Field(
+        default=None,
+        min_length=1,
+        description="what the edition made up for the whole game (rules the rulebook leaves "
+        "out), printed first in the pack's 'About this edition'",
+    )
+    paper: Literal[tuple(paper_sizes())] = Field(  # type: ignore[valid-type]
+        default="a4", description="default paper: " + ", ".join(paper_sizes())
+    )
+    languages: list[Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(_[A-Z]{2})?$")]] = Field(
+        default=["en"],
+        min_length=1,
+        description="languages the game prints in; the first is the source language",
+    )
+    colours: list[PlayerColour] = Field(
+        default_factory=list, description="player colours, for entries given 'per_player'"
+    )
+    fonts: list[GameFont] = Field(
+        default_factory=list,
+        description="the game's own fonts (TrueType files in the game folder), by family",
+        max_length=64,
+    )
+    expect: dict[ExpectKey, ExpectCount] = Field(
+        default_factory=dict,
+        description="counts from the rulebook: 'component-id: total' and "
+        "'component-id/name: count of one kind'",
+    )
+    recipes: dict[Slug, Recipe] = Field(
+        default_factory=dict, description="deck compositions from the rulebook, by deck id"
+    )
+    style: Style = Field(
+        default_factory=Style, description="how the stock templates draw the game's pieces"
+    )
+    min_text_pt: float = Field(
+        default=6.0,
+        ge=4,
+        le=12,
+        description="the smallest text the pack may print, pt (pnp check measures every text "
+        "against it; lower it only for a good reason, and pnp check says it is lowered)",
+    )
+
+    @field_validator("players")
+    @classmethod
+    def _players(cls, value: str | int) -> str:
+        text = str(value)
+        if not re.fullmatch(r"\d+(\s*[-–]\s*\d+|\+)?", text):
+            raise ValueError("give a number, a range such as '2-4', or '1+'")
+        return text
+
+
+def merged_style(game: Style, component: Style) -> dict[str, Any]:
+    """The style a stock template gets: the defaults, then what the game sets, then what the
+    component sets."""
+    merged = {**game.model_dump(), **component.model_dump(exclude_unset=True)}
+    merged["title_font"] = merged["title_font"] or merged["font"]
+    return merged

@@ -1,0 +1,338 @@
+"""``kind: board``: a board, player display or tray described by its regions, spaces, rows,
+tracks, tables, icons, labels and connections, in millimetres from its top-left corner."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import ClassVar, Literal
+
+from pydantic import ConfigDict, Field, model_validator
+
+from generator.model.component import ComponentBase
+from generator.model.entries import DesignRow
+from generator.model.fields import (
+    CardSize,
+    Colour,
+    LineStyle,
+    Point,
+    Series,
+    Slug,
+    StrictModel,
+    TemplateName,
+)
+from generator.model.game import PlayerColour
+
+MAX_BOARD_ITEMS = 5000  # places, connections, labels and icons drawn on one board
+
+# --- boards ---------------------------------------------------------------------------------
+# Board coordinates are millimetres from the board's top-left corner, x right and y down, as
+# in SVG and as a designer measures a board lying in front of them.
+
+
+class BoardGroup(StrictModel):
+    """An area: regions shaded alike (e.g. the three regions that share a Support circle)."""
+
+    name: Slug
+    label: str | None = None
+    fill: Colour = "#eeeeee"
+
+
+class BoardRegion(StrictModel):
+    """A named region of the map: a polygon, shaded by its group."""
+
+    name: Slug
+    label: str | None = None
+    group: Slug | None = None
+    polygon: list[Point] = Field(min_length=3)
+    label_at: Point | None = Field(default=None, description="default: the polygon's centre")
+    anchor: Point | None = Field(
+        default=None, description="where lines and arrows meet the region; default: label_at"
+    )
+    label_size: float = Field(default=4.2, gt=0, le=60, description="font size in mm")
+    label_colour: Colour = "#333333"
+    fill: Colour | None = None
+    tags: list[Slug] = Field(default_factory=list, description="e.g. dock, workshop")
+
+
+class RegionGrid(StrictModel):
+    """Regions generated from a square or hex layout, named ``{prefix}-{col}-{row}``."""
+
+    prefix: Slug
+    layout: Literal["square", "hex-flat", "hex-pointy"]
+    origin: Point
+    size: float = Field(gt=0, description="cell side, or hex width across the flats")
+    cols: int = Field(ge=1, le=60)
+    rows: int = Field(ge=1, le=60)
+    group: Slug | None = None
+
+
+class BoardSpace(StrictModel):
+    """A space pieces are placed on: a circle or square at a point."""
+
+    name: Slug
+    shape: Literal["circle", "square"] = "circle"
+    at: Point
+    size: float = Field(default=12.0, gt=0, le=200, description="diameter or side in mm")
+    h: float | None = Field(
+        default=None, gt=0, le=400, description="a square's height: a rectangle"
+    )
+    style: LineStyle = "solid"
+    label: str | None = None
+    label_pos: Literal["inside", "above", "below"] = "inside"
+    label_size: float | None = Field(default=None, gt=0, le=60, description="mm")
+    fill: Colour = "#ffffff"
+    icon: str | None = None
+    group: Slug | None = None
+
+
+class SpaceRow(StrictModel):
+    """Spaces placed evenly along a straight line or a polyline path."""
+
+    name: Slug = Field(description="each space is named '{name}-{n}' with n from 1")
+    path: list[Point] = Field(min_length=2)
+    count: int = Field(ge=1, le=500)
+    shape: Literal["circle", "square"] = "square"
+    size: float = Field(default=12.0, gt=0, le=200)
+    style: LineStyle = "solid"
+    labels: list[str] | None = Field(default=None, description="one label per space")
+    fill: Colour = "#ffffff"
+    group: Slug | None = None
+
+
+class Track(StrictModel):
+    """Numbered spaces along a line (or around the board's edge with ``around``)."""
+
+    name: Slug
+    values: Series
+    path: list[Point] | None = Field(default=None, min_length=2)
+    around: float | None = Field(default=None, ge=0, description="inset from the board edge")
+    size: float = Field(default=12.0, gt=0, le=100)
+    shape: Literal["circle", "square"] = "square"
+    fill: Colour = "#ffffff"
+    count: int | None = Field(default=None, description="how many spaces the track must have")
+    marks: dict[int, str] = Field(default_factory=dict, description="value → icon name")
+
+    @model_validator(mode="after")
+    def _placed(self) -> Track:
+        if (self.path is None) == (self.around is None):
+            raise ValueError(f"track '{self.name}' needs either a path or 'around'")
+        if self.count is not None and self.count != len(self.values):
+            raise ValueError(
+                f"track '{self.name}' claims {self.count} spaces but its values make "
+                f"{len(self.values)}"
+            )
+        missing = [v for v in self.marks if v not in self.values]
+        if missing:
+            raise ValueError(f"track '{self.name}' marks values it does not have: {missing}")
+        return self
+
+
+class BoardTable(StrictModel):
+    """A table printed on the board: a header row and rows of text cells."""
+
+    name: Slug
+    at: Point
+    widths: list[float] = Field(min_length=1, description="column widths in mm")
+    row_height: float = Field(default=8.0, gt=0)
+    header: list[str] | None = None
+    rows: list[list[str]] = Field(min_length=1)
+    font_size: float = Field(default=3.0, gt=0, le=30, description="mm")
+    align: Literal["start", "middle"] = "middle"
+    fill: Colour = "#ffffff"
+    header_fill: Colour = "#dddddd"
+
+    @model_validator(mode="after")
+    def _columns(self) -> BoardTable:
+        for i, row in enumerate([*(r for r in [self.header] if r), *self.rows]):
+            if len(row) != len(self.widths):
+                raise ValueError(
+                    f"table '{self.name}' row {i + 1} has {len(row)} cells for "
+                    f"{len(self.widths)} columns"
+                )
+        return self
+
+
+class BoardIcon(StrictModel):
+    """An icon from the game's icon macros, optionally with an arrow to a region."""
+
+    icon: str
+    at: Point
+    size: float = Field(default=10.0, gt=0, le=200)
+    points_to: Slug | None = None
+
+
+class BoardLabel(StrictModel):
+    """Free text on the board."""
+
+    text: str
+    at: Point
+    size: float = Field(default=4.0, gt=0, le=60, description="font size in mm")
+    anchor: Literal["start", "middle", "end"] = "middle"
+    bold: bool = False
+    rotate: float = 0.0
+    colour: Colour = "#222222"
+    width: float | None = Field(default=None, gt=0, description="wrap lines to this width, mm")
+
+
+class Connection(StrictModel):
+    """A line between two spaces or regions (or off the board to a point)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    from_: Slug = Field(alias="from")
+    to: Slug | None = None
+    to_point: Point | None = None
+    via: list[Point] = Field(default_factory=list)
+    style: LineStyle = "dashed"
+    end: Literal["none", "square", "arrow"] = "none"
+
+    @model_validator(mode="after")
+    def _target(self) -> Connection:
+        if (self.to is None) == (self.to_point is None):
+            raise ValueError("a connection needs either 'to' (a name) or 'to_point'")
+        return self
+
+
+def _grid_names(grid: RegionGrid) -> list[str]:
+    return [
+        f"{grid.prefix}-{c}-{r}" for c in range(1, grid.cols + 1) for r in range(1, grid.rows + 1)
+    ]
+
+
+class BoardSpec(ComponentBase):
+    """A board, player display or tray described by its spaces, drawn with svgwrite and
+    tiled across pages when it is larger than the paper."""
+
+    kind: Literal["board"]
+    size: CardSize
+    bleed: float = Field(default=0.0, ge=0, le=10)
+    background: Colour = "#ffffff"
+    border: float = Field(default=0.6, ge=0, le=5, description="outline width in mm")
+    copies: int = Field(default=1, ge=1, le=20, description="identical boards to print")
+    icons: TemplateName | None = Field(
+        default=None, description="template with a macro icon(name) drawing a 20 x 20 icon"
+    )
+    groups: list[BoardGroup] = Field(default_factory=list)
+    regions: list[BoardRegion] = Field(default_factory=list)
+    grids: list[RegionGrid] = Field(default_factory=list)
+    spaces: list[BoardSpace] = Field(default_factory=list)
+    rows: list[SpaceRow] = Field(default_factory=list)
+    tracks: list[Track] = Field(default_factory=list)
+    tables: list[BoardTable] = Field(default_factory=list)
+    icons_at: list[BoardIcon] = Field(default_factory=list)
+    labels: list[BoardLabel] = Field(default_factory=list)
+    connections: list[Connection] = Field(default_factory=list)
+
+    noun: ClassVar[str] = "board"
+
+    def design_rows(self, name: str, colours: list[PlayerColour]) -> list[DesignRow]:
+        """One design, the whole board, printed ``copies`` times."""
+        return [DesignRow(None, 0, name, self.copies, {}, ())]
+
+    def counts(self) -> Counter[str]:
+        """What a board holds, for ``expect:``: its regions, the members of each group, the
+        spaces of each row and track, and its spaces, tables and connections."""
+        counts: Counter[str] = Counter()
+        counts["regions"] = len(self.regions) + sum(g.cols * g.rows for g in self.grids)
+        for item in [*self.regions, *self.spaces]:
+            if item.group:
+                counts[item.group] += 1
+        for grid in self.grids:
+            if grid.group:
+                counts[grid.group] += grid.cols * grid.rows
+        for row in self.rows:
+            counts[row.name] += row.count
+            if row.group:
+                counts[row.group] += row.count
+        for track in self.tracks:
+            counts[track.name] += len(track.values)
+        counts["spaces"] = len(self.spaces)
+        counts["tables"] = len(self.tables)
+        counts["connections"] = len(self.connections)
+        return +counts
+
+    def problems(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Structural mistakes, each with where it is in the spec: a name used twice, a
+        reference to something not on the board, a group that does not exist.
+
+        Places (regions, spaces, and the spaces grids, rows and tracks make) share one set of
+        names; groups, rows and tables are named apart. A track may be given in segments under
+        one name as long as their values do not repeat."""
+        out: list[tuple[tuple[str | int, ...], str]] = []
+        places = sum(g.cols * g.rows for g in self.grids) + len(self.regions) + len(self.spaces)
+        places += sum(r.count for r in self.rows) + sum(len(t.values) for t in self.tracks)
+        drawn = places + len(self.connections) + len(self.labels) + len(self.icons_at)
+        if drawn > MAX_BOARD_ITEMS:
+            key = "grids" if self.grids else "regions"
+            return [
+                (
+                    (key,),
+                    f"the board holds {drawn:,} places, connections, labels and icons; a board "
+                    f"may hold {MAX_BOARD_ITEMS:,} (split it into several boards)",
+                )
+            ]
+        for named in (self._named(), *self._lists("groups", "rows", "tables")):
+            seen: set[str] = set()
+            for loc, name in named:
+                if name in seen:
+                    out.append((loc, f"the name '{name}' is used twice on this board; rename one"))
+                seen.add(name)
+        groups = {g.name for g in self.groups}
+        for key in ("regions", "grids", "spaces", "rows"):
+            for i, item in enumerate(getattr(self, key)):
+                if item.group and item.group not in groups:
+                    out.append(
+                        (
+                            (key, i, "group"),
+                            f"group '{item.group}' is not among the "
+                            f"board's groups: {', '.join(sorted(groups)) or 'none'}",
+                        )
+                    )
+        names = set(self.names())
+        for i, c in enumerate(self.connections):
+            for end, key in ((c.from_, "from"), (c.to, "to")):
+                if end and end not in names:
+                    out.append(
+                        (("connections", i, key), f"no space or region named '{end}' on this board")
+                    )
+        for i, icon in enumerate(self.icons_at):
+            if icon.points_to and icon.points_to not in names:
+                out.append(
+                    (
+                        ("icons_at", i, "points_to"),
+                        f"icon '{icon.icon}' points to "
+                        f"'{icon.points_to}', which is not on this board",
+                    )
+                )
+        return out
+
+    def _named(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Every place on the board, with where it is given: regions, spaces, and the spaces
+        that grids, rows and tracks make."""
+        out: list[tuple[tuple[str | int, ...], str]] = []
+        for key in ("regions", "spaces"):
+            out += [((key, i, "name"), item.name) for i, item in enumerate(getattr(self, key))]
+        for i, grid in enumerate(self.grids):
+            out += [(("grids", i), n) for n in _grid_names(grid)]
+        for i, row in enumerate(self.rows):
+            out += [(("rows", i), f"{row.name}-{n}") for n in range(1, row.count + 1)]
+        for i, track in enumerate(self.tracks):
+            out += [(("tracks", i), f"{track.name}-{v}") for v in track.values]
+        return out
+
+    def _lists(self, *keys: str) -> list[list[tuple[tuple[str | int, ...], str]]]:
+        return [
+            [((key, i, "name"), item.name) for i, item in enumerate(getattr(self, key))]
+            for key in keys
+        ]
+
+    def names(self) -> list[str]:
+        """Every named thing on the board: regions, spaces, row and track spaces."""
+        out = [r.name for r in self.regions] + [s.name for s in self.spaces]
+        for grid in self.grids:
+            out += _grid_names(grid)
+        for row in self.rows:
+            out += [f"{row.name}-{n}" for n in range(1, row.count + 1)]
+        for track in self.tracks:
+            out += [f"{track.name}-{v}" for v in track.values]
+        return out

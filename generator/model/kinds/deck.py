@@ -1,0 +1,50 @@
+"""``kind: deck``: cards of one size, each kind of card with its count, drawn by a face and
+an optional back template."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field, field_validator
+
+from generator.model.component import ComponentBase, unique_names
+from generator.model.entries import Entry
+from generator.model.fields import MAX_COPIES, CardSize, Count, Slug, StrictModel, TemplateName
+
+
+class CardSpec(Entry):
+    """One kind of card in a deck."""
+
+    count: Count
+    group: Slug | None = Field(
+        default=None, description="also count this card under '<deck>/<group>'"
+    )
+
+
+class Tally(StrictModel):
+    """Symbols counted over every printed copy of a deck: e.g. the chocolate pieces of each
+    colour in a field that maps a card's grid as text."""
+
+    field: str = Field(description="the card field whose text holds the symbols")
+    symbols: dict[str, str] = Field(
+        min_length=1, description="symbol → name, e.g. {D: dark, M: milk, W: white}"
+    )
+
+
+class DeckSpec(ComponentBase):
+    """A deck of cards: a size, a face and back template, and the cards with their counts."""
+
+    kind: Literal["deck"]
+    face: TemplateName
+    size: CardSize
+    bleed: float = Field(default=3.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
+    back: TemplateName | None = Field(default=None, description="omit for single-sided cards")
+    cards: list[CardSpec] = Field(min_length=1, max_length=MAX_COPIES)
+
+    tally: Tally | None = Field(
+        default=None, description="symbols to count over the whole deck, shown by pnp list"
+    )
+
+    noun: ClassVar[str] = "card"
+    entries_key: ClassVar[str] = "cards"
+    _unique_names = field_validator("cards")(unique_names)

@@ -1,0 +1,72 @@
+"""``kind: board``: a board drawn from its spaces, on one page or tiled across several (a few
+copies of a small board are cut like counters)."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from generator.art.boards import board_svg
+from generator.art.shapes import Shape
+from generator.errors import SpecError
+from generator.layout.grids import fit_grid
+from generator.layout.impose import flip_axis
+from generator.layout.sheets import Sheet
+from generator.layout.tiles import tiled_board, whole_board
+from generator.model.designs import Design
+from generator.model.kinds.board import BoardSpec
+from generator.model.loader import Component
+from generator.model.sizes import sheet_geometry
+from generator.plan.planner import Planner, Step
+
+BOARD_OVERLAP = 10.0  # mm that neighbouring tiles of a board share, for glue
+
+
+def plan(planner: Planner, component: Component, spec: BoardSpec, designs: list[Design]) -> None:
+    """The board's art once, then each copy whole on a page or tiled."""
+    face = planner.make(lambda: _art(planner, component, spec), "")
+    shape = Shape("rect", spec.size.w, spec.size.h)
+    planner.pack.components[-1].shape = shape
+    pieces = [p for d in designs for p in planner.pieces(d, shape, spec.bleed, face, None)]
+    grid = fit_grid(planner.pack.paper, shape.w, shape.h, spec.bleed, sheet_geometry())
+    if len(pieces) > 1 and grid is not None and grid.capacity > 1:
+        planner.counter_pieces(pieces)  # several copies of a small board: cut like counters
+        return
+    sheets: list[Sheet] = []
+    for piece in pieces:
+        whole = whole_board(piece, planner.pack.paper, sheet_geometry())
+        if whole is not None:
+            sheets.append(whole)
+            continue
+        flip = flip_axis(planner.pack.options) if planner.pack.duplex else None
+        tiles, board_map = tiled_board(
+            spec.title, piece, planner.pack.paper, sheet_geometry(), BOARD_OVERLAP, flip
+        )
+        sheets += tiles
+        if piece.copy == 1:
+            planner.pack.notes.append([board_map])
+    for sheet in sheets:
+        sheet.front.title = spec.title
+    planner.slots.append(sheets)
+
+
+def _art(planner: Planner, component: Component, spec: BoardSpec) -> str:
+    """The board's SVG, its icons drawn by the component's icon macro, stored."""
+    line = component.doc.line_of(("icons",))
+    icons = spec.icons
+
+    def icon(name: str) -> str:
+        assert icons is not None  # only asked for when the board names its icons
+        return planner.renderer.macro(icons, "icon", name, lambda _v: (component.path, line))
+
+    try:
+        svg = board_svg(spec, icon if icons else None)
+    except etree.XMLSyntaxError as exc:
+        raise SpecError(
+            component.path,
+            line,
+            f"an icon of {spec.icons} is not well-formed SVG: {exc.msg}; check the macro icon()",
+        ) from None
+    return planner.store(spec.icons or "board", svg, f"board {component.id}")
+
+
+STEP = Step(BoardSpec, plan)

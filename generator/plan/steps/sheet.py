@@ -1,0 +1,126 @@
+"""``kind: sheet``: a reference sheet flowed through columns and pages, shrunk to fit its
+pages; printed once with the pages nobody cuts, or in copies on sheets of their own."""
+
+from __future__ import annotations
+
+from generator.art.shapes import Shape
+from generator.art.sheetflow import FlowLayout
+from generator.art.store import Artwork
+from generator.errors import SpecError, display_path
+from generator.layout.grids import printable_box
+from generator.layout.sheets import Page, Placement, Sheet
+from generator.model.designs import Design, designs
+from generator.model.kinds.deck import DeckSpec
+from generator.model.kinds.sheet import SheetSpec, SheetTable
+from generator.model.loader import Component
+from generator.model.sizes import sheet_geometry
+from generator.plan.planner import Planner, Step
+
+SHEET_INSET = 1.5  # mm a sheet's text keeps inside the printable area: its bands and rules
+
+
+def plan(planner: Planner, component: Component, spec: SheetSpec, designs: list[Design]) -> None:
+    """The sheet's pages, laid out once and shared by its copies."""
+    if planner.share is not None:
+        return  # a worker makes the designs' art only; sheets are laid out by the build
+    left, bottom, right, top = printable_box(planner.pack.paper, sheet_geometry())
+    inset = SHEET_INSET
+    area = (left + inset, bottom + inset, right - left - 2 * inset, top - bottom - 2 * inset)
+    icons: dict[str, Artwork] = {}
+
+    def icon(name: str, where: tuple | None) -> Artwork:
+        if name not in icons:
+            line = component.doc.line_of(where or ("sections",))
+            icons[name] = _icon(planner, component, spec, name, line)
+        return icons[name]
+
+    def rows_from(table: SheetTable, where: tuple) -> list[list[str]]:
+        return _rows_from(planner, component, table, component.doc.line_of(where))
+
+    layout = FlowLayout(spec, area, icon, rows_from)
+    layout.fit(component.id)
+    if layout.overflow:
+        layout.overflow.line = component.doc.line_of(("pages",))
+        planner.pack.overflows.append(layout.overflow)
+    shape = Shape("rect", area[2], area[3])
+    planner.pack.components[-1].shape = shape
+    copies = []
+    for design in designs:
+        for piece in planner.pieces(design, shape, 0.0, "", None):
+            flow = FlowLayout(spec, area, icon, rows_from, layout.size, layout.pages)
+            pages = []
+            for n in range(1, layout.pages + 1):
+                page = Page(spec.title, "front", n, layout.pages, flow=flow)
+                page.placements.append(Placement(piece, "front", *area, 0))
+                pages.append(page)
+            copies.append(pages)
+    _place(planner, copies)
+
+
+def _place(planner: Planner, copies: list[list[Page]]) -> None:
+    """One copy goes with the other pages nobody cuts, at the front; several copies, to hand
+    out, each on sheets of its own."""
+    if len(copies) == 1:
+        planner.pack.notes.append(copies[0])
+        return
+    duplex = planner.pack.duplex
+    planner.slots.append(
+        [
+            Sheet(pages[i], pages[i + 1] if duplex and i + 1 < len(pages) else None)
+            for pages in copies
+            for i in range(0, len(pages), 2 if duplex else 1)
+        ]
+    )
+
+
+def _icon(planner: Planner, component: Component, spec: SheetSpec, name: str, line: int) -> Artwork:
+    """An inline icon of a sheet, drawn by the component's icon macro."""
+    if not spec.icons:
+        raise SpecError(
+            component.path,
+            line,
+            f"the text uses :{name}: but the sheet has no 'icons' template to draw it",
+        )
+    fragment = planner.renderer.macro(spec.icons, "icon", name, lambda _v: (component.path, line))
+    if not fragment.strip():
+        raise SpecError(
+            component.path,
+            line,
+            f"unknown icon :{name}:; the macro icon() in {spec.icons} draws nothing for '{name}'",
+        )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="20pt" height="20pt" '
+        f'viewBox="-10 -10 20 20">{fragment}</svg>'
+    )
+    key = planner.store(spec.icons, svg, f"icon :{name}: of {display_path(component.path)}")
+    return planner.pack.art.drawing(key)
+
+
+def _rows_from(
+    planner: Planner, component: Component, table: SheetTable, line: int
+) -> list[list[str]]:
+    """Rows of a table taken from a deck: one per card design, its fields as cells."""
+    deck = next((c for c in planner.game.components if c.id == table.from_), None)
+    if deck is None or not isinstance(deck.spec, DeckSpec):
+        raise SpecError(
+            component.path,
+            line,
+            f"a table is 'from' '{table.from_}', which is not a deck of this game",
+        )
+    rows = []
+    for design in designs(deck, planner.game.spec.colours):
+        fields = design.fields()
+        missing = [c for c in table.columns if c not in fields]
+        if missing:
+            raise SpecError(
+                component.path,
+                line,
+                f"the table shows field(s) "
+                f"{', '.join(missing)}, which card '{design.name}' of "
+                f"{table.from_} does not have",
+            )
+        rows.append([str(fields[c]) for c in table.columns])
+    return rows
+
+
+STEP = Step(SheetSpec, plan)

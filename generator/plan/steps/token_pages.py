@@ -1,0 +1,83 @@
+"""``kind: token-pages``: whole pages of round tokens, every page a shuffled set of its own
+under a title band."""
+
+from __future__ import annotations
+
+from generator.art.shapes import token_shape
+from generator.art.templates import card_box
+from generator.errors import display_path
+from generator.layout.impose import impose_token_pages, shuffled
+from generator.layout.pieces import Piece
+from generator.model.designs import Design
+from generator.model.kinds.token_pages import TokenPagesSpec
+from generator.model.loader import Component
+from generator.model.sizes import sheet_geometry
+from generator.plan.planner import Planner, Step
+
+
+def plan(
+    planner: Planner, component: Component, spec: TokenPagesSpec, designs: list[Design]
+) -> None:
+    """Each page's tokens, shuffled, under the page's header band."""
+    shape = token_shape("circle", spec.size, spec.size)
+    by_value: dict[int, Piece] = {}
+    for design in designs:
+        face, back = planner.sides(design, shape, spec.bleed)
+        planner.pack.components[-1].shape = shape
+        by_value[design.extra["value"]] = Piece(
+            component.id, spec.noun, design.name, 0, shape, spec.bleed, face, back
+        )
+    copies = dict.fromkeys(by_value, 0)
+    pages = []
+    for n in range(1, spec.pages + 1):
+        pieces = []
+        for v in shuffled(list(spec.values), spec.each, f"{component.id}-{n}"):
+            copies[v] += 1
+            kind = by_value[v]
+            pieces.append(
+                Piece(
+                    component.id,
+                    spec.noun,
+                    kind.name,
+                    copies[v],
+                    shape,
+                    spec.bleed,
+                    kind.face,
+                    kind.back,
+                )
+            )
+
+        def header(width: float, height: float, n: int = n) -> str:
+            return _header(planner, component, spec, n, width, height)
+
+        pages.append((header, pieces))
+    sheets = impose_token_pages(
+        pages, spec.header_height, planner.pack.paper, sheet_geometry(), planner.pack.options
+    )
+    for sheet in sheets:
+        sheet.front.title = spec.title
+    planner.slots.append(sheets)
+
+
+def _header(
+    planner: Planner,
+    component: Component,
+    spec: TokenPagesSpec,
+    n: int,
+    width: float,
+    height: float,
+) -> str:
+    """A token page's title band, drawn by the component's header template."""
+    context = {
+        "page": {"n": n, "title": spec.page_title.replace("{n}", str(n))},
+        "component": {"id": component.id, "title": spec.title},
+        "fields": spec.fields,
+        "box": card_box(width, height, 0.0),
+    }
+    line = component.doc.line_of(("header",))
+    where = f"page {n} header of {display_path(component.path)}:{line}"
+    svg = planner.renderer.render(spec.header, context, where, lambda _v: (component.path, line))
+    return planner.store(spec.header, svg, where)
+
+
+STEP = Step(TokenPagesSpec, plan)
