@@ -7,6 +7,7 @@ import threading
 import time
 from pathlib import Path
 
+from generator.cli.build import Request
 from generator.cli.watch import watch_games
 from generator.options import PrintOptions
 
@@ -49,7 +50,8 @@ def test_a_change_rebuilds_its_game_alone_and_a_mistake_does_not_end_the_watch(
         (lambda: deck.write_text("kind: deck\ntitle: [broken\n"), lambda: False),
     ]
     thread = _later(actions[:1], stop)
-    watch_games([game, other], components, out, None, PrintOptions(), None, False, stop)
+    request = Request(components, (), out, None, PrintOptions(), None, False)
+    watch_games([game, other], request, stop)
     thread.join()
     said = capsys.readouterr()
     assert pdf.exists() and not other_pdf.exists(), said.out + said.err
@@ -62,7 +64,7 @@ def test_a_change_rebuilds_its_game_alone_and_a_mistake_does_not_end_the_watch(
         return any("deck.yaml:3: YAML syntax error" in e for e in errors)
 
     thread = _later([(actions[1][0], reported)], stop, 10)
-    watch_games([game], components, out, None, PrintOptions(), None, False, stop)
+    watch_games([game], request, stop)
     thread.join()
     assert any("deck.yaml:3: YAML syntax error" in e for e in errors), errors  # at its line
     assert "stopped watching" in capsys.readouterr().out

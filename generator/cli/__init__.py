@@ -15,8 +15,9 @@ import time
 
 import click
 
-from generator.errors import WorkerLost
+from generator.errors import SpecFailure, WorkerLost
 
+EXIT_SPEC_ERROR = 2
 EXIT_INTERNAL = 4
 EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C
 # command name -> its module under generator.cli (imported when the command runs) and the
@@ -35,6 +36,14 @@ COMMANDS = {
 }
 
 
+class Failed(Exception):
+    """A command ends with exit status ``code``; what went wrong is said already."""
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.code = code
+
+
 class LazyGroup(click.Group):
     """Commands imported when used: each pulls in only the parts of the engine it needs, and
     ``pnp --help`` none of them."""
@@ -46,6 +55,20 @@ class LazyGroup(click.Group):
         if name not in COMMANDS:
             return None
         return importlib.import_module(f"generator.cli.{COMMANDS[name][0]}").command
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; the one place a command's outcome becomes the exit status: the
+        status it returns, its ``Failed``, or 2 with every mistake of a ``SpecFailure``."""
+        try:
+            status = super().invoke(ctx)
+        except SpecFailure as exc:
+            from generator.cli.common import report_spec_errors
+
+            report_spec_errors(exc.errors)
+            status = EXIT_SPEC_ERROR
+        except Failed as exc:
+            status = exc.code
+        ctx.exit(status if isinstance(status, int) else 0)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

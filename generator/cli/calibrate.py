@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from generator.cli.common import EXIT_CANNOT_WRITE, out_option, parse_offset, report_spec_errors
-from generator.errors import SpecError, display_path
+from generator.cli import Failed
+from generator.cli.common import EXIT_CANNOT_WRITE, out_option, parse_offset
+from generator.errors import SpecError, SpecFailure, display_path
 from generator.model.sizes import paper_sizes
 from generator.output.calibration import write_calibration
 from generator.profile import HERE, load_profile, save, user_config
@@ -37,7 +37,7 @@ def command(
     try:
         profile = load_profile(tuple(paper_sizes()))
     except SpecError as exc:
-        report_spec_errors([exc])
+        raise SpecFailure([exc]) from None
     paper = paper or profile.values.get("paper", "a4")
     duplex = duplex or profile.values.get("duplex", "long")
     if offset is not None:
@@ -56,10 +56,10 @@ def _save(path: Path, paper: str, duplex: str, offset: tuple[float, float]) -> N
     try:
         save(path, {"paper": paper, "duplex": duplex, "back_offset": list(offset)})
     except SpecError as exc:
-        report_spec_errors([exc])
+        raise SpecFailure([exc]) from None
     except OSError as exc:
         click.echo(f"{display_path(path)}: cannot write it: {exc.strerror}", err=True)
-        sys.exit(EXIT_CANNOT_WRITE)
+        raise Failed(EXIT_CANNOT_WRITE) from None
     x, y = offset
     click.echo(
         f"saved back offset {x:g},{y:g} (paper {paper}, duplex {duplex}) in "

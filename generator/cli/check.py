@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from generator.art.sheetflow import Overflow
 from generator.check.printing import PrintReport
-from generator.check.rules import (
-    MISMATCH,
-    NOT_YET,
-    CountRow,
-    check_counts,
-    check_recipes,
-    mismatches,
-)
+from generator.check.rules import MISMATCH, CountRow, mismatches
+from generator.check.verdict import Verdict, judge, translation_problems
 from generator.cli.common import (
     EXIT_FAILED_CHECK,
-    Planned,
     components_option,
     games_argument,
     in_game_folder,
@@ -35,6 +28,7 @@ from generator.cli.common import (
 from generator.errors import clean, display_path
 from generator.i18n.strings import missing as missing_engine
 from generator.model.loader import Game
+from generator.plan.games import Planned
 
 
 def print_table(game: Game, rows: list[CountRow]) -> None:
@@ -75,8 +69,8 @@ def command(
     language: str | None,
     paper: str | None,
     as_json: bool,
-    **printing: object,
-) -> None:
+    **printing: Any,
+) -> int:
     """Check component counts against the rulebook (every game by default), and with --lang
     the translations: strings missing, empty, fuzzy or with broken placeholders, and strings
     no spec uses any more.
@@ -84,35 +78,43 @@ def command(
     Templates are rendered and the pack laid out too (in that language, on that paper, the
     way it is printed), so a template mistake, text that no longer fits its box, or a sheet
     whose backs would miss their fronts is found here, not at build time."""
-    failed = False
     found = []
     with silenced(as_json):
         paper, options = make_options(paper, **printing)
         loaded = load_games(components_dir, games, language, defer=True)
-        for game, planned in zip(loaded, plan_on_all_cores(loaded, paper, options), strict=True):
-            rows = check_counts(game)
-            print_table(game, rows)
-            translated = explain_translation(game) if language is not None else True
-            if planned.printing is not None:
-                describe_printing(planned.printing)
-            broken = explain_failures(game, planned.overflows, rows, planned.printing)
-            if game.spec.recipes and not check_recipes(game):
-                click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
-            pending = [r for r in rows if r.status == NOT_YET]
-            if pending:
-                click.echo(
-                    f"  {len(pending)} rulebook count(s) not yet specified by any component."
-                )
-            passed = translated and not broken and not (strict and pending)
-            failed |= not passed
-            found.append(as_record(game, planned, rows, passed))
+        results = plan_on_all_cores(loaded, paper, options)
+        for game, planned in zip(loaded.games, results, strict=True):
+            untranslated = translation_problems(game) if language is not None else 0
+            verdict = judge(game, planned.overflows, planned.printing, untranslated, strict)
+            explain(verdict, language is not None)
+            found.append(as_record(verdict, planned))
+    failed = not all(record["passed"] for record in found)
     if as_json:
         click.echo(json.dumps({"passed": not failed, "games": found}, indent=2, ensure_ascii=False))
-    sys.exit(EXIT_FAILED_CHECK if failed else 0)
+    return EXIT_FAILED_CHECK if failed else 0
 
 
-def as_record(game: Game, planned: Planned, rows: list[CountRow], passed: bool) -> dict:
+def explain(verdict: Verdict, translation: bool) -> None:
+    """What the check found in one game: its table, its ``translation`` if asked, how it
+    prints and what fails."""
+    game = verdict.game
+    print_table(game, verdict.counts)
+    if translation:
+        explain_translation(game)
+    if verdict.printing is not None:
+        describe_printing(verdict.printing)
+    explain_failures(verdict)
+    if game.spec.recipes and not verdict.recipes:
+        click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
+    if verdict.pending:
+        click.echo(
+            f"  {len(verdict.pending)} rulebook count(s) not yet specified by any component."
+        )
+
+
+def as_record(verdict: Verdict, planned: Planned) -> dict:
     """What the check found for one game, for --json."""
+    game, rows, passed = verdict.game, verdict.counts, verdict.passed
     report, printing = game.report, planned.printing
     components = {c.id: c for c in game.components}
     return {
@@ -135,7 +137,7 @@ def as_record(game: Game, planned: Planned, rows: list[CountRow], passed: bool) 
             }
             for o in planned.overflows
         ],
-        "recipes": list(check_recipes(game)),
+        "recipes": list(verdict.recipes),
         "warnings": [
             {"file": display_path(path), "line": line, "message": message}
             for path, line, message in planned.warnings
@@ -173,34 +175,24 @@ def as_record(game: Game, planned: Planned, rows: list[CountRow], passed: bool) 
     }
 
 
-def fails_check(game: Game, overflows: list[Overflow], printing: PrintReport | None) -> bool:
-    """Whether the rules check fails (as ``explain_failures`` says, without a word)."""
-    problems = (*printing.problems, *printing.small) if printing else ()
-    return bool(mismatches(check_counts(game)) or overflows or check_recipes(game) or problems)
-
-
-def explain_failures(
-    game: Game, overflows: list[Overflow], rows: list[CountRow], printing: PrintReport | None
-) -> bool:
+def explain_failures(verdict: Verdict) -> None:
     """Report what fails the rules check (counts, text that does not fit, recipes, sheets
-    that would print wrong), one error line each; True when anything does."""
-    explain_mismatches(game, rows)
-    explain_overflows(game, overflows)
-    recipe_problems = check_recipes(game)
-    for problem in recipe_problems:
+    that would print wrong), one error line each."""
+    explain_mismatches(verdict.game, verdict.counts)
+    explain_overflows(verdict.game, verdict.overflows)
+    for problem in verdict.recipes:
         click.echo(clean(problem), err=True)
-    problems = explain_printing(game, printing) if printing else ()
-    return bool(mismatches(rows) or overflows or recipe_problems or problems)
+    if verdict.printing is not None:
+        explain_printing(verdict.game, verdict.printing)
 
 
-def explain_printing(game: Game, printing: PrintReport) -> tuple[object, ...]:
+def explain_printing(game: Game, printing: PrintReport) -> None:
     """What would come out of the printer wrong or too small to read, one error line each."""
     for problem in printing.problems:
         click.echo(f"{clean(game.name)}: prints wrong: {clean(problem)}", err=True)
     for small in printing.small:
         where = display_path(small.path) + (f":{small.line}" if small.line else "")
         click.echo(f"{where}: {clean(small.message(printing.floor))}", err=True)
-    return (*printing.problems, *printing.small)
 
 
 def describe_printing(printing: PrintReport) -> None:
@@ -215,11 +207,11 @@ def describe_printing(printing: PrintReport) -> None:
     )
 
 
-def explain_translation(game: Game) -> bool:
-    """The translation report of a game in one language; True when it is complete."""
+def explain_translation(game: Game) -> None:
+    """The translation report of a game in one language."""
     report = game.report
     if report is None:
-        return True
+        return
     label = f"{clean(game.name)} [{report.language}]"
     engine = missing_engine(report.language)
     for where, text in report.missing:
@@ -246,7 +238,6 @@ def explain_translation(game: Game) -> bool:
         )
     else:
         click.echo(f"  {label}: translation complete")
-    return problems == 0
 
 
 def explain_overflows(game: Game, overflows: list[Overflow]) -> None:

@@ -13,27 +13,19 @@ import io
 import math
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from generator.errors import ErrorList, SpecError, SpecFailure, clean, display_path
-from generator.model.gamefolders import (
-    DEFAULT_COMPONENTS,
-    SpecFailureFor,
-    here_game,
-    select_games,
-)
+from generator.errors import SpecError, SpecFailure, clean, display_path
+from generator.model.gamefolders import DEFAULT_COMPONENTS, here_game
 from generator.options import DEFAULT_OPTIONS, PrintOptions
 
 if TYPE_CHECKING:
-    from generator.art.sheetflow import Overflow
-    from generator.check.printing import PrintReport
     from generator.layout.pack import Pack
-    from generator.model.loader import Game
     from generator.output.write import StagedPack
+    from generator.plan.games import Loaded, Planned
 
 EXIT_FAILED_CHECK = 1
 EXIT_SPEC_ERROR = 2
@@ -83,12 +75,11 @@ def silenced(quiet: bool = True) -> Iterator[None]:
 
 
 def report_spec_errors(errors: list[SpecError]) -> None:
-    """Print every spec error and exit with status 2."""
+    """Print every spec error and the line that says nothing was built (exit status 2)."""
     for error in errors:
         click.echo(str(error), err=True)
     noun = "error" if len(errors) == 1 else "errors"
     click.echo(f"{len(errors)} {noun} in the specs; nothing was built.", err=True)
-    sys.exit(EXIT_SPEC_ERROR)
 
 
 def _papers() -> list[str]:
@@ -180,7 +171,7 @@ def make_options(
     try:
         profile = load_profile(tuple(_papers()))
     except SpecError as exc:
-        report_spec_errors([exc])
+        raise SpecFailure([exc]) from None
     given = {"paper": paper, "duplex": duplex, "back_offset": back_offset, "layout": layout}
     given["ink_saver"] = ink_saver
     overridden = {key for key, value in given.items() if value is not None}
@@ -189,71 +180,41 @@ def make_options(
     return resolve(given, profile)
 
 
-_deferred: list[SpecError] = []  # load errors kept for plan_games to report with its own
-
-
 def load_games(
     components_dir: Path, names: tuple[str, ...], language: str | None = None, defer: bool = False
-) -> list[Game]:
-    """Load the named games (all by default) in ``language`` ('all': in each language they
-    declare); on any spec error, report them all and exit 2. Unnamed games that do not declare
-    the language are left out."""
-    from generator.model.loader import load_game
+) -> Loaded:
+    """The engine's ``load_games``, saying which games are left out for their languages."""
+    from generator.plan.games import load_games as load
 
-    try:
-        roots = select_games(components_dir, names)
-    except SpecFailureFor as exc:
-        report_spec_errors([exc.error])
-    errors = ErrorList()
-    games = [g for root in roots if (g := load_game(root, errors, partial=defer)) is not None]
-    if errors and not defer:
-        report_spec_errors(errors.errors)
-    if language is None:
-        _deferred.extend(errors.errors)
-        return games
-    wanted: list[tuple[Path, str]] = []
-    for game in games:
-        declared = game.spec.languages
-        if language == "all":
-            wanted += [(game.root, lang) for lang in declared]
-        elif language in declared or names:
-            wanted.append((game.root, language))
-        else:
-            click.echo(
-                f"{clean(game.name)}: not printed in '{language}' "
-                f"(languages: {', '.join(declared)})",
-                err=True,
-            )
-    if not wanted:
-        report_spec_errors(
-            [SpecError(components_dir, None, f"no game here declares language '{language}'")]
-        )
-    translated = [
-        g for root, lang in wanted if (g := load_game(root, errors, lang, defer)) is not None
-    ]
-    if errors and not defer:
-        report_spec_errors(errors.errors)
-    _deferred.extend(errors.errors)
-    return translated
+    loaded = load(components_dir, names, language, defer)
+    for line in loaded.left_out:
+        click.echo(line, err=True)
+    return loaded
 
 
 def plan_games(
-    games: list[Game], paper: str | None, options: PrintOptions = DEFAULT_OPTIONS
+    loaded: Loaded, paper: str | None, options: PrintOptions = DEFAULT_OPTIONS
 ) -> list[Pack]:
-    """Render and impose every game; report the template and art errors of all games at once
-    (exit 2) before anything is written."""
-    from generator.plan.pipeline import plan_pack
+    """The engine's ``plan_games``, then what the art does not draw, as warnings."""
+    from generator.plan.games import plan_games as plan
 
-    packs: list[Pack] = []
-    errors: list[SpecError] = []
-    for game in games:
-        try:
-            packs.append(plan_pack(game, paper or game.spec.paper, options))
-        except SpecFailure as exc:
-            errors.extend(exc.errors)
-    _report_all(errors)
+    packs = plan(loaded, paper, options)
     report_warnings([w for pack in packs for w in pack.art.warnings])
     return packs
+
+
+def plan_on_all_cores(
+    loaded: Loaded,
+    paper: str | None,
+    options: PrintOptions = DEFAULT_OPTIONS,
+    stage: Callable[[Pack], StagedPack | None] | None = None,
+) -> list[Planned]:
+    """The engine's ``plan_on_all_cores``, then what the art does not draw, as warnings."""
+    from generator.plan.games import plan_on_all_cores as plan
+
+    results = plan(loaded, paper, options, stage)
+    report_warnings([w for planned in results for w in planned.warnings])
+    return results
 
 
 def report_warnings(warnings: list[tuple[Path, int | None, str]]) -> None:
@@ -262,76 +223,3 @@ def report_warnings(warnings: list[tuple[Path, int | None, str]]) -> None:
     for path, line, message in dict.fromkeys(warnings):
         where = display_path(path) + (f":{line}" if line else "")
         click.echo(f"{where}: warning: {clean(message)}", err=True)
-
-
-@dataclass
-class Planned:
-    """What planning one game (and, for a build, writing its files under temporary names)
-    gave: small enough to come back from a forked worker."""
-
-    errors: list[SpecError] = field(default_factory=list)
-    overflows: list[Overflow] = field(default_factory=list)
-    printing: PrintReport | None = None  # how the pack prints as one job (see check.printing)
-    warnings: list[tuple[Path, int | None, str]] = field(default_factory=list)  # not drawn
-    staged: StagedPack | None = None
-    write_error: str | None = None  # why the files could not be written
-    paper_name: str = ""
-
-    def discard(self) -> None:
-        if self.staged is not None:
-            self.staged.files.discard()
-
-
-def plan_on_all_cores(
-    games: list[Game],
-    paper: str | None,
-    options: PrintOptions = DEFAULT_OPTIONS,
-    stage: Callable[[Pack], StagedPack | None] | None = None,
-) -> list[Planned]:
-    """Plan every game, one forked worker per core, and with ``stage`` write each pack under
-    temporary names (unless it returns None); report the template and art errors of all games
-    at once (exit 2, the staged files removed): nothing is put in place unless every game
-    came out right."""
-    from generator.check.printing import check_printing
-    from generator.plan.parallel import map_forked
-    from generator.plan.pipeline import plan_pack
-
-    def job(game: Game) -> Planned:
-        try:
-            pack = plan_pack(game, paper or game.spec.paper, options)
-        except SpecFailure as exc:
-            return Planned(exc.errors)
-        planned = Planned(
-            overflows=pack.overflows,
-            printing=check_printing(pack),
-            paper_name=pack.paper_name,
-            warnings=pack.art.warnings,
-        )
-        if stage is not None:
-            try:
-                planned.staged = stage(pack)
-            except OSError as exc:
-                planned.write_error = exc.strerror or str(exc)
-        return planned
-
-    results = map_forked(job, games, weight=spec_bytes, abandon=Planned.discard)
-    errors = [e for planned in results for e in planned.errors]
-    if errors or _deferred:
-        for planned in results:
-            planned.discard()
-    _report_all(errors)
-    report_warnings([w for planned in results for w in planned.warnings])
-    return results
-
-
-def spec_bytes(game: Game) -> int:
-    """How much a game's specs hold: a fair guess of the work of planning it."""
-    return sum(c.path.stat().st_size for c in game.components)
-
-
-def _report_all(errors: list[SpecError]) -> None:
-    """Report the load errors kept back and ``errors`` together (exit 2), if there are any."""
-    found = list(dict.fromkeys([*_deferred, *errors]))
-    _deferred.clear()
-    if found:
-        report_spec_errors(found)

@@ -3,12 +3,12 @@ for Tabletop Simulator."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import click
 
+from generator.cli import Failed
 from generator.cli.common import (
     EXIT_CANNOT_WRITE,
     EXIT_SPEC_ERROR,
@@ -55,13 +55,13 @@ def command(
     tts: bool,
     out_dir: Path,
     language: str | None,
-) -> None:
+) -> int:
     """Export games for print shops and virtual tabletops, into <out>/<game>/: shop/ (any
     shop: a piece per page at trim plus bleed, CMYK PDF/X-4, 300 dpi PNGs), shop-<vendor>/
     (--shop VENDOR: its card products, as it takes uploads) and tts/ (--tts)."""
     if shop is None and not tts:
         click.echo("say what to export: --shop [VENDOR] and/or --tts", err=True)
-        sys.exit(EXIT_SPEC_ERROR)
+        return EXIT_SPEC_ERROR
     for pack in plan_games(load_games(components_dir, games, language), None):
         folder = out_dir / pack.game.name
         if language is not None:
@@ -72,6 +72,7 @@ def command(
             _write(pack, folder / f"shop-{shop}", _vendor(shop))
         if tts:
             _write(pack, folder / "tts", _tts)
+    return 0
 
 
 def _write(pack: Pack, folder: Path, export: Callable[[Pack, Path], str]) -> None:
@@ -80,7 +81,7 @@ def _write(pack: Pack, folder: Path, export: Callable[[Pack, Path], str]) -> Non
         said = export(pack, folder)
     except OSError as exc:
         click.echo(f"cannot write {display_path(folder)}: {exc.strerror or exc}", err=True)
-        sys.exit(EXIT_CANNOT_WRITE)
+        raise Failed(EXIT_CANNOT_WRITE) from None
     click.echo(f"{clean(pack.game.name)}: {said} in {display_path(folder)}")
 
 

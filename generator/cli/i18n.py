@@ -28,7 +28,7 @@ def _template(game: Game) -> catalogs.Catalog:
 
 
 def _one_game(components_dir: Path, name: str) -> Game:
-    (game,) = load_games(components_dir, (name,))
+    (game,) = load_games(components_dir, (name,)).games
     return game
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
 import click
 
+from generator.cli import Failed
 from generator.cli.common import EXIT_CANNOT_WRITE, EXIT_SPEC_ERROR, components_option
 from generator.errors import clean, display_path
 from generator.model.gamefolders import BUNDLED_GAMES, DEFAULT_COMPONENTS, OWN_OUTPUT, find_games
@@ -103,7 +103,7 @@ def _umask() -> int:
 
 def _fail(message: str, status: int) -> None:
     click.echo(message, err=True)
-    sys.exit(status)
+    raise Failed(status)
 
 
 def _title(name: str) -> str:

@@ -9,22 +9,17 @@ them when a shared template does), and a mistake is reported without ending the 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from threading import Event
 
 import click
 import watchfiles
 
-from generator.check.printing import check_printing
-from generator.check.rules import check_counts
-from generator.cli.check import explain_failures
-from generator.cli.common import report_warnings
-from generator.errors import ErrorList, SpecFailure, clean, display_path
+from generator.cli import Failed
+from generator.cli.build import Request, build
+from generator.errors import SpecFailure, clean, display_path
 from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
-from generator.model.loader import load_game
-from generator.options import PrintOptions
-from generator.output.write import write_pack
-from generator.plan.pipeline import plan_pack
 
 SETTLE_MS = 300  # wait this long after the last change of a burst (an editor's save, a copy)
 
@@ -51,63 +46,40 @@ def _watched(out_dir: Path, roots: list[Path]):  # noqa: ANN202 - watchfiles' fi
     return watched
 
 
-def rebuild(
-    root: Path,
-    out_dir: Path,
-    paper: str | None,
-    options: PrintOptions,
-    language: str | None,
-    force: bool,
-) -> None:
-    """Load, check and write one game again, reporting instead of stopping on a mistake."""
+def rebuild(root: Path, request: Request) -> None:
+    """Build one game again as ``pnp build`` does, reporting instead of stopping on a
+    mistake."""
     started = time.perf_counter()
-    errors = ErrorList()
-    game = load_game(root, errors, language)
-    if game is None:
-        for error in errors:
-            click.echo(str(error), err=True)
-        return
     try:
-        pack = plan_pack(game, paper or game.spec.paper, options)
+        status = build(replace(request, components_dir=root.parent, games=(root.name,)))
     except SpecFailure as exc:
         for error in exc.errors:
             click.echo(str(error), err=True)
         return
-    report_warnings(pack.art.warnings)
-    printing = check_printing(pack)
-    if explain_failures(game, pack.overflows, check_counts(game), printing) and not force:
-        click.echo(f"{clean(game.name)}: the check fails; not rebuilt (run pnp check)", err=True)
-        return
-    built = write_pack(pack, out_dir, by_language=language is not None)
-    seconds = time.perf_counter() - started
-    click.echo(f"{clean(game.name)}: rebuilt {display_path(built.pdf)} in {seconds:.2f} s")
+    except Failed:
+        return  # said already: the output folder cannot be written
+    if status == 0:
+        seconds = time.perf_counter() - started
+        click.echo(f"{clean(root.name)}: rebuilt in {seconds:.2f} s")
 
 
-def watch_games(
-    roots: list[Path],
-    components_dir: Path,
-    out_dir: Path,
-    paper: str | None,
-    options: PrintOptions,
-    language: str | None,
-    force: bool,
-    stop: Event | None = None,
-) -> None:
+def watch_games(roots: list[Path], request: Request, stop: Event | None = None) -> None:
     """Wait for changes to the games' folders and the shared templates; rebuild what
     changed. Stops on Ctrl-C (or when ``stop`` is set, for tests)."""
     roots = sorted({root.resolve() for root in roots})
-    click.echo(f"watching {len(roots)} game(s) in {display_path(components_dir)}; Ctrl-C stops")
+    where = display_path(request.components_dir)
+    click.echo(f"watching {len(roots)} game(s) in {where}; Ctrl-C stops")
     folders = [*roots, *([SHARED_TEMPLATES] if SHARED_TEMPLATES.is_dir() else [])]
     try:
         for changes in watchfiles.watch(
             *folders,
-            watch_filter=_watched(out_dir, roots),
+            watch_filter=_watched(request.out_dir, roots),
             debounce=SETTLE_MS * 4,
             step=SETTLE_MS // 6,
             stop_event=stop,
         ):
             for root in _changed_games(changes, roots):
-                rebuild(root, out_dir, paper, options, language, force)
+                rebuild(root, request)
     except KeyboardInterrupt:
         pass
     click.echo("stopped watching")

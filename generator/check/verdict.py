@@ -1,0 +1,63 @@
+"""One verdict on a game, the rule that build, check, watch and preview share: what fails
+the check (a count the rulebook disagrees with, text that does not fit, a deck off its
+recipe, a pack that would print wrong or too small to read, an incomplete translation, and
+with ``strict`` a rulebook count no spec covers yet) and whether the game passes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from generator.art.sheetflow import Overflow
+from generator.check.printing import PrintReport
+from generator.check.rules import NOT_YET, CountRow, check_counts, check_recipes, mismatches
+from generator.i18n.strings import missing as missing_engine
+from generator.model.loader import Game
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the check found in one game and whether it passes."""
+
+    game: Game
+    counts: list[CountRow]
+    overflows: list[Overflow]
+    recipes: list[str]
+    printing: PrintReport | None
+    untranslated: int = 0  # strings a translation lacks or breaks (see check --lang)
+    strict: bool = False
+    pending: list[CountRow] = field(default_factory=list)  # rulebook counts not specified yet
+
+    @property
+    def broken(self) -> bool:
+        """Whether what the pack prints fails: counts, fit, recipes, printing."""
+        printing = (*self.printing.problems, *self.printing.small) if self.printing else ()
+        return bool(mismatches(self.counts) or self.overflows or self.recipes or printing)
+
+    @property
+    def passed(self) -> bool:
+        """Whether the game passes the check."""
+        return not (self.broken or self.untranslated or (self.strict and self.pending))
+
+
+def judge(
+    game: Game,
+    overflows: list[Overflow],
+    printing: PrintReport | None,
+    untranslated: int = 0,
+    strict: bool = False,
+) -> Verdict:
+    """The verdict on ``game`` as planned (its overflows and how its pack prints)."""
+    counts = check_counts(game)
+    pending = [r for r in counts if r.status == NOT_YET]
+    recipes = check_recipes(game)
+    return Verdict(game, counts, overflows, recipes, printing, untranslated, strict, pending)
+
+
+def translation_problems(game: Game) -> int:
+    """The strings a game's translation lacks or breaks (its own and the engine's): missing,
+    fuzzy, or with their placeholders changed."""
+    report = game.report
+    if report is None:
+        return 0
+    lacking = (report.missing, report.fuzzy, report.placeholders, missing_engine(report.language))
+    return sum(map(len, lacking))
