@@ -16,7 +16,7 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.i18n.strings import text
+from generator.i18n.strings import english
 
 REPO = Path(__file__).resolve().parent.parent
 COMPONENTS = REPO / "components"
@@ -275,7 +275,7 @@ def test_pdf_metadata(reader):
 
 def test_pdf_outline(reader, manifest):
     entries = {item.title: reader.get_destination_page_number(item) for item in reader.outline}
-    assert entries[text("bookmark_inventory")] == 0
+    assert entries[english().text("bookmark_inventory")] == 0
     first_card_page = min(
         i["page"] for i in manifest["items"] if i["component"] == "ingredient-cards"
     )
@@ -345,9 +345,9 @@ def test_about_this_edition_lists_what_was_authored_on_the_contents_back(
     assert result.exit_code == 0, result.output
     reader = pypdf.PdfReader(tmp_path / "out" / "synth" / "synth.pdf")
     contents, about = (" ".join(p.extract_text().split()) for p in reader.pages[:2])
-    assert text("about_heading") not in contents and "alpha-one" not in contents
-    assert text("inventory_kinds", count=2) in contents
-    assert about.startswith(text("about_heading")), about
+    assert english().text("about_heading") not in contents and "alpha-one" not in contents
+    assert english().text("inventory_kinds", count=2) in contents
+    assert about.startswith(english().text("about_heading")), about
     assert "Ties are shared: the rulebook names no tie-break." in about
     assert "Test deck: Backs drawn by us." in about
 
@@ -357,7 +357,7 @@ def test_a_pack_with_nothing_authored_has_no_about_page(make_deck_game, pnp, tmp
     result = pnp("build", "--components", components, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     reader = pypdf.PdfReader(tmp_path / "out" / "synth" / "synth.pdf")
-    assert all(text("about_heading") not in page.extract_text() for page in reader.pages)
+    assert all(english().text("about_heading") not in page.extract_text() for page in reader.pages)
 
 
 def test_help_lists_every_command_without_importing_one():

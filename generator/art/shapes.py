@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.i18n.strings import text
+from generator.i18n.strings import Words, english
 
 Point = tuple[float, float]
 Line = tuple[float, float, float, float]
@@ -32,9 +32,10 @@ class Shape:
     panels: tuple[tuple[float, float, float, float, int], ...] = ()
     tabs: tuple[tuple[Point, ...], ...] = ()
 
-    @property
-    def label(self) -> str:
-        """The size as a person reads it, in the language being printed."""
+    def label(self, words: Words | None = None) -> str:
+        """The size as a person reads it, in the ``words`` of the pack (English: in a
+        message to the person running pnp)."""
+        text = (words or english()).text
         if self.kind == "circle":
             return text("size_circle", d=f"{self.w:g}")
         if self.kind.startswith("hex"):

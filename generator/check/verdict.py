@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from generator.art.sheetflow import Overflow
 from generator.check.printing import PrintReport
 from generator.check.rules import NOT_YET, CountRow, check_counts, check_recipes, mismatches
-from generator.i18n.strings import missing as missing_engine
+from generator.i18n.strings import words
 from generator.model.loader import Game
 
 
@@ -59,5 +59,5 @@ def translation_problems(game: Game) -> int:
     report = game.report
     if report is None:
         return 0
-    lacking = (report.missing, report.fuzzy, report.placeholders, missing_engine(report.language))
+    lacking = (report.missing, report.fuzzy, report.placeholders, words(report.language).missing())
     return sum(map(len, lacking))

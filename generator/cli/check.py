@@ -26,7 +26,7 @@ from generator.cli.common import (
     silenced,
 )
 from generator.errors import clean, display_path
-from generator.i18n.strings import missing as missing_engine
+from generator.i18n.strings import words
 from generator.model.loader import Game
 from generator.plan.games import Planned
 
@@ -213,7 +213,7 @@ def explain_translation(game: Game) -> None:
     if report is None:
         return
     label = f"{clean(game.name)} [{report.language}]"
-    engine = missing_engine(report.language)
+    engine = words(report.language).missing()
     for where, text in report.missing:
         click.echo(f"{where}: not translated into {report.language}: {text!r}", err=True)
     for where, text in report.fuzzy:

@@ -32,7 +32,7 @@ def describe(pack: Pack) -> None:
     )
     for plan in pack.components:
         component = plan.component
-        size = f", {plan.shape.label}" if plan.shape else ""
+        size = f", {plan.shape.label(pack.words)}" if plan.shape else ""
         click.echo(
             f"  {component.id}: {component.spec.kind} '{clean(component.spec.title)}', "
             f"{plan.count} pieces{size}, pages {page_ranges(plan.pages)}"
@@ -87,7 +87,7 @@ def as_record(pack: Pack) -> dict:
                 "kind": plan.component.spec.kind,
                 "title": plan.component.spec.title,
                 "count": plan.count,
-                "size": plan.shape.label if plan.shape else None,
+                "size": plan.shape.label(pack.words) if plan.shape else None,
                 "pages": plan.pages,
                 "kinds": [
                     {"name": d.name, "count": d.count, "label": d.label()} for d in plan.designs

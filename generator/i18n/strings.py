@@ -1,17 +1,16 @@
-"""The engine's own printed words, read from ``strings.yaml`` (see there), in the
-language being built: translations come from ``generator/i18n/locale/<lang>.po`` (the key is the
-message context), falling back to English."""
+"""The engine's own printed words, read from ``strings.yaml`` (see there), in the language
+of a pack (``Words``): translations come from ``generator/i18n/locale/<lang>.po`` (the key is
+the message context), falling back to English."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 import yaml
 
 from generator.i18n import catalogs
-
-_language = "en"
 
 
 @cache
@@ -20,41 +19,44 @@ def _strings() -> dict[str, str]:
     return yaml.safe_load(text)
 
 
+@dataclass(frozen=True)
+class Words:
+    """The engine's printed words in one language: the usable translations of its catalog
+    (key → text), English for every key it lacks. A pack carries the words of its language."""
+
+    language: str
+    translated: dict[str, str]
+
+    def text(self, key: str, **values: object) -> str:
+        """The string ``key`` with its ``{placeholders}`` filled in."""
+        return self.translated.get(key, _strings()[key]).format(**values)
+
+    def missing(self) -> list[str]:
+        """The keys with no usable translation (none in English)."""
+        if self.language == "en":
+            return []
+        return [key for key in _strings() if key not in self.translated]
+
+
 @cache
-def _translations(language: str) -> dict[str, str]:
-    """key → translated text for the engine's strings in ``language`` (those usable)."""
+def words(language: str) -> Words:
+    """The engine's words in ``language``: from ``locale/<language>.po``, those usable."""
     path = catalogs.ENGINE_LOCALE / f"{language}.po"
     if not path.is_file():
-        return {}
-    catalog = catalogs.read_catalog(path)
+        return Words(language, {})
     source = _strings()
     out = {}
-    for message in catalog:
-        key = message.context
-        usable = key in source and message.string and not message.fuzzy
-        if usable and not catalogs.placeholders_differ(source[key], message.string):
-            out[key] = message.string
-    return out
+    for message in catalogs.read_catalog(path):
+        key, string = message.context, message.string
+        usable = key in source and isinstance(string, str) and string and not message.fuzzy
+        if usable and not catalogs.placeholders_differ(source[key], string):
+            out[key] = string
+    return Words(language, out)
 
 
-def set_language(language: str) -> None:
-    """Print the engine's words in ``language`` from now on."""
-    global _language
-    _language = language
-
-
-def text(key: str, **values: object) -> str:
-    """The string ``key`` in the current language with its ``{placeholders}`` filled in."""
-    template = _translations(_language).get(key, _strings()[key])
-    return template.format(**values)
-
-
-def missing(language: str) -> list[str]:
-    """The engine strings that have no usable translation in ``language``."""
-    if language == "en":
-        return []
-    have = _translations(language)
-    return [key for key in _strings() if key not in have]
+def english() -> Words:
+    """The engine's words in English, for what is said to the person running pnp."""
+    return words("en")
 
 
 def engine_catalog(language: str | None = None) -> catalogs.Catalog:

@@ -211,7 +211,7 @@ def _sized(groups: list[Group], whole: Rect, backed: Rect, geo: SheetGeometry) -
         if per < 1:
             first = group.pieces[0]
             raise PackingError(
-                f"a {first.shape.label} piece with {first.bleed:g} mm bleed does not fit "
+                f"a {first.shape.label()} piece with {first.bleed:g} mm bleed does not fit "
                 f"inside the {geo.margin:g} mm margin"
             )
         out += [

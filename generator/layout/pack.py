@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
 from generator.art.store import ArtStore
+from generator.i18n.strings import Words, words
 from generator.layout.sheets import Page, Sheet
 from generator.model.designs import Design
 from generator.model.loader import Component, Game
@@ -52,6 +53,11 @@ class Pack:
     overflows: list[Overflow] = field(default_factory=list)
     options: PrintOptions = DEFAULT_OPTIONS
     key: str = ""  # what the pack is made from (see build.cache); stored in the manifest
+
+    @property
+    def words(self) -> Words:
+        """The engine's words in the pack's language: its labels, notes and contents page."""
+        return words(self.game.language)
 
     @property
     def duplex(self) -> bool:

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.fonts import BOLD, REGULAR, register_fonts
-from generator.i18n.strings import text
+from generator.i18n.strings import english
 from generator.output.atomic import replacing
 
 RANGE = 8.0  # mm either way: duplex printers are commonly 1-4 mm out
@@ -38,7 +38,7 @@ def write_calibration(path: Path, paper: tuple[float, float], duplex: str) -> No
         canvas = Canvas(
             str(tmp), pagesize=(paper[0] * mm, paper[1] * mm), invariant=1, initialFontName=REGULAR
         )
-        canvas.setTitle(text("calibrate_title"))
+        canvas.setTitle(english().text("calibrate_title"))
         canvas.setCreator("pnp-generator")
         cx, cy = paper[0] / 2, paper[1] / 2
         _front(canvas, paper, cx, cy, duplex)
@@ -54,11 +54,13 @@ def _front(canvas: Canvas, paper: tuple[float, float], cx: float, cy: float, dup
     canvas.line((cx - LINE_REACH) * mm, cy * mm, (cx + LINE_REACH) * mm, cy * mm)
     canvas.circle(cx * mm, cy * mm, 3 * mm)
     canvas.setFont(BOLD, 16)
-    canvas.drawCentredString(cx * mm, (paper[1] - 25) * mm, text("calibrate_title"))
+    canvas.drawCentredString(cx * mm, (paper[1] - 25) * mm, english().text("calibrate_title"))
     canvas.setFont(REGULAR, 9.5)
     y = paper[1] - 35
     for key in ("calibrate_step1", "calibrate_step2", "calibrate_step3"):
-        canvas.drawCentredString(cx * mm, y * mm, text(key, duplex=text(f"duplex_{duplex}")))
+        canvas.drawCentredString(
+            cx * mm, y * mm, english().text(key, duplex=english().text(f"duplex_{duplex}"))
+        )
         y -= 6
 
 
@@ -83,4 +85,4 @@ def _back(canvas: Canvas, paper: tuple[float, float], bx: float, by: float, dupl
     canvas.drawCentredString(fx * mm, (fy + 11) * mm, "X")
     canvas.drawString((gx + 16) * mm, gy * mm - 2, "Y")
     canvas.setFont(REGULAR, 9)
-    canvas.drawCentredString(paper[0] / 2 * mm, 20 * mm, text("calibrate_back"))
+    canvas.drawCentredString(paper[0] / 2 * mm, 20 * mm, english().text("calibrate_back"))

@@ -12,7 +12,6 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from generator.art.fonts import BOLD, REGULAR, register_fonts
-from generator.i18n.strings import text
 from generator.layout.pack import Pack
 from generator.model.designs import Design
 from generator.model.sizes import sheet_geometry
@@ -53,7 +52,7 @@ def _table(pack: Pack, width: float) -> Table:
     st = _styles()
     rows = [
         [
-            Paragraph(text(k), st["head"])
+            Paragraph(pack.words.text(k), st["head"])
             for k in ("inventory_component", "inventory_count", "inventory_size", "inventory_pages")
         ]
     ]
@@ -61,7 +60,7 @@ def _table(pack: Pack, width: float) -> Table:
         spec = plan.component.spec
         labels = _labels(plan.designs)
         if labels is None or len(plan.designs) > MAX_KINDS_LISTED:
-            kinds = escape(text("inventory_kinds", count=len(plan.designs)))
+            kinds = escape(pack.words.text("inventory_kinds", count=len(plan.designs)))
         else:
             kinds = " · ".join(
                 f"{escape(label)} {d.count}" for label, d in zip(labels, plan.designs, strict=True)
@@ -69,7 +68,7 @@ def _table(pack: Pack, width: float) -> Table:
         name = escape(spec.title)
         if len(plan.designs) > 1:  # one kind: the count column says it all
             name += f"<br/><font size='7.5' color='#555555'>{kinds}</font>"
-        size = plan.shape.label if plan.shape else ""
+        size = plan.shape.label(pack.words) if plan.shape else ""
         rows.append(
             [
                 Paragraph(name, st["cell"]),
@@ -108,12 +107,14 @@ def _header_parts(pack: Pack) -> list[tuple[Paragraph, float]]:
     st = _styles()
     game = pack.game.spec
     parts = [
-        Paragraph(escape(text("inventory_title", title=game.title)), st["title"]),
-        Paragraph(escape(text("inventory_subtitle", players=game.players)), st["sub"]),
+        Paragraph(escape(pack.words.text("inventory_title", title=game.title)), st["title"]),
+        Paragraph(escape(pack.words.text("inventory_subtitle", players=game.players)), st["sub"]),
     ]
     if game.designer:
         parts.append(
-            Paragraph(escape(text("inventory_designer", designer=game.designer)), st["sub"])
+            Paragraph(
+                escape(pack.words.text("inventory_designer", designer=game.designer)), st["sub"]
+            )
         )
     notes = [Paragraph(escape(note), st["note"]) for note in printing_notes(pack)]
     gaps = [0, 6, *[3] * (len(parts) - 2), 6, *[3] * (len(notes) - 1)]
@@ -124,16 +125,16 @@ def printing_notes(pack: Pack) -> list[str]:
     """How to print the pack: at actual size, on how many sheets, on which sides."""
     sheets, pages = pack.sheet_count, pack.page_count
     if pack.duplex:
-        edge = text("duplex_short" if pack.options.duplex == "short" else "duplex_long")
+        edge = pack.words.text("duplex_short" if pack.options.duplex == "short" else "duplex_long")
         sides = [
-            text("inventory_duplex", edge=edge, sheets=sheets, pages=pages),
-            text("inventory_fold_hint"),
+            pack.words.text("inventory_duplex", edge=edge, sheets=sheets, pages=pages),
+            pack.words.text("inventory_fold_hint"),
         ]
     elif pack.options.layout == "fold":
-        sides = [text("inventory_fold", sheets=sheets)]
+        sides = [pack.words.text("inventory_fold", sheets=sheets)]
     else:
-        sides = [text("inventory_single", sheets=sheets)]
-    return [text("inventory_print_scale"), *sides, text("inventory_square")]
+        sides = [pack.words.text("inventory_single", sheets=sheets)]
+    return [pack.words.text("inventory_print_scale"), *sides, pack.words.text("inventory_square")]
 
 
 def _text_width(pack: Pack) -> float:
@@ -157,8 +158,8 @@ def _about(pack: Pack) -> list[Flowable]:
     if not game.authored and not items:
         return []
     story: list[Flowable] = [
-        Paragraph(escape(text("about_heading")), st["heading"]),
-        Paragraph(escape(text("about_intro", title=game.title)), st["note"]),
+        Paragraph(escape(pack.words.text("about_heading")), st["heading"]),
+        Paragraph(escape(pack.words.text("about_intro", title=game.title)), st["note"]),
         Spacer(1, 3 * mm),
     ]
     if game.authored:
@@ -238,7 +239,9 @@ def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
     canvas.rect(square_left, top - SQUARE * mm, SQUARE * mm, SQUARE * mm)
     canvas.setFont(REGULAR, 9)
     canvas.drawCentredString(
-        square_left + SQUARE * mm / 2, top - SQUARE * mm / 2 - 3, text("inventory_square_label")
+        square_left + SQUARE * mm / 2,
+        top - SQUARE * mm / 2 - 3,
+        pack.words.text("inventory_square_label"),
     )
     y = top
     for para, gap in _header_parts(pack):
@@ -247,4 +250,4 @@ def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
         para.drawOn(canvas, SIDE * mm, y)
     canvas.setFont(BOLD, 12)
     heading_y = top - _header_height(pack) + 10 * mm
-    canvas.drawString(SIDE * mm, heading_y, text("inventory_heading"))
+    canvas.drawString(SIDE * mm, heading_y, pack.words.text("inventory_heading"))

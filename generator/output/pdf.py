@@ -25,7 +25,6 @@ from generator.art.layers import Layered
 from generator.art.shapes import Shape, hex_points
 from generator.art.store import Artwork
 from generator.art.svgdraw import pdf_number
-from generator.i18n.strings import text
 from generator.layout.pack import Pack
 from generator.layout.sheets import Box, Fold, Page, Placement
 from generator.model.sizes import sheet_geometry
@@ -46,7 +45,7 @@ def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None)
     # Helvetica on every page, and a text operator on pages meant to stay blank
     size = (pack.paper[0] * mm, pack.paper[1] * mm)
     canvas = Canvas(str(path), pagesize=size, invariant=1, initialFontName=REGULAR)
-    canvas.setTitle(text("pdf_title", title=game.title))
+    canvas.setTitle(pack.words.text("pdf_title", title=game.title))
     canvas.setAuthor(game.designer or "")
     canvas.setSubject(f"{game.title}, {game.players} players")
     canvas.setCreator("pnp-generator")
@@ -59,7 +58,7 @@ def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None)
         if page is not None and page.inventory is not None:
             if page.inventory == 0:
                 canvas.bookmarkPage("inventory")
-                canvas.addOutlineEntry(text("bookmark_inventory"), "inventory", level=0)
+                canvas.addOutlineEntry(pack.words.text("bookmark_inventory"), "inventory", level=0)
             inventory.draw_page(pack, canvas, page.inventory)
         elif page is not None:
             for plan in first_pages.get(number, []):
@@ -159,7 +158,7 @@ def _draw_page(pack: Pack, sheet: Page, page: int, canvas: Canvas, arts: _ArtPla
     if sheet.fold is not None:
         _fold_line(pack, canvas, sheet.fold)
     for glue, tile in sheet.glue:
-        _glue_area(canvas, glue, tile)
+        _glue_area(canvas, glue, pack.words.text("glue_here", tile=tile))
     for x, y, name in sheet.names:
         _tile_name(canvas, x, y, name, sheet.side == "back")
     canvas.setLineWidth(MARK_WIDTH_PT)
@@ -275,18 +274,18 @@ def _fold_line(pack: Pack, canvas: Canvas, fold: Fold) -> None:
     if fold.axis == "y":
         y = fold.at
         canvas.line(margin * mm, y * mm, (pw - margin) * mm, y * mm)
-        canvas.drawString(margin * mm, y * mm + 2, text("fold_here"))
-        canvas.drawRightString((pw - margin) * mm, y * mm + 2, text("fold_here"))
+        canvas.drawString(margin * mm, y * mm + 2, pack.words.text("fold_here"))
+        canvas.drawRightString((pw - margin) * mm, y * mm + 2, pack.words.text("fold_here"))
     else:
         x = fold.at
         canvas.line(x * mm, margin * mm, x * mm, (ph - margin) * mm)
         canvas.translate(x * mm - 2, (ph / 2) * mm)
         canvas.rotate(90)
-        canvas.drawCentredString(0, 0, text("fold_here"))
+        canvas.drawCentredString(0, 0, pack.words.text("fold_here"))
     canvas.restoreState()
 
 
-def _glue_area(canvas: Canvas, box: Box, tile: str) -> None:
+def _glue_area(canvas: Canvas, box: Box, note: str) -> None:
     """Hatch the strip a neighbouring tile will cover, and label it with the tile's name (it
     stays on the tile once cut, and is hidden once glued)."""
     x, y, w, h = box
@@ -311,7 +310,7 @@ def _glue_area(canvas: Canvas, box: Box, tile: str) -> None:
     canvas.translate(cx, cy)
     if h > w:
         canvas.rotate(90)
-    canvas.drawCentredString(0, -2.5, text("glue_here", tile=tile))
+    canvas.drawCentredString(0, -2.5, note)
     canvas.restoreState()
 
 
@@ -342,9 +341,9 @@ def _assembly_map(pack: Pack, page: Page, canvas: Canvas, arts: _ArtPlacer) -> N
     canvas.setFont(BOLD, 16)
     canvas.setFillGray(0)
     title_y = pack.paper[1] - margin - 15
-    canvas.drawString(left * mm, title_y * mm, text("assembly_title", board=board.title))
+    canvas.drawString(left * mm, title_y * mm, pack.words.text("assembly_title", board=board.title))
     canvas.setFont(REGULAR, 9)
-    canvas.drawString(left * mm, (title_y - 8) * mm, text("assembly_help"))
+    canvas.drawString(left * mm, (title_y - 8) * mm, pack.words.text("assembly_help"))
     art = pack.art.drawing(board.art)
     bleed = (art.width / mm - board.w) / 2  # the art runs out into the bleed
     canvas.saveState()
@@ -389,7 +388,7 @@ def _page_label(pack: Pack, page: Page, number: int, canvas: Canvas) -> None:
         key = "page_label_tile"
     elif page.assembly:
         key = "page_label_map"
-    label = text(
+    label = pack.words.text(
         key,
         game=pack.game.spec.title,
         component=page.title,

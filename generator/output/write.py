@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.i18n.strings import set_language
 from generator.layout.pack import Pack
 from generator.model.loader import Game
 from generator.output import manifest, pdf
@@ -49,7 +48,6 @@ def stage_pack(
 ) -> StagedPack:
     """Write the PDF and manifest of ``<out>/<game>/`` (``<lang>/`` when ``by_language``)
     under temporary names beside them, flushed to disk, ready to commit."""
-    set_language(pack.game.language)
     folder = out_folder(out_dir, pack.game, by_language)
     sweep_stale(folder)
     pdf_path = folder / f"{pack.game.name}.pdf"

@@ -4,7 +4,6 @@ once every component is planned: the runs of card sheets and the counter sheets.
 from __future__ import annotations
 
 from generator.errors import SpecError
-from generator.i18n.strings import text
 from generator.layout.counters import PackingError, pack_counters
 from generator.layout.grids import printable_box
 from generator.layout.impose import ImpositionError, impose_cards
@@ -89,7 +88,7 @@ def finish(planner: Planner) -> None:
                 planner.pack.paper,
                 sheet_geometry(),
                 planner.pack.options,
-                text("counter_sheets"),
+                planner.pack.words.text("counter_sheets"),
             )
         except PackingError as exc:
             first_id = planner.counters[0].pieces[0].component

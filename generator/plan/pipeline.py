@@ -11,7 +11,6 @@ from __future__ import annotations
 from generator.art.fonts import register_game_fonts
 from generator.art.store import ArtStore
 from generator.errors import SpecFailure
-from generator.i18n.strings import set_language
 from generator.layout.pack import Pack
 from generator.model.loader import Game
 from generator.model.sizes import paper_sizes
@@ -27,7 +26,6 @@ def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIO
     A game with many designs has their art made on every core first (see ``shares``); the
     plan below then takes each design's art from there, so it only imposes and numbers."""
     paper = paper_sizes()[paper_name]
-    set_language(game.language)
     register_game_fonts(
         [(f.family, f.weight, f.style, (game.root / f.file).resolve()) for f in game.spec.fonts]
     )

@@ -218,7 +218,7 @@ class Planner:
             raise SpecError(
                 component.path,
                 component.doc.line_of(("size",)),
-                f"a {shape.label} piece ({shape.w:.1f} x {shape.h:.1f} mm with "
+                f"a {shape.label(self.pack.words)} piece ({shape.w:.1f} x {shape.h:.1f} mm with "
                 f"{bleed:g} mm bleed) is larger than the printable area of "
                 f"{self.pack.paper_name} ({right - left:g} x {top - bottom:g} mm); "
                 "choose a smaller size",

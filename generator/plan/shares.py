@@ -9,7 +9,6 @@ from pathlib import Path
 from generator.art.layers import TemplateFaces
 from generator.art.store import Art, ArtStore
 from generator.art.svgdraw import Drawer
-from generator.i18n.strings import set_language
 from generator.layout.pack import Pack
 from generator.model.designs import designs
 from generator.model.loader import Game
@@ -50,7 +49,6 @@ def made_on_all_cores(game: Game, paper_name: str, options: PrintOptions) -> lis
 
 def _share(game: Game, paper_name: str, options: PrintOptions, share: tuple[int, int]) -> Share:
     """Plan the game as ``plan_pack`` does, making only this worker's share of the art."""
-    set_language(game.language)
     art = ArtStore(game.root, options.ink_saver, record=True)
     pack = Pack(game, paper_name, paper_sizes()[paper_name], art, options=options)
     planner = Planner(game, pack, share=share)
