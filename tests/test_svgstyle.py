@@ -247,3 +247,15 @@ def test_a_sheet_past_the_budget_is_reported_and_not_applied(monkeypatch):
     ((needle, message),) = warnings
     assert needle == "<style" and "1,200 rules of <style> (line 1)" in message, message
     assert "more than 1,000 steps; its rules are not applied" in message
+
+
+def test_20000_class_rules_reach_their_20000_elements():
+    """Each rule is tried on the elements of its class alone, and every one is applied."""
+    count = 20_000
+    rules = "".join(f".c{n} {{ fill: #{n:06x} }}\n" for n in range(count))
+    rects = "".join(f'<rect class="c{n} all"/>' for n in range(count))
+    text = f'<svg xmlns="http://www.w3.org/2000/svg"><style>{rules}</style>{rects}</svg>'
+    root = etree.fromstring(text.encode(), SAFE_PARSER)
+    css = cascade(root, lambda *w: pytest.fail(str(w)))
+    found = [css.normal.get(rect) for rect in root.iter(f"{svgstyle.SVG_NS}rect")]
+    assert found == [[("fill", f"#{n:06x}")] for n in range(count)]
