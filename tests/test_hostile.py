@@ -402,3 +402,67 @@ def test_an_image_out_of_the_svg_namespace_or_a_pipe_reads_nothing(tmp_path):
     run = build(tmp_path, components, timeout=60)
     assert run.returncode == 0, run.stderr
     no_leak(tmp_path, run)
+
+
+# -- style sheets and SVG pictures that would multiply the renderer's work ------------------
+
+
+def _picture_nest() -> dict[str, str]:
+    """Seven SVG files of about 0.5 KB, each drawing the next ten times, six levels deep."""
+    files = {}
+    open_ = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n'
+    for level in range(6):
+        images = "".join(
+            f'<image href="art/p{level + 1}.svg" x="{i}" width="1" height="1"/>\n'
+            for i in range(10)
+        )
+        files[f"art/p{level}.svg"] = open_ + images + "</svg>\n"
+    files["art/p6.svg"] = open_ + '<rect width="5" height="5" fill="red"/></svg>\n'
+    return files
+
+
+MULTIPLIERS = {
+    # C(30,15) ways to place the 15 g's of the selector on the 30 groups, tried one by one
+    "a descendant chain over 30 nested groups": (
+        "<style>nope g g g g g g g g g g g g g g g rect {fill:red}</style>\n"
+        + "<g>" * 30 + '<rect width="9" height="9"/>' + "</g>" * 30,
+        {}, 0, "",
+    ),
+    "a sibling chain over 30 groups": (
+        "<style>nope ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ g ~ rect"
+        " {fill:red}</style>\n" + "<g/>" * 30 + '<rect width="9" height="9"/>',
+        {}, 0, "",
+    ),
+    "20,000 class rules over 20,000 elements": (
+        "<style>{% for i in range(20000) %}.c{{ i }} {fill:red}\n{% endfor %}</style>\n"
+        '{% for i in range(20000) %}<rect class="c{{ i }}" width="1" height="1"/>{% endfor %}',
+        {}, 0, "",
+    ),
+    "20,000 rules every element may match": (
+        "<style>{% for i in range(20000) %}g rect {fill:red}\n{% endfor %}</style>\n<g>"
+        '{% for i in range(20000) %}<rect width="1" height="1"/>{% endfor %}</g>',
+        {}, 0, "warning: matching the 20,000 rules of <style>",
+    ),
+    "seven SVG pictures drawing each other ten times": (
+        '<image href="{{ asset(\'art/p0.svg\') }}" width="20" height="20"/>',
+        _picture_nest(), 2, "draws the SVG picture 'art/p0.svg': the SVG draws more than",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(MULTIPLIERS))
+def test_style_sheets_and_pictures_cannot_multiply_the_work(tmp_path, case: str):
+    """Each hung the build (or was killed after minutes): it now ends within seconds,
+    drawn, or with its warning or error at the template line that asks for the work."""
+    body, files, code, message = MULTIPLIERS[case]
+    face = CARD_FACE.replace("</svg>", body + "\n</svg>")
+    components = game(tmp_path, {"templates/face.svg.j2": face, **files})
+    run = build(tmp_path, components, timeout=60)
+    assert run.returncode == code, run.stderr
+    if message:
+        needle = "<style" if "<style" in body else "<image"
+        line = next(n for n, text in enumerate(face.splitlines(), 1) if needle in text)
+        assert f"face.svg.j2:{line}: " in run.stderr and message in run.stderr, run.stderr
+    else:
+        assert "face.svg.j2" not in run.stderr, run.stderr
+        assert (tmp_path / "out" / "g").is_dir()

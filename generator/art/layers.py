@@ -21,6 +21,7 @@ from lxml import etree
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.svgdraw import Drawer, compile_svg
+from generator.art.svgimage import Pictures
 
 Parse = Callable[[str], etree._Element]  # SVG text to the tree the art was drawn from
 MIN_LAYER_BYTES = 512  # SVG a layer must hold to be worth a form and a reference per face
@@ -81,9 +82,10 @@ class TemplateFaces:
 class LayerFinder:
     """Follows each template's shared leading elements and, at the end, splits its faces."""
 
-    def __init__(self, parse: Parse, base: Path):
+    def __init__(self, parse: Parse, base: Path, pictures: Pictures | None = None):
         self.parse = parse
         self.base = base
+        self.pictures: Pictures = {} if pictures is None else pictures  # the build's
         self.templates: dict[Path, TemplateFaces] = {}
 
     def add(self, source: Path, key: str, svg: str, root: etree._Element | None) -> None:
@@ -146,7 +148,7 @@ class LayerFinder:
         root = self.parse(svg)
         for element in _elements(root)[left_out]:
             root.remove(element)
-        return compile_svg(root, self.base)
+        return compile_svg(root, self.base, pictures=self.pictures)
 
 
 def _layer_key(template: TemplateFaces) -> str:

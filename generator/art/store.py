@@ -22,6 +22,7 @@ from reportlab.lib import colors
 
 from generator.art.layers import Layered, LayerFinder
 from generator.art.svgdraw import Drawer, SvgError, compile_svg
+from generator.art.svgimage import Pictures
 from generator.errors import SpecError
 
 SAFE_PARSER = etree.XMLParser(
@@ -73,7 +74,8 @@ class ArtStore:
         self.art: dict[str, Art] = {}
         self._drawings: dict[str, Artwork] = {}
         self._warnings: dict[ArtWarning, None] = {}
-        self.layers = LayerFinder(self._prepared, base)
+        self.pictures: Pictures = {}  # SVG pictures the art draws, each compiled once
+        self.layers = LayerFinder(self._prepared, base, self.pictures)
         self._hrefs: dict[str, bool] | None = {} if record else None  # a worker's art
 
     @property
@@ -125,7 +127,7 @@ class ArtStore:
         """Draw the static layer every face of a template shares once, by reference: call
         when every piece of art is stored."""
         self._drawings.update(self.layers.split())
-        self.layers = LayerFinder(self._prepared, self.base)
+        self.layers = LayerFinder(self._prepared, self.base, self.pictures)
 
     def add(self, svg: str, source: Path, where: str) -> str:
         """Store ``svg`` (unless already stored) and return its key; SVG that cannot be
@@ -178,9 +180,10 @@ class ArtStore:
         spec error before any file is written. Relative references (``asset()`` paths)
         resolve from the game folder and may not leave it."""
         try:
-            return compile_svg(root, self.base)
+            return compile_svg(root, self.base, pictures=self.pictures)
         except SvgError as exc:
-            raise SpecError(source, None, f"{exc} ({where})") from None
+            line = template_line(source, exc.needle) if exc.needle else None
+            raise SpecError(source, line, f"{exc} ({where})") from None
         except RecursionError:
             raise SpecError(
                 source, None, f"the SVG this template renders nests too deep to draw ({where})"

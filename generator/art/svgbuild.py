@@ -27,7 +27,12 @@ Box = tuple[float, float, float, float]
 
 
 class SvgError(ValueError):
-    """SVG that cannot be drawn at all (said in words fit for the person who wrote it)."""
+    """SVG that cannot be drawn at all (said in words fit for the person who wrote it);
+    ``needle`` is what to look for in the template, when known."""
+
+    def __init__(self, message: str, needle: str | None = None) -> None:
+        super().__init__(message)
+        self.needle = needle
 
 
 @lru_cache(maxsize=4096)

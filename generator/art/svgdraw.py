@@ -50,7 +50,7 @@ from generator.art.svgbuild import (
     view_box_matrix,
 )
 from generator.art.svgclip import EMPTY_MASK, SHAPES, ClipsAndMasks
-from generator.art.svgimage import Images
+from generator.art.svgimage import Images, Pictures
 from generator.art.svgpath import (
     EMPTY,
     Geometry,
@@ -98,7 +98,9 @@ __all__ = ["Drawer", "SvgError", "compile_svg", "pdf_number"]
 pdf_number = fmt  # numbers for a content stream, as the PDF writer also needs them
 
 MAX_DEPTH = 64  # levels of nesting (groups, use, nested svg, images of SVG)
-MAX_ELEMENTS = 100_000  # elements drawn, use instances included
+# elements one drawing draws in all: use instances and the elements of the SVG pictures it
+# draws (each as often as it is drawn) included
+MAX_ELEMENTS = 100_000
 MAX_DASHES = 100_000  # dashes along a stroke beyond which it is drawn solid
 LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
 LINE_JOINS = {"miter": 0, "miter-clip": 0, "arcs": 0, "round": 1, "bevel": 2}
@@ -192,13 +194,18 @@ FONT_SIZES = {
 
 
 def compile_svg(
-    root: etree._Element, base: Path | None = None, warn: Warn | None = None, depth: int = 0
+    root: etree._Element,
+    base: Path | None = None,
+    warn: Warn | None = None,
+    depth: int = 0,
+    pictures: Pictures | None = None,
 ) -> Drawer:
     """The drawer of an SVG document. ``base`` is the folder relative image references are
     read from (none allowed without); ``warn(needle, message)`` hears of everything that is
-    not drawn (``needle`` is the element or attribute to look for in the template)."""
+    not drawn (``needle`` is the element or attribute to look for in the template). SVG
+    pictures are compiled once into ``pictures`` (pass one dict for a whole build)."""
     register_fonts()
-    return Compiler(base, warn, depth).compile(root)
+    return Compiler(base, warn, depth, pictures).compile(root)
 
 
 # --- output ----------------------------------------------------------------------------------
@@ -207,12 +214,22 @@ def compile_svg(
 class Compiler(ClipsAndMasks, Images):
     """Walks the tree once and writes the operations."""
 
-    def __init__(self, base: Path | None, warn: Warn | None, depth: int) -> None:
+    def __init__(
+        self,
+        base: Path | None,
+        warn: Warn | None,
+        depth: int,
+        pictures: Pictures | None = None,
+        limit: int | None = None,
+    ) -> None:
         self.base = base
         self._warn = warn
         self.warned: dict[tuple[str, str], None] = {}
-        self.nesting = depth
+        self.nesting = self.deepest = depth
         self.count = 0
+        self.limit = MAX_ELEMENTS if limit is None else limit  # what the whole drawing has left
+        self.outermost = depth == 0  # not an SVG picture another drawing draws
+        self.pictures: Pictures = {} if pictures is None else pictures
         self.builders: list[Builder] = [Builder()]
         self.ids: dict[str, etree._Element] | None = None
         self.css: Cascade | None = None
@@ -466,14 +483,23 @@ class Compiler(ClipsAndMasks, Images):
         display = attrs.get("display")
         if display is not None and display.strip() == "none":
             return
-        self.count += 1
-        if self.count > MAX_ELEMENTS:
-            raise SvgError(f"the SVG draws more than {MAX_ELEMENTS:,} elements (through <use>)")
         self.nesting += 1  # (an error ends the whole drawing: no need to count back)
-        if self.nesting > MAX_DEPTH:
-            raise SvgError(f"the SVG nests elements more than {MAX_DEPTH} levels deep")
+        self.reached(1, self.nesting)
         handler(self, element, attrs, self.inherit(attrs, ctx))
         self.nesting -= 1
+
+    def reached(self, elements: int, nesting: int) -> None:
+        """Count ``elements`` more drawn and a level of ``nesting`` reached: SvgError past
+        ``MAX_ELEMENTS`` (for the whole drawing) or ``MAX_DEPTH``."""
+        self.count += elements
+        if self.count > self.limit:
+            raise SvgError(
+                f"the SVG draws more than {MAX_ELEMENTS:,} elements in all, counting what each "
+                "<use> and each SVG picture draws as often as it is drawn; draw fewer"
+            )
+        if nesting > MAX_DEPTH:
+            raise SvgError(f"the SVG nests elements more than {MAX_DEPTH} levels deep")
+        self.deepest = max(self.deepest, nesting)
 
     def group(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """``g`` and ``a``: their children, as one group."""

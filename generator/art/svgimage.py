@@ -1,21 +1,42 @@
 """Images, as part of the SVG compiler (``svgdraw``): raster files and data (drawn by
 ``images.draw_image``), and SVG files and data drawn by this renderer, placed in their box as
 ``preserveAspectRatio`` says. A file must be inside the game folder.
+
+An SVG picture is compiled once (``Pictures``, by its path and content) however often it is
+drawn, and every element it draws counts against the budget of the whole drawing each time it
+is drawn, so pictures drawing pictures cannot multiply the work without bound.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
 
 from generator.art import images
-from generator.art.svgbuild import PX_TO_PT, Ctx, href_of, view_box_matrix
+from generator.art.svgbuild import PX_TO_PT, Ctx, SvgError, href_of, view_box_matrix
 from generator.art.svgpath import fmt
-from generator.art.svgpdf import FILL_ALPHA, IMAGE, STROKE_ALPHA, TRANSFORM
+from generator.art.svgpdf import FILL_ALPHA, IMAGE, STROKE_ALPHA, TRANSFORM, Drawer
 from generator.art.svgvalues import multiply
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An SVG picture compiled once: its drawing, the elements it draws (those of the
+    pictures it draws included), how many levels it nests, and what it reported."""
+
+    drawer: Drawer
+    elements: int
+    depth: int
+    heard: tuple[tuple[str, str], ...]
+
+
+# (the folder its references are read from, its resolved path or "data:", SHA-1 of its bytes)
+Pictures = dict[tuple[str, str, str], Picture]
 
 
 class Images:
@@ -89,7 +110,7 @@ class Images:
                 self.warn("data:", f"the data of {where} cannot be read")
                 return None
             if "svg" in header:
-                return self.svg_image(data, element)
+                return self.svg_image(data, element, "data:")
             return self.raster(data, element)
         if not href:
             return None
@@ -102,7 +123,7 @@ class Images:
             self.warn("href", f"{where}: '{href}' is not a file in the game folder; not drawn")
             return None
         if path.suffix.lower() == ".svg":
-            return self.svg_image(path.read_bytes(), element)
+            return self.svg_image(path.read_bytes(), element, str(path), href)
         return self.raster(path, element)
 
     def raster(self, source: Path | bytes, element: etree._Element) -> tuple | None:
@@ -120,14 +141,53 @@ class Images:
             return None
         return ("raster", source, (float(raster.width), float(raster.height)))
 
-    def svg_image(self, data: bytes, element: etree._Element) -> tuple | None:
-        """SVG an image refers to, compiled by this renderer."""
+    def svg_image(
+        self, data: bytes, element: etree._Element, source: str, href: str = "data:"
+    ) -> tuple | None:
+        """SVG an image refers to (file ``source`` or data), compiled by this renderer once
+        per ``pictures``, its elements counted against this drawing's budget."""
+        key = (str(self.base), source, hashlib.sha1(data).hexdigest())
+        try:
+            picture = self.pictures.get(key)
+            if picture is None:
+                root = self.parse_picture(data, element)
+                if root is None:
+                    return None
+                picture = self.pictures[key] = self.compile_picture(root)
+            elif self._warn is not None:
+                for needle, message in picture.heard:
+                    self._warn(needle, message)
+            self.reached(picture.elements, self.nesting + 1 + picture.depth)
+        except SvgError as exc:
+            if self.outermost:  # name the picture the template draws, where it draws it
+                raise SvgError(
+                    f"{self.where(element)} draws the SVG picture '{href}': {exc}", "<image"
+                ) from None
+            raise
+        drawer = picture.drawer
+        return ("svg", drawer, (drawer.width / PX_TO_PT, drawer.height / PX_TO_PT))
+
+    def parse_picture(self, data: bytes, element: etree._Element) -> etree._Element | None:
+        """The tree of an SVG picture; None (with a warning) when it is not well-formed."""
         from generator.art.store import SAFE_PARSER  # the one parser for untrusted SVG
 
         try:
-            root = etree.fromstring(data, SAFE_PARSER)
+            return etree.fromstring(data, SAFE_PARSER)
         except etree.XMLSyntaxError:
             self.warn("<image", f"the SVG of {self.where(element)} is not well-formed")
             return None
-        drawer = type(self)(self.base, self._warn, self.nesting + 1).compile(root)
-        return ("svg", drawer, (drawer.width / PX_TO_PT, drawer.height / PX_TO_PT))
+
+    def compile_picture(self, root: etree._Element) -> Picture:
+        """An SVG picture compiled as drawn here: one level deeper, with what is left of this
+        drawing's budget of elements; what it reports goes on to this drawing's ``warn``."""
+        heard: list[tuple[str, str]] = []
+
+        def warn(needle: str, message: str) -> None:
+            heard.append((needle, message))
+            if self._warn is not None:
+                self._warn(needle, message)
+
+        start = self.nesting + 1
+        inner = type(self)(self.base, warn, start, self.pictures, self.limit - self.count)
+        drawer = inner.compile(root)
+        return Picture(drawer, inner.count, inner.deepest - start, tuple(heard))

@@ -7,6 +7,11 @@ descendant, child (``>``) and sibling (``+``, ``~``) combinators. The cascade, w
 presentation attributes, sheet rules by specificity and then order, the ``style`` attribute,
 then ``!important`` declarations of the sheets and of the ``style`` attribute. A rule this
 module cannot read is reported through ``warn`` and skipped.
+
+Matching never backtracks: a rule is tried only on the elements its rightmost compound's id,
+class or type allows, right to left, each (compound, element) pair tested once, so a sheet
+costs at most a few steps per compound and element. A document's cascade may take
+``MAX_SELECTOR_STEPS``; a sheet that would take more is reported and not applied.
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ _SIMPLE = re.compile(
 )
 _COMBINATOR = re.compile(r"\s*([>+~])\s*|\s+")
 SUPPORTED_PSEUDO = frozenset((":first-child",))
+MAX_COMPOUNDS = 64  # compound selectors in one selector (each a level of the matcher's recursion)
+# selector tests and declarations applied in one document's cascade: past it, a sheet's rules
+# are not applied (a sheet within it costs at most a few steps per compound and element)
+MAX_SELECTOR_STEPS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -113,32 +122,86 @@ class Selector:
 
     def matches(self, element: etree._Element) -> bool:
         """Whether ``element`` is the subject this selector picks."""
-        return self._matches_from(element, len(self.parts) - 1)
+        return Matcher(self, Meter(None)).matches(element, len(self.parts) - 1)
 
-    def _matches_from(self, element: etree._Element, index: int) -> bool:
-        """Whether ``element`` matches the compounds up to ``index``, right to left."""
+
+class TooCostly(Exception):
+    """The cascade of one document needs more than ``MAX_SELECTOR_STEPS`` steps."""
+
+
+class Meter:
+    """The steps the cascade of one document has left (None: no limit)."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.left = limit
+
+    def spend(self, steps: int = 1) -> None:
+        """Count ``steps``; TooCostly once the budget is spent."""
+        if self.left is not None:
+            self.left -= steps
+            if self.left < 0:
+                raise TooCostly
+
+
+class Matcher:
+    """Which elements one selector picks, read right to left: each compound is tested on
+    each element at most once, and whether some ancestor (or earlier sibling) matches the
+    compounds to its left is worked out once per element, so no selector backtracks."""
+
+    def __init__(self, selector: Selector, meter: Meter) -> None:
+        self.parts = selector.parts
+        self.combinators = selector.combinators
+        self.meter = meter
+        self.known: dict[tuple[int, etree._Element], bool] = {}
+        self.before: dict[tuple[int, etree._Element], bool] = {}
+
+    def matches(self, element: etree._Element, index: int) -> bool:
+        """Whether ``element`` matches the compounds up to ``index`` as their rightmost."""
+        key = (index, element)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = self._test(element, index)
+        return found
+
+    def _test(self, element: etree._Element, index: int) -> bool:
+        self.meter.spend()
         if not self.parts[index].matches(element):
             return False
         if index == 0:
             return True
         combinator = self.combinators[index - 1]
-        if combinator in (">", " "):
+        if combinator == ">":
             parent = element.getparent()
-            while parent is not None:
-                if self._matches_from(parent, index - 1):
-                    return True
-                if combinator == ">":
-                    return False
-                parent = parent.getparent()
-            return False
-        sibling = _previous_element(element)
-        while sibling is not None:
-            if self._matches_from(sibling, index - 1):
-                return True
-            if combinator == "+":
-                return False
-            sibling = _previous_element(sibling)
-        return False
+            return parent is not None and self.matches(parent, index - 1)
+        if combinator == "+":
+            previous = _previous_element(element)
+            return previous is not None and self.matches(previous, index - 1)
+        return self._any_before(element, index - 1, combinator == " ")
+
+    def _any_before(self, element: etree._Element, index: int, up: bool) -> bool:
+        """Whether an ancestor (``up``) or an earlier sibling of ``element`` matches the
+        compounds up to ``index``; the answer is kept for every element walked past."""
+        step = _parent if up else _previous_element
+        walked = [element]
+        node = step(element)
+        found = False
+        while node is not None:
+            if self.matches(node, index):
+                found = True
+                break
+            known = self.before.get((index, node))
+            if known is not None:
+                found = known
+                break
+            walked.append(node)
+            node = step(node)
+        for passed in walked:
+            self.before[(index, passed)] = found
+        return found
+
+
+def _parent(element: etree._Element) -> etree._Element | None:
+    return element.getparent()
 
 
 def parse_selector(text: str) -> Selector:
@@ -159,6 +222,10 @@ def parse_selector(text: str) -> Selector:
         position = match.end()
     if not parts or len(combinators) != len(parts) - 1:
         raise ValueError(f"cannot read selector {text!r}")
+    if len(parts) > MAX_COMPOUNDS:
+        raise ValueError(
+            f"a selector may chain {MAX_COMPOUNDS} compound selectors, not {len(parts)}"
+        )
     return Selector(tuple(parts), tuple(combinators))
 
 
@@ -320,24 +387,94 @@ class Cascade:
 
 
 def cascade(root: etree._Element, warn: Warn) -> Cascade:
-    """The sheets of every ``<style>`` in the document applied to its elements."""
-    rules: list[Rule] = []
+    """The sheets of every ``<style>`` in the document applied to its elements; a sheet
+    whose matching would pass ``MAX_SELECTOR_STEPS`` is reported and not applied."""
+    sheets = _sheets(root, warn)
+    result = Cascade()
+    if not any(rules for _, rules in sheets):
+        return result
+    elements = _index(root)
+    meter = Meter(MAX_SELECTOR_STEPS)
+    matched: list[tuple[Rule, list[etree._Element]]] = []
+    for line, rules in sheets:
+        try:
+            matched.extend([(rule, _subjects(rule, elements, meter)) for rule in rules])
+        except TooCostly:
+            warn(
+                "<style",
+                f"matching the {len(rules):,} rules of <style> (line {line}) against the SVG's "
+                f"{len(elements.all):,} elements takes more than {MAX_SELECTOR_STEPS:,} steps; "
+                "its rules are not applied (use fewer rules or simpler selectors)",
+            )
+    for rule, subjects in sorted(matched, key=lambda m: (m[0].selector.specificity, m[0].order)):
+        for element in subjects:
+            for name, value, important in rule.block:
+                target = result.important if important else result.normal
+                target.setdefault(element, []).append((name, value))
+    return result
+
+
+def _sheets(root: etree._Element, warn: Warn) -> list[tuple[int | None, list[Rule]]]:
+    """Each CSS ``<style>``'s line and rules, numbered in order across the document."""
+    sheets: list[tuple[int | None, list[Rule]]] = []
+    count = 0
     for style in root.iter(f"{SVG_NS}style"):
         kind = (style.get("type") or "text/css").strip()
         if kind not in ("", "text/css"):
             continue
+        rules = []
         for rule in parse_sheet(style.text or "", warn, style.sourceline):
-            rules.append(Rule(rule.selector, len(rules), rule.block))
-    result = Cascade()
-    if not rules:
-        return result
-    ordered = sorted(rules, key=lambda r: (r.selector.specificity, r.order))
+            rules.append(Rule(rule.selector, count, rule.block))
+            count += 1
+        sheets.append((style.sourceline, rules))
+    return sheets
+
+
+@dataclass
+class Elements:
+    """A document's elements in order, and by tag (local name), id and class: where the
+    subjects of a rule can be found without testing every element."""
+
+    all: list[etree._Element] = field(default_factory=list)
+    tags: dict[str, list[etree._Element]] = field(default_factory=dict)
+    ids: dict[str, list[etree._Element]] = field(default_factory=dict)
+    classes: dict[str, list[etree._Element]] = field(default_factory=dict)
+
+
+def _index(root: etree._Element) -> Elements:
+    found = Elements()
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
-        for rule in ordered:
-            if rule.selector.matches(element):
-                for name, value, important in rule.block:
-                    target = result.important if important else result.normal
-                    target.setdefault(element, []).append((name, value))
-    return result
+        found.all.append(element)
+        found.tags.setdefault(etree.QName(element).localname, []).append(element)
+        key = element.get("id")
+        if key is not None:
+            found.ids.setdefault(key, []).append(element)
+        for name in dict.fromkeys((element.get("class") or "").split()):
+            found.classes.setdefault(name, []).append(element)
+    return found
+
+
+def _candidates(compound: Compound, elements: Elements) -> list[etree._Element]:
+    """The elements that can match ``compound`` as far as its id, classes or type tell, in
+    document order (all of them when it names none)."""
+    if len(compound.ids) == 1:
+        return elements.ids.get(compound.ids[0], [])
+    if compound.classes:
+        return min((elements.classes.get(c, []) for c in compound.classes), key=len)
+    if compound.tag is not None:
+        return elements.tags.get(compound.tag, [])
+    return elements.all
+
+
+def _subjects(rule: Rule, elements: Elements, meter: Meter) -> list[etree._Element]:
+    """The elements ``rule`` applies to, in document order, its declarations counted."""
+    matcher = Matcher(rule.selector, meter)
+    last = len(rule.selector.parts) - 1
+    found = []
+    for element in _candidates(rule.selector.parts[last], elements):
+        if matcher.matches(element, last):
+            meter.spend(len(rule.block))
+            found.append(element)
+    return found
