@@ -20,7 +20,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from workload import card_fields, colour  # noqa: F401 (colour keeps the palette in one place)
 
-from generator.art.fonts import BOLD, REGULAR, register_fonts
+from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
 W, H = 63.5, 88.9
 PAGE = (210.0, 297.0)

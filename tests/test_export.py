@@ -19,10 +19,9 @@ from PIL import Image, ImageCms
 from reportlab.lib import colors
 from test_printing import BACK, BACK_TEXT, deck, token_game
 
-from generator.art import svgpdf
-from generator.art.svgpdf import cmyk_of, ink_limit
 from generator.cli.common import load_games, plan_games
 from generator.output import colour, tts, vendors
+from generator.output.colour import cmyk_of
 from generator.output.shop import draw_pdf, shop_pages
 
 PT_PER_IN = 72
@@ -158,12 +157,11 @@ def test_drivethrucards_deck_pdf(pnp, make_deck_game, tmp_path) -> None:
 
 def test_ink_limit_holds_for_pixels_too() -> None:
     dark = Image.new("RGB", (4, 1), (42, 20, 8))
-    assert sum(colour.cmyk_image(dark).getpixel((0, 0))) > 2.5 * 255
-    with ink_limit(2.4):
-        limited = colour.cmyk_image(dark).getpixel((0, 0))
-        assert sum(cmyk_of((42 / 255, 20 / 255, 8 / 255))) <= 2.4 + 1e-9
+    assert sum(colour.Press().image(dark).getpixel((0, 0))) > 2.5 * 255
+    limited = colour.Press(2.4).image(dark).getpixel((0, 0))
+    assert sum(colour.Press(2.4).colour((42 / 255, 20 / 255, 8 / 255))) <= 2.4 + 1e-9
     assert sum(limited) <= 2.4 * 255 + 2
-    assert limited[3] == colour.cmyk_image(dark).getpixel((0, 0))[3], "black is kept"
+    assert limited[3] == colour.Press().image(dark).getpixel((0, 0))[3], "black is kept"
 
 
 # --- Tabletop Simulator ----------------------------------------------------------------------
@@ -287,7 +285,7 @@ INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC  # paper white is the white meant
 
 def delta_e(rgb: Image.Image, cmyk: Image.Image) -> list[float]:
     """ΔE76 pixel by pixel between RGB art and the press's CMYK of it, both in Lab."""
-    press = ImageCms.getOpenProfile(str(svgpdf.PRESS_PROFILE))
+    press = ImageCms.getOpenProfile(str(colour.PRESS_PROFILE))
     a = ImageCms.buildTransform(SRGB, LAB, "RGB", "LAB", INTENT).apply(rgb)
     b = ImageCms.buildTransform(press, LAB, "CMYK", "LAB", INTENT).apply(cmyk)
     out = []
@@ -308,8 +306,8 @@ def mean_delta_e(pack) -> float:
     drawn in its own CMYK (MuPDF, which renders CMYK as it is), at 40 dpi."""
     pages = [p for ps in shop_pages(pack).values() for p in ps]
     rgb, cmyk = io.BytesIO(), io.BytesIO()
-    draw_pdf(pack, pages, rgb, cmyk=False)
-    draw_pdf(pack, pages, cmyk, cmyk=True)
+    draw_pdf(pack, pages, rgb, None)
+    draw_pdf(pack, pages, cmyk, colour.Press())
     total = []
     rgb_doc = pymupdf.open(stream=rgb.getvalue(), filetype="pdf")
     cmyk_doc = pymupdf.open(stream=cmyk.getvalue(), filetype="pdf")
@@ -332,7 +330,7 @@ def test_colour_prints_as_the_rgb_art_within_delta_e(monkeypatch) -> None:
     def formula(r: int, g: int, b: int) -> tuple[float, ...]:
         return naive.setdefault((r, g, b), tuple(colors.rgb2cmyk(r / 255, g / 255, b / 255)))
 
-    monkeypatch.setattr(svgpdf, "_cmyk8", formula)
+    monkeypatch.setattr(colour, "_cmyk8", formula)
     before = mean_delta_e(pack)
     assert before > 2 * measured, f"naive ΔE {before:.1f}: the measure cannot tell them apart"
 
@@ -359,7 +357,7 @@ def test_boards_dice_standees_and_sheets_go_to_the_shop_too(tmp_path) -> None:
     (coin,) = plan_games(load_games(BUNDLED, ("chocolate-coin",), None), None)
     wanted = [p for ps in shop_pages(coin).values() for p in ps if p.kind in ("board", "sheet")]
     pdf = tmp_path / "some.pdf"
-    draw_pdf(coin, wanted, str(pdf), cmyk=True)
+    draw_pdf(coin, wanted, str(pdf), colour.Press())
     with pymupdf.open(pdf) as document:
         for page, shop_page in zip(document, wanted, strict=True):
             trim = page.trimbox

@@ -266,7 +266,7 @@ def _idat(png: bytes) -> bytes:
 def test_an_image_too_large_is_refused_before_it_is_decoded(tmp_path, pnp):
     """A few kilobytes of PNG can say 20,000 x 20,000 pixels: refused from the header, with
     the size and the limit, before a byte of it is decoded."""
-    from generator.art.images import MAX_PIXELS, ImageProblem, load
+    from generator.svg.raster import MAX_PIXELS, ImageProblem, load
 
     header = struct.pack(">IIBBBBB", 20_000, 20_000, 8, 2, 0, 0, 0)
     body = zlib.compress(b"\0" * 1000)

@@ -14,8 +14,8 @@ from pdfread import form_xobject_count, read_pages
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.layers import MIN_LAYER_BYTES, Layered, LayerFinder
-from generator.art.store import SAFE_PARSER
-from generator.art.svgdraw import compile_svg
+from generator.svg.compiler import compile_svg
+from generator.svg.safexml import SAFE_PARSER
 
 # a frame of 24 ornaments drawn first (the static layer), then the card's own name and mark
 FRAMED_FACE = """\

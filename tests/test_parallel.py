@@ -13,9 +13,6 @@ from conftest import BUNDLED
 from lxml import etree
 from reportlab.lib.fonts import tt2ps
 
-from generator.art.fonts import BOLD, REGULAR
-from generator.art.store import SAFE_PARSER
-from generator.art.svgdraw import compile_svg
 from generator.errors import ErrorList
 from generator.model.designs import designs
 from generator.model.loader import load_game
@@ -23,6 +20,9 @@ from generator.options import DEFAULT_OPTIONS
 from generator.output.atomic import TMP_MARK
 from generator.plan import parallel
 from generator.plan.shares import made_on_all_cores
+from generator.svg.compiler import compile_svg
+from generator.svg.fonts import BOLD, REGULAR
+from generator.svg.safexml import SAFE_PARSER
 
 GAMES = ("candiescollectors", "chaos-cove", "chocolate-coin", "chocolate-market", "schokoly")
 

@@ -20,7 +20,7 @@ import yaml
 from click.testing import Result
 from pdfread import MM_PER_PT, Box, read_pages
 
-from generator.art.fonts import VARIANTS
+from generator.svg.fonts import VARIANTS
 
 REPO = Path(__file__).resolve().parent.parent
 SHEET_GEO = yaml.safe_load((REPO / "generator" / "model" / "sizes.yaml").read_text("utf-8"))[

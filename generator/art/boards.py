@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import svgwrite
 from lxml import etree
 
-from generator.art.fonts import wrap
-from generator.art.store import SAFE_PARSER
 from generator.model.fields import LineStyle
 from generator.model.kinds.board import BoardSpec, RegionGrid
+from generator.svg.fonts import wrap
+from generator.svg.safexml import SAFE_PARSER
 
 Point = tuple[float, float]
 SVG_NS = "http://www.w3.org/2000/svg"

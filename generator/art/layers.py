@@ -20,8 +20,9 @@ from pathlib import Path
 from lxml import etree
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art.svgdraw import Drawer, compile_svg
-from generator.art.svgimage import Pictures
+from generator.svg.compiler import Drawer, compile_svg
+from generator.svg.images import Pictures
+from generator.svg.pdf import RGB, Colours
 
 Parse = Callable[[str], etree._Element]  # SVG text to the tree the art was drawn from
 MIN_LAYER_BYTES = 512  # SVG a layer must hold to be worth a form and a reference per face
@@ -44,11 +45,11 @@ class Layered:
     def height(self) -> float:
         return self.rest.height
 
-    def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
+    def draw(self, canvas: Canvas, colours: Colours = RGB) -> None:
         """Both parts, straight onto the canvas (the PDF writer draws the layer by
         reference instead)."""
-        self.layer.draw(canvas, cmyk)
-        self.rest.draw(canvas, cmyk)
+        self.layer.draw(canvas, colours)
+        self.rest.draw(canvas, colours)
 
 
 def _elements(root: etree._Element) -> list[etree._Element]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from generator.art.fonts import text_width
+from generator.svg.fonts import text_width
 
 PT = 25.4 / 72  # one point in mm
 MIN_TEXT = round(6 * PT, 4)  # 6 pt: the smallest text a pack prints

@@ -28,9 +28,9 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
-from generator.art.fonts import BOLD, REGULAR, register_fonts
 from generator.art.store import Artwork
 from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
+from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
 ICON_CODE = re.compile(r":([a-z0-9][a-z0-9-]*):")
 BOLD_CODE = re.compile(r"\*\*(.+?)\*\*")

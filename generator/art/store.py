@@ -4,7 +4,7 @@ Art is keyed by the hash of its SVG text, so identical faces and backs are store
 PDF draws them by reference. Parsing never resolves entities or reaches the network. The
 project's own renderer (``svgdraw``) compiles every piece; what it cannot draw is collected in
 ``ArtStore.warnings`` with the template line it comes from, and SVG it cannot draw at all is a
-SpecError. Every drawing has ``width``, ``height`` (points) and ``draw(canvas, cmyk=False)``.
+SpecError. Every drawing has ``width``, ``height`` (points) and ``draw(canvas, colours=RGB)``.
 """
 
 from __future__ import annotations
@@ -21,22 +21,11 @@ from PIL import Image
 from reportlab.lib import colors
 
 from generator.art.layers import Layered, LayerFinder
-from generator.art.svgdraw import Drawer, SvgError, compile_svg
-from generator.art.svgimage import Pictures
 from generator.errors import SpecError
+from generator.svg.compiler import Drawer, SvgError, compile_svg
+from generator.svg.images import Pictures
+from generator.svg.safexml import TEXT_PARSER
 
-SAFE_PARSER = etree.XMLParser(
-    resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True, huge_tree=False
-)
-# SVG held as text: its bytes are UTF-8 whatever its XML declaration says
-TEXT_PARSER = etree.XMLParser(
-    resolve_entities=False,
-    no_network=True,
-    load_dtd=False,
-    remove_comments=True,
-    huge_tree=False,
-    encoding="utf-8",
-)
 # what makes one part of an SVG depend on another (a style sheet, references by id), so that
 # its top-level elements cannot be drawn apart as a static layer and the rest
 CROSS_REFERENCES = re.compile(r"<style\b|url\(\s*['\"]?#|href\s*=\s*['\"]\s*#")
@@ -195,7 +184,7 @@ class ArtStore:
             self._warnings[(source, template_line(source, needle), message)] = None
 
     def drawing(self, key: str) -> Artwork:
-        """What draws art ``key``: ``width``, ``height`` (points), ``draw(canvas, cmyk)``."""
+        """What draws art ``key``: ``width``, ``height`` (points), ``draw(canvas, colours)``."""
         return self._drawings[key]
 
 

@@ -16,16 +16,16 @@ from lxml import etree
 from markupsafe import Markup
 
 from generator.art import richtext, sandbox
-from generator.art.fonts import text_width, wrap
 from generator.art.sandbox import Budget, LimitedEnvironment
 from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
-from generator.art.store import SAFE_PARSER
 from generator.errors import SpecError, display_path
 from generator.model.designs import Design
 from generator.model.game import merged_style
 from generator.model.loader import Game
 from generator.paths import PathRefused, regular_file, relative_problem
+from generator.svg.fonts import text_width, wrap
+from generator.svg.safexml import SAFE_PARSER
 
 MAX_FIT = 10_000  # mm or pt: fit() measures nothing larger (a NaN or 1e20 never loops)
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from generator.art.svgpdf import GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM
 from generator.layout.pack import Pack
+from generator.svg.pdf import GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)

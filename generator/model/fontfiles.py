@@ -1,11 +1,9 @@
 """The font files a pack may embed, and the characters they can draw.
 
-The stock families ship with the package (``fonts/``, DejaVu, whose licence allows it): DejaVu
-Sans for ``sans-serif`` (Bitstream Vera Sans with a far wider coverage: German umlauts and ß,
-typographic quotes and dashes, arrows, Greek, Cyrillic), DejaVu Serif for ``serif`` and DejaVu
-Sans Mono for ``monospace``. A game adds its own under ``fonts:`` in ``game.yaml``. Loading
-checks every string of a spec against them, so a character no font has is an error at its
-line, never a missing glyph in print; the art stage registers them for drawing.
+The stock families ship with the SVG renderer (``generator.svg.fonts``); a game adds its own
+under ``fonts:`` in ``game.yaml``. Loading checks every string of a spec against them, so a
+character no font has is an error at its line, never a missing glyph in print; the art stage
+registers them for drawing.
 """
 
 from __future__ import annotations
@@ -15,47 +13,7 @@ from pathlib import Path
 
 from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
-VARIANT_KEYS = (("normal", "normal"), ("bold", "normal"), ("normal", "italic"), ("bold", "italic"))
-STOCK = {
-    "sans-serif": dict(
-        zip(
-            VARIANT_KEYS,
-            (
-                "DejaVuSans.ttf",
-                "DejaVuSans-Bold.ttf",
-                "DejaVuSans-Oblique.ttf",
-                "DejaVuSans-BoldOblique.ttf",
-            ),
-            strict=True,
-        )
-    ),
-    "serif": dict(
-        zip(
-            VARIANT_KEYS,
-            (
-                "DejaVuSerif.ttf",
-                "DejaVuSerif-Bold.ttf",
-                "DejaVuSerif-Italic.ttf",
-                "DejaVuSerif-BoldItalic.ttf",
-            ),
-            strict=True,
-        )
-    ),
-    "monospace": dict(
-        zip(
-            VARIANT_KEYS,
-            (
-                "DejaVuSansMono.ttf",
-                "DejaVuSansMono-Bold.ttf",
-                "DejaVuSansMono-Oblique.ttf",
-                "DejaVuSansMono-BoldOblique.ttf",
-            ),
-            strict=True,
-        )
-    ),
-}
-FILES = STOCK["sans-serif"]  # the default family, which the engine's own words use
+from generator.svg.fonts import FILES, FONT_DIR
 
 
 class FontFileError(ValueError):

@@ -14,9 +14,9 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art.fonts import BOLD, REGULAR, register_fonts
 from generator.i18n.strings import english
 from generator.output.atomic import replacing
+from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
 RANGE = 8.0  # mm either way: duplex printers are commonly 1-4 mm out
 STEP = 0.5  # mm between ticks

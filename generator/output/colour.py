@@ -3,8 +3,10 @@ colour-managed transform (littleCMS, through Pillow's ImageCms), for reportlab's
 and for raster images; and the sRGB profile that PNGs carry, so that every viewer and every
 shop reads their pixels as the colours they are.
 
-Vector colours drawn by the SVG renderer go through ``generator.art.svgpdf.cmyk_of``, the same
-transform, so a colour prints alike whether it is a shape, a table cell or a pixel.
+A shop file is drawn for a ``Press``: the SVG renderer writes its vector colours through it
+(``Press.colours``), reportlab's own through ``Press.enforce`` and images through
+``Press.image``, all by the same transform within the same ink limit, so a colour prints alike
+whether it is a shape, a table cell or a pixel.
 """
 
 from __future__ import annotations
@@ -12,11 +14,100 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageCms, ImageMath
 from reportlab.lib import colors
 
-from generator.art.svgpdf import INK_LIMIT, PRESS_PROFILE, cmyk_of, press_transform
+from generator.svg.pdf import Colours
+
+# The press profile a CMYK export prints to: its PDFs name it as their output intent
+# (icc/ beside this module holds it, with its licence).
+PRESS_PROFILE = Path(__file__).resolve().parent / "icc" / "ISOcoated_v2_300_bas.icc"
+
+
+@lru_cache(maxsize=1)
+def press_transform() -> tuple[ImageCms.ImageCmsTransform, bytes]:
+    """sRGB to the press profile (relative colorimetric, black-point compensation), and for
+    each grey level the black ink alone that prints it at its lightness, the press's darkest
+    black standing in for sRGB's (so black text and rules never need four inks in register)."""
+    press, srgb = ImageCms.getOpenProfile(str(PRESS_PROFILE)), ImageCms.createProfile("sRGB")
+    lab = ImageCms.createProfile("LAB", 5000)
+    relative = ImageCms.Intent.RELATIVE_COLORIMETRIC
+    to_press = ImageCms.buildTransform(
+        srgb, press, "RGB", "CMYK", relative, ImageCms.Flags.BLACKPOINTCOMPENSATION
+    )
+    ramp = Image.frombytes("L", (256, 1), bytes(range(256)))
+    none = Image.new("L", (256, 1))
+    grey_l = ImageCms.buildTransform(srgb, lab, "RGB", "LAB", relative).apply(ramp.convert("RGB"))
+    ink = Image.merge("CMYK", (none, none, none, ramp))
+    ink_l = ImageCms.buildTransform(press, lab, "CMYK", "LAB", relative).apply(ink).tobytes()[::3]
+    darkest, white = ink_l[255], ink_l[0]  # L* (0-255) of all the black ink and of none
+    targets = [darkest + lum * (white - darkest) / 255 for lum in grey_l.tobytes()[::3]]
+    black = bytes(min(range(256), key=lambda k: abs(ink_l[k] - t)) for t in targets)
+    return to_press, black
+
+
+def limit_ink(cmyk: tuple[float, ...], total: float | None) -> tuple[float, ...]:
+    """A CMYK colour with its cyan, magenta and yellow scaled down alike until the four inks
+    sum to at most ``total``, black kept (a shop's total area coverage limit)."""
+    c, m, y, k = cmyk
+    colour = c + m + y
+    if total is None or colour + k <= total or colour == 0:
+        return cmyk
+    scale = max(0.0, total - k) / colour
+    return (c * scale, m * scale, y * scale, k)
+
+
+def cmyk_of(rgb: tuple[float, ...]) -> tuple[float, ...]:
+    """A colour in CMYK as the press prints it: through the press profile by littleCMS, a grey
+    on the black ink alone (see ``press_transform``); each 8-bit colour converted once."""
+    return _cmyk8(*(min(255, max(0, round(v * 255))) for v in rgb))
+
+
+@dataclass(frozen=True)
+class Press:
+    """The press a shop file is drawn for: its profile's CMYK, within the most ink (C+M+Y+K,
+    1.0 = 100 %) the shop accepts (None: the profile's own limit)."""
+
+    ink_limit: float | None = None
+
+    def colour(self, rgb: tuple[float, ...]) -> tuple[float, ...]:
+        """An sRGB colour as this press prints it."""
+        return limit_ink(cmyk_of(rgb), self.ink_limit)
+
+    @property
+    def colours(self) -> Colours:
+        """The colours the SVG renderer writes for this press."""
+        return Colours("cmyk", self.colour)
+
+    def enforce(self, colour: object) -> colors.CMYKColor:
+        """Any colour reportlab is given (a sheet's text, its table rules and bands) in the
+        press's CMYK: reportlab's ``enforceColorSpace`` hook, so nothing reaches a shop PDF
+        in RGB."""
+        found = colors.toColor(colour)
+        if isinstance(found, colors.CMYKColor):
+            return found
+        c, m, y, k = self.colour((found.red, found.green, found.blue))
+        return colors.CMYKColor(c, m, y, k, alpha=found.alpha)
+
+    def image(self, image: Image.Image) -> Image.Image:
+        """An RGB image in the press's CMYK (one transform for all its pixels), within its
+        ink limit."""
+        cmyk = press_transform()[0].apply(image.convert("RGB"))
+        total = self.ink_limit
+        return cmyk if total is None else _limit_pixels(cmyk, total * 255)
+
+
+@lru_cache(maxsize=65536)
+def _cmyk8(r: int, g: int, b: int) -> tuple[float, ...]:
+    to_press, black = press_transform()
+    if r == g == b:
+        return (0.0, 0.0, 0.0, black[r] / 255)
+    out = Image.new("CMYK", (1, 1))
+    # the core transform: ImageCmsTransform.apply() copies the 1 MB profile on every call
+    to_press.transform.apply(Image.new("RGB", (1, 1), (r, g, b)).getim(), out.getim())
+    return tuple(v / 255 for v in out.getpixel((0, 0)))
 
 
 @dataclass(frozen=True)
@@ -30,7 +121,8 @@ class OutputCondition:
 
 
 # ISO Coated v2 300% (basICColor) is built on the FOGRA39 characterisation data (ISO 12647-2,
-# offset on coated paper), registered at the ICC as "FOGRA39"; see generator/art/icc/*.LICENSE.txt.
+# offset on coated paper), registered at the ICC as "FOGRA39"; see icc/*.LICENSE.txt beside
+# this module.
 PRESS = OutputCondition(
     identifier="FOGRA39",
     registry="http://www.color.org",
@@ -55,25 +147,6 @@ def srgb_profile() -> bytes:
     the same bytes from one run to the next."""
     made = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
     return made[:24] + ICC_DATE + made[36:]
-
-
-def enforce_cmyk(colour: object) -> colors.CMYKColor:
-    """Any colour reportlab is given (a sheet's text, its table rules and bands) in the press
-    profile's CMYK: reportlab's ``enforceColorSpace`` hook, so nothing reaches a shop PDF in
-    RGB."""
-    found = colors.toColor(colour)
-    if isinstance(found, colors.CMYKColor):
-        return found
-    c, m, y, k = cmyk_of((found.red, found.green, found.blue))
-    return colors.CMYKColor(c, m, y, k, alpha=found.alpha)
-
-
-def cmyk_image(image: Image.Image) -> Image.Image:
-    """An RGB image in the press profile's CMYK (one transform for all its pixels), within
-    the ink limit of the vendor the file is for."""
-    cmyk = press_transform()[0].apply(image.convert("RGB"))
-    total = INK_LIMIT.get()
-    return cmyk if total is None else _limit_pixels(cmyk, total * 255)
 
 
 def _limit_pixels(image: Image.Image, total: float) -> Image.Image:

@@ -11,10 +11,10 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from generator.art.fonts import BOLD, REGULAR, register_fonts
 from generator.layout.pack import Pack
 from generator.model.designs import Design
 from generator.model.sizes import sheet_geometry
+from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
 SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
 SQUARE = 50.0  # mm: the calibration square

@@ -20,15 +20,15 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art.fonts import BOLD, REGULAR, register_fonts
 from generator.art.layers import Layered
 from generator.art.shapes import Shape, hex_points
 from generator.art.store import Artwork
-from generator.art.svgdraw import pdf_number
 from generator.layout.pack import Pack
 from generator.layout.sheets import Box, Fold, Page, Placement
 from generator.model.sizes import sheet_geometry
 from generator.output import inventory, pdfsetup  # noqa: F401 - reportlab set up as packs need
+from generator.svg.compiler import pdf_number
+from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
 MARK_WIDTH_PT = 0.3
 CUT_WIDTH_PT = 0.35

@@ -24,16 +24,17 @@ from PIL import Image
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art import images
-from generator.output.colour import PRESS, cmyk_image, press_profile
+from generator.output.colour import PRESS, Press, press_profile
+from generator.svg import raster
 
 VERSION = "PDF/X-4"
 
 
-def finish(canvas: Canvas) -> None:
-    """Make the document on ``canvas`` (every page shown, not yet saved) PDF/X-4."""
+def finish(canvas: Canvas, press: Press) -> None:
+    """Make the document on ``canvas`` (every page shown, not yet saved) PDF/X-4 for
+    ``press``."""
     doc = canvas._doc
-    _convert_images(doc)
+    _convert_images(doc, press)
     _output_intent(doc)
     _metadata(doc)
     for page in doc.Pages.pages:
@@ -178,11 +179,11 @@ def _blend_in_cmyk(page: pdfdoc.PDFPage) -> None:
     )
 
 
-def _convert_images(doc: pdfdoc.PDFDocument) -> None:
-    """Every RGB image of the document in the press profile's CMYK (greys and CMYK stay)."""
+def _convert_images(doc: pdfdoc.PDFDocument, press: Press) -> None:
+    """Every RGB image of the document in the press's CMYK (greys and CMYK stay)."""
     for obj in list(doc.idToObject.values()):
-        if isinstance(obj, images._ImageXObject) and obj.raster.colour_space == "DeviceRGB":
-            pixels = cmyk_image(_pixels(obj.raster))
+        if isinstance(obj, raster._ImageXObject) and obj.raster.colour_space == "DeviceRGB":
+            pixels = press.image(_pixels(obj.raster))
             data = zlib.compress(pixels.tobytes(), 6)
             obj.raster = replace(
                 obj.raster,
@@ -194,7 +195,7 @@ def _convert_images(doc: pdfdoc.PDFDocument) -> None:
             )
 
 
-def _pixels(raster: images.Raster) -> Image.Image:
+def _pixels(raster: raster.Raster) -> Image.Image:
     """An RGB raster's pixels, however the PDF holds them."""
     size = (raster.width, raster.height)
     if raster.filter == "DCTDecode":
@@ -204,7 +205,7 @@ def _pixels(raster: images.Raster) -> Image.Image:
     return Image.frombytes("RGB", size, zlib.decompress(raster.data))
 
 
-def _png(raster: images.Raster) -> bytes:
+def _png(raster: raster.Raster) -> bytes:
     """A PNG file around a raster that holds a PNG's compressed rows (8-bit RGB)."""
 
     def chunk(kind: bytes, body: bytes) -> bytes:
@@ -213,7 +214,7 @@ def _png(raster: images.Raster) -> bytes:
 
     header = struct.pack(">IIBBBBB", raster.width, raster.height, 8, 2, 0, 0, 0)
     return (
-        images.PNG_SIGNATURE
+        raster.PNG_SIGNATURE
         + chunk(b"IHDR", header)
         + chunk(b"IDAT", raster.data)
         + chunk(b"IEND", b"")

@@ -22,15 +22,16 @@ from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art.fonts import REGULAR, register_fonts
 from generator.art.store import Artwork
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Page
 from generator.model.kinds import MODELS
 from generator.output import pdfsetup, pdfx  # noqa: F401 - reportlab set up as packs need
-from generator.output.colour import enforce_cmyk, srgb_profile
+from generator.output.colour import Press, srgb_profile
 from generator.output.staging import replacing_folder
+from generator.svg.fonts import REGULAR, register_fonts
+from generator.svg.pdf import RGB, Colours
 
 DPI = 300
 MM_PER_IN = 25.4
@@ -116,10 +117,12 @@ def _sides(pack: Pack, piece: Piece, copies: int, sheet_pages: list[Page]) -> li
 
 
 @dataclass(frozen=True)
-class _InCmyk:
-    """A sheet's icon drawn in CMYK (the sheet's flow draws its icons as they are)."""
+class _InColours:
+    """A sheet's icon drawn in the press's colours (the sheet's flow draws its icons as they
+    are)."""
 
     art: Artwork
+    colours: Colours
 
     @property
     def width(self) -> float:
@@ -129,25 +132,25 @@ class _InCmyk:
     def height(self) -> float:
         return self.art.height
 
-    def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
-        self.art.draw(canvas, True)
+    def draw(self, canvas: Canvas, colours: Colours = RGB) -> None:
+        self.art.draw(canvas, self.colours)
 
 
 def draw_pdf(
     pack: Pack,
     pages: list[ShopPage],
     target: str | io.BytesIO,
-    cmyk: bool,
+    press: Press | None,
     page_mm: tuple[float, float] | None = None,
 ) -> None:
     """Draw each page at its trim size plus bleed (or ``page_mm``, the art centred on it and
     mirrored past its bleed where the page is larger), TrimBox and BleedBox set, no marks;
-    ``cmyk`` makes the file PDF/X-4 with every colour in the press profile's CMYK."""
+    for a ``press``, PDF/X-4 with every colour in its CMYK (else sRGB as designed)."""
     register_fonts()
     canvas = Canvas(
         target,
         invariant=1,
-        enforceColorSpace=enforce_cmyk if cmyk else None,
+        enforceColorSpace=press.enforce if press else None,
         initialFontName=REGULAR,
     )
     game = pack.game.spec
@@ -157,6 +160,7 @@ def draw_pdf(
     canvas.setSubject(f"{game.title}: print-shop files")
     canvas.setKeywords("print and play")
     flows: dict[int, object] = {}
+    colours = press.colours if press else RGB
     for page in pages:
         w, h = page_mm or (page.w + 2 * page.bleed, page.h + 2 * page.bleed)
         canvas.setPageSize((w * mm, h * mm))
@@ -164,28 +168,29 @@ def draw_pdf(
         x, y = (w - page.w) / 2, (h - page.h) / 2
         canvas.setTrimBox([x * mm, y * mm, (x + page.w) * mm, (y + page.h) * mm])
         if page.sheet is not None:
-            _sheet_page(canvas, page.sheet, flows, cmyk)
+            _sheet_page(canvas, page.sheet, flows, colours)
         elif page.art is not None:  # else a blank page (a card without a back)
-            _art(canvas, pack.art.drawing(page.art), page, (w, h), cmyk)
+            _art(canvas, pack.art.drawing(page.art), page, (w, h), colours)
         canvas.showPage()
-    if cmyk:
-        pdfx.finish(canvas)
+    if press is not None:
+        pdfx.finish(canvas, press)
     canvas.save()
 
 
-def _sheet_page(canvas: Canvas, sheet: Page, flows: dict[int, object], cmyk: bool) -> None:
+def _sheet_page(canvas: Canvas, sheet: Page, flows: dict[int, object], colours: Colours) -> None:
     """The next page of a reference sheet, from a flow of this document's own (drawing its
-    icons in CMYK when the document is)."""
+    icons in the document's colours)."""
     flow = flows.get(id(sheet.flow))
     if flow is None:
         original = sheet.flow.icon
-        icon = (lambda name, where: _InCmyk(original(name, where))) if cmyk else original
+        rgb = colours is RGB
+        icon = original if rgb else (lambda name, where: _InColours(original(name, where), colours))
         flow = flows[id(sheet.flow)] = replace(sheet.flow, icon=icon, _drawing=None)
     flow.draw_page(canvas, sheet.title)
 
 
 def _art(
-    canvas: Canvas, art: Artwork, page: ShopPage, size: tuple[float, float], cmyk: bool
+    canvas: Canvas, art: Artwork, page: ShopPage, size: tuple[float, float], colours: Colours
 ) -> None:
     """The art with its trim centred on the page; where the page reaches past the art's
     bleed (a shop's bleed larger than the design's), the art mirrored at its edges fills the
@@ -196,12 +201,12 @@ def _art(
     if x0 <= 1e-6 and y0 <= 1e-6:
         canvas.saveState()
         canvas.translate(x0 * mm, y0 * mm)
-        art.draw(canvas, cmyk)
+        art.draw(canvas, colours)
         canvas.restoreState()
         return
     name = f"shopart{len(canvas._doc.idToObject)}"
     canvas.beginForm(name, 0, 0, art.width, art.height)
-    art.draw(canvas, cmyk)
+    art.draw(canvas, colours)
     canvas.endForm()
     for fx, (cx, cw) in _mirrors(x0, aw, w):
         for fy, (cy, ch) in _mirrors(y0, ah, h):
@@ -240,7 +245,7 @@ def pictures(
     """Each page drawn in RGB on a page of ``page_mm`` (see ``draw_pdf``), as an image of
     exactly ``size`` pixels (a pixel lost or gained to rounding made up by resampling)."""
     pdf = io.BytesIO()
-    draw_pdf(pack, pages, pdf, cmyk=False, page_mm=page_mm)
+    draw_pdf(pack, pages, pdf, None, page_mm=page_mm)
     dpi = size[0] / (page_mm[0] / MM_PER_IN)
     return [
         image if image.size == size else image.resize(size, Image.Resampling.LANCZOS)
@@ -267,10 +272,10 @@ def _write(pack: Pack, folder: Path) -> list[Path]:
     listing = []
     for component, pages in shop_pages(pack).items():
         pdf_path = folder / f"{component}.pdf"
-        draw_pdf(pack, pages, str(pdf_path), cmyk=True)
+        draw_pdf(pack, pages, str(pdf_path), Press())
         written.append(pdf_path)
         rgb = io.BytesIO()
-        draw_pdf(pack, pages, rgb, cmyk=False)
+        draw_pdf(pack, pages, rgb, None)
         for index, (page, image) in enumerate(
             zip(pages, rendered(rgb.getvalue(), DPI), strict=True)
         ):

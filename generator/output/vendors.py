@@ -14,8 +14,8 @@ from pathlib import Path
 import yaml
 from PIL import Image
 
-from generator.art.svgpdf import ink_limit
 from generator.layout.pack import Pack
+from generator.output.colour import Press
 from generator.output.shop import MM_PER_IN, ShopPage, draw_pdf, pictures, save_png, shop_pages
 from generator.output.staging import replacing_folder
 
@@ -198,7 +198,6 @@ def _pdf_deck(pack: Pack, vendor: Vendor, deck: Deck, folder: Path) -> tuple[lis
         order += [back, face] * face.copies
     path = folder / f"{deck.component}.pdf"
     limit = None if vendor.max_ink is None else vendor.max_ink / 100
-    with ink_limit(limit):
-        draw_pdf(pack, order, str(path), cmyk=True, page_mm=_page_mm(vendor, deck))
+    draw_pdf(pack, order, str(path), Press(limit), page_mm=_page_mm(vendor, deck))
     pages = [{"name": p.name, "side": p.side} for p in order]
     return [path], {**_entry(vendor, deck), "file": path.name, "pages": pages}

@@ -8,7 +8,6 @@ pages are whole pages of their own (the steps of each kind are in ``steps``).
 
 from __future__ import annotations
 
-from generator.art.fonts import register_game_fonts
 from generator.art.store import ArtStore
 from generator.errors import SpecFailure
 from generator.layout.pack import Pack
@@ -18,6 +17,7 @@ from generator.options import DEFAULT_OPTIONS, PrintOptions
 from generator.plan import components, shares
 from generator.plan.numbering import number
 from generator.plan.planner import Planner
+from generator.svg.fonts import register_game_fonts
 
 
 def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIONS) -> Pack:

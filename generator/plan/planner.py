@@ -17,7 +17,6 @@ from lxml import etree
 
 from generator.art.shapes import Shape
 from generator.art.sheetflow import Overflow
-from generator.art.store import SAFE_PARSER
 from generator.art.templates import TemplateRenderer, card_box, composed_svg, describe
 from generator.errors import SpecError
 from generator.layout.counters import Group, groups_of
@@ -29,6 +28,7 @@ from generator.model.component import ComponentBase
 from generator.model.designs import Design
 from generator.model.loader import Component, Game
 from generator.model.sizes import sheet_geometry
+from generator.svg.safexml import SAFE_PARSER
 
 T = TypeVar("T")
 S = TypeVar("S", bound=ComponentBase)

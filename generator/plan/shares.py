@@ -8,7 +8,6 @@ from pathlib import Path
 
 from generator.art.layers import TemplateFaces
 from generator.art.store import Art, ArtStore
-from generator.art.svgdraw import Drawer
 from generator.layout.pack import Pack
 from generator.model.designs import designs
 from generator.model.loader import Game
@@ -17,6 +16,7 @@ from generator.options import PrintOptions
 from generator.plan import parallel
 from generator.plan.components import plan_component
 from generator.plan.planner import Made, Planner
+from generator.svg.compiler import Drawer
 
 SHARED_DESIGNS = 48  # designs a game needs before its art is made on several cores
 

@@ -11,9 +11,9 @@ from functools import lru_cache
 
 from lxml import etree
 
-from generator.art.svgpath import fmt
-from generator.art.svgpdf import FILL_ALPHA, RESTORE, SAVE, STROKE_ALPHA, TRANSFORM
-from generator.art.svgvalues import ABSOLUTE_UNITS, IDENTITY, Matrix, length, multiply, numbers
+from generator.svg.path import fmt
+from generator.svg.pdf import FILL_ALPHA, RESTORE, SAVE, STROKE_ALPHA, TRANSFORM
+from generator.svg.values import ABSOLUTE_UNITS, IDENTITY, Matrix, length, multiply, numbers
 
 NS = "{http://www.w3.org/2000/svg}"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"

@@ -1,4 +1,4 @@
-"""The project's SVG renderer (generator.art.svgdraw): every distinct art of every bundled
+"""The project's SVG renderer (generator.svg.compiler): every distinct art of every bundled
 game looks the same drawn by it (into a PDF, rendered by pypdfium2) as drawn by resvg from the
 same SVG text, and its pieces (path data, transforms, text, paint, groups, gradients, clip
 paths, warnings, limits) do what SVG says."""
@@ -18,17 +18,19 @@ from PIL import Image
 from pixels import WITHIN, bad_share, on_white, pdf_of, render
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from generator.art.fonts import register_fonts
 from generator.art.layers import Layered
-from generator.art.store import SAFE_PARSER, ArtStore
-from generator.art.svgdraw import Drawer, SvgError, compile_svg
-from generator.art.svgpath import path_geometry
-from generator.art.svgpdf import FILL_ALPHA, GROUP, PAINT, TEXT
-from generator.art.svgvalues import IDENTITY, colour, transform
+from generator.art.store import ArtStore
 from generator.errors import ErrorList
 from generator.model.fontfiles import FONT_DIR
 from generator.model.loader import load_game
+from generator.output.colour import Press
 from generator.plan.pipeline import plan_pack
+from generator.svg.compiler import Drawer, SvgError, compile_svg
+from generator.svg.fonts import register_fonts
+from generator.svg.path import path_geometry
+from generator.svg.pdf import FILL_ALPHA, GROUP, PAINT, RGB, TEXT
+from generator.svg.safexml import SAFE_PARSER
+from generator.svg.values import IDENTITY, colour, transform
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "components"
@@ -606,7 +608,13 @@ def test_cmyk_mode_sets_every_colour_in_cmyk():
     )
     for cmyk in (False, True):
         pdf = pdf_of(
-            [(compiled.width, compiled.height, lambda c, k=cmyk: compiled.draw(c, cmyk=k))]
+            [
+                (
+                    compiled.width,
+                    compiled.height,
+                    lambda c, k=cmyk: compiled.draw(c, Press().colours if k else RGB),
+                )
+            ]
         )
         content, spaces = content_and_spaces(pdf)
         operators = set(re.findall(r"\b(rg|RG|k|K)\b", content))

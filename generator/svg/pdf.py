@@ -19,25 +19,43 @@ once per document.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import re
-from collections.abc import Iterator
-from contextvars import ContextVar
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageCms
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art.images import draw_image
-from generator.art.svgpath import fmt
+from generator.svg.path import fmt
+from generator.svg.raster import draw_image
 
 # operations other than literal PDF text
 SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT, IMAGE, GROUP, PAINT = range(9)
 _RGB_OPERATOR = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) (rg|RG)\b")
 Box = tuple[float, float, float, float]
+
+
+def luminance_of(rgb: tuple[float, ...]) -> tuple[float]:
+    """The grey an SVG mask sees in a colour (its luminance, with resvg's weights; PDF's
+    own luminosity weighs red, green and blue otherwise, so masks are drawn in these greys)."""
+    return (0.2125 * rgb[0] + 0.7154 * rgb[1] + 0.0721 * rgb[2],)
+
+
+@dataclass(frozen=True)
+class Colours:
+    """How the art's sRGB colours are written: ``convert`` maps one (0-1 floats) to the
+    components written (3: RGB, 1: grey, 4: CMYK); ``name`` tells drawings in different
+    colours apart in a document's cache of written objects. A print shop's output passes its
+    press's CMYK (``generator.output.colour.Press``)."""
+
+    name: str
+    convert: Callable[[tuple[float, ...]], tuple[float, ...]]
+
+
+RGB = Colours("rgb", lambda rgb: rgb)
+LUMINANCE = Colours("luminance", luminance_of)  # a luminosity mask's greys
 
 
 class Drawer:
@@ -52,92 +70,14 @@ class Drawer:
         self.ops = ops
         self.warnings = warnings
 
-    def draw(self, canvas: Canvas, cmyk: bool = False) -> None:
-        """Draw the art with its viewport's lower-left corner at the canvas origin, in points;
-        ``cmyk`` sets every colour in CMYK (black generation at the full grey component)."""
+    def draw(self, canvas: Canvas, colours: Colours = RGB) -> None:
+        """Draw the art with its viewport's lower-left corner at the canvas origin, in points,
+        its colours written as ``colours`` says (as they are, or a press's CMYK)."""
         canvas.saveState()
-        _Painter(canvas, cmyk).run(self.ops)
+        _Painter(canvas, colours).run(self.ops)
         canvas.restoreState()
 
 
-# The press profile a CMYK export prints to: its PDFs name it as their output intent
-# (icc/ beside this module holds it, with its licence).
-PRESS_PROFILE = Path(__file__).resolve().parent / "icc" / "ISOcoated_v2_300_bas.icc"
-
-
-@lru_cache(maxsize=1)
-def press_transform() -> tuple[ImageCms.ImageCmsTransform, bytes]:
-    """sRGB to the press profile (relative colorimetric, black-point compensation), and for
-    each grey level the black ink alone that prints it at its lightness, the press's darkest
-    black standing in for sRGB's (so black text and rules never need four inks in register)."""
-    press, srgb = ImageCms.getOpenProfile(str(PRESS_PROFILE)), ImageCms.createProfile("sRGB")
-    lab = ImageCms.createProfile("LAB", 5000)
-    relative = ImageCms.Intent.RELATIVE_COLORIMETRIC
-    to_press = ImageCms.buildTransform(
-        srgb, press, "RGB", "CMYK", relative, ImageCms.Flags.BLACKPOINTCOMPENSATION
-    )
-    ramp = Image.frombytes("L", (256, 1), bytes(range(256)))
-    none = Image.new("L", (256, 1))
-    grey_l = ImageCms.buildTransform(srgb, lab, "RGB", "LAB", relative).apply(ramp.convert("RGB"))
-    ink = Image.merge("CMYK", (none, none, none, ramp))
-    ink_l = ImageCms.buildTransform(press, lab, "CMYK", "LAB", relative).apply(ink).tobytes()[::3]
-    darkest, white = ink_l[255], ink_l[0]  # L* (0-255) of all the black ink and of none
-    targets = [darkest + lum * (white - darkest) / 255 for lum in grey_l.tobytes()[::3]]
-    black = bytes(min(range(256), key=lambda k: abs(ink_l[k] - t)) for t in targets)
-    return to_press, black
-
-
-# The most ink (C+M+Y+K, 1.0 = 100 %) a shop accepts, while a vendor's files are drawn.
-INK_LIMIT: ContextVar[float | None] = ContextVar("ink_limit", default=None)
-
-
-@contextlib.contextmanager
-def ink_limit(total: float | None) -> Iterator[None]:
-    """Within the block, every CMYK colour carries at most ``total`` ink (None: no limit)."""
-    token = INK_LIMIT.set(total)
-    try:
-        yield
-    finally:
-        INK_LIMIT.reset(token)
-
-
-def limit_ink(cmyk: tuple[float, ...], total: float | None) -> tuple[float, ...]:
-    """A CMYK colour with its cyan, magenta and yellow scaled down alike until the four inks
-    sum to at most ``total``, black kept (a shop's total area coverage limit)."""
-    c, m, y, k = cmyk
-    colour = c + m + y
-    if total is None or colour + k <= total or colour == 0:
-        return cmyk
-    scale = max(0.0, total - k) / colour
-    return (c * scale, m * scale, y * scale, k)
-
-
-def cmyk_of(rgb: tuple[float, ...]) -> tuple[float, ...]:
-    """A colour in CMYK as the press prints it: through the press profile by littleCMS, a grey
-    on the black ink alone (see ``press_transform``); each 8-bit colour converted once; within
-    the ink limit a vendor sets (``ink_limit``)."""
-    cmyk = _cmyk8(*(min(255, max(0, round(v * 255))) for v in rgb))
-    return limit_ink(cmyk, INK_LIMIT.get())
-
-
-@lru_cache(maxsize=65536)
-def _cmyk8(r: int, g: int, b: int) -> tuple[float, ...]:
-    to_press, black = press_transform()
-    if r == g == b:
-        return (0.0, 0.0, 0.0, black[r] / 255)
-    out = Image.new("CMYK", (1, 1))
-    # the core transform: ImageCmsTransform.apply() copies the 1 MB profile on every call
-    to_press.transform.apply(Image.new("RGB", (1, 1), (r, g, b)).getim(), out.getim())
-    return tuple(v / 255 for v in out.getpixel((0, 0)))
-
-
-def luminance_of(rgb: tuple[float, ...]) -> tuple[float]:
-    """The grey an SVG mask sees in a colour (its luminance, with resvg's weights; PDF's
-    own luminosity weighs red, green and blue otherwise, so masks are drawn in these greys)."""
-    return (0.2125 * rgb[0] + 0.7154 * rgb[1] + 0.0721 * rgb[2],)
-
-
-CONVERT = {"rgb": lambda rgb: rgb, "cmyk": cmyk_of, "luminance": luminance_of}
 SPACES = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
 OPERATORS = {  # the colour operator for the number of components, fill and stroke
     (1, "rg"): "g",
@@ -149,9 +89,9 @@ OPERATORS = {  # the colour operator for the number of components, fill and stro
 }
 
 
-def convert(colour: tuple[float, ...], mode: str) -> tuple[float, ...]:
-    """An RGB colour in the colour mode of what is drawn (a grey stays grey)."""
-    return CONVERT[mode](colour) if len(colour) == 3 else colour
+def convert(colour: tuple[float, ...], colours: Colours) -> tuple[float, ...]:
+    """An RGB colour in the colours of what is drawn (a grey stays grey)."""
+    return colours.convert(colour) if len(colour) == 3 else colour
 
 
 class _Literal(pdfdoc.PDFObject):
@@ -226,7 +166,7 @@ class _Tiling(_Form):
         return stream.format(document)
 
 
-def _function(segments: tuple, mode: str) -> pdfdoc.PDFDictionary:
+def _function(segments: tuple, colours: Colours) -> pdfdoc.PDFDictionary:
     """A PDF function of the colour stops: pieces (t0, t1, colour0, colour1) joined."""
 
     def piece(c0: tuple, c1: tuple, domain: tuple) -> pdfdoc.PDFDictionary:
@@ -235,8 +175,8 @@ def _function(segments: tuple, mode: str) -> pdfdoc.PDFDictionary:
             {
                 "FunctionType": 2,
                 "Domain": _array(domain),
-                "C0": _array(convert(c0, mode)),
-                "C1": _array(convert(c1, mode)),
+                "C0": _array(convert(c0, colours)),
+                "C1": _array(convert(c1, colours)),
                 "N": 1,
             }
         )
@@ -255,17 +195,17 @@ def _function(segments: tuple, mode: str) -> pdfdoc.PDFDictionary:
     )
 
 
-def _pattern(shading: tuple, matrix: tuple, mode: str) -> pdfdoc.PDFDictionary:
+def _pattern(shading: tuple, matrix: tuple, colours: Colours) -> pdfdoc.PDFDictionary:
     """A shading pattern: ``shading`` is (kind, coords, domain, pieces, components)."""
     kind, coords, domain, segments, components = shading
-    last = convert(segments[-1][3], mode)
+    last = convert(segments[-1][3], colours)
     body = pdfdoc.PDFDictionary(
         {
             "ShadingType": 2 if kind == "linear" else 3,
             "ColorSpace": pdfdoc.PDFName(SPACES[len(last)]),
             "Coords": _array(coords),
             "Domain": _array(domain),
-            "Function": _function(segments, mode),
+            "Function": _function(segments, colours),
             "Extend": pdfdoc.PDFArray([TRUE, TRUE]),
         }
     )
@@ -285,9 +225,9 @@ def _pattern(shading: tuple, matrix: tuple, mode: str) -> pdfdoc.PDFDictionary:
 class _Painter:
     """Runs a drawer's operations on a canvas, making the XObjects they need."""
 
-    def __init__(self, canvas: Canvas, cmyk: bool):
+    def __init__(self, canvas: Canvas, colours: Colours):
         self.canvas = canvas
-        self.mode = "cmyk" if cmyk else "rgb"  # how colours are set ("luminance" in masks)
+        self.colours = colours  # how colours are set (LUMINANCE in masks)
         self.doc = canvas._doc
         if not hasattr(self.doc, "_pnp_objects"):
             self.doc._pnp_objects = {}  # the name identical content was written under
@@ -295,10 +235,10 @@ class _Painter:
 
     def run(self, ops: tuple) -> None:
         """Every operation, in order."""
-        canvas, mode = self.canvas, self.mode
+        canvas, rgb = self.canvas, self.colours is RGB
         for op in ops:
             if op.__class__ is str:
-                canvas.addLiteral(op if mode == "rgb" else _RGB_OPERATOR.sub(self.colour, op))
+                canvas.addLiteral(op if rgb else _RGB_OPERATOR.sub(self.colour, op))
                 continue
             code = op[0]
             if code == SAVE:
@@ -321,8 +261,8 @@ class _Painter:
                 self.paint(*op[1:])
 
     def colour(self, match: re.Match[str]) -> str:
-        """A colour operator in the colour mode."""
-        converted = convert((float(match[1]), float(match[2]), float(match[3])), self.mode)
+        """A colour operator in the colours drawn."""
+        converted = convert((float(match[1]), float(match[2]), float(match[3])), self.colours)
         return f"{fmt(*converted)} {OPERATORS[len(converted), match[4]]}"
 
     def text(
@@ -363,13 +303,13 @@ class _Painter:
     ) -> tuple[str, pdfdoc.PDFDictionary]:
         """A graphics state setting a soft mask drawn by ``ops``: its name and dictionary (a
         luminosity mask's colours drawn as the greys an SVG mask sees in them)."""
-        mode = self.mode
+        colours = self.colours
         if kind == "Luminosity":
-            self.mode = "luminance"
+            self.colours = LUMINANCE
         try:
             content, resources = self.capture(ops, True, patterns, {})
         finally:
-            self.mode = mode
+            self.colours = colours
         group = {"S": pdfdoc.PDFName("Transparency")}
         if kind == "Luminosity":
             group["CS"] = pdfdoc.PDFName("DeviceGray")
@@ -417,7 +357,7 @@ class _Painter:
     def pattern(self, shading: tuple, matrix: tuple) -> str:
         """The name of a shading pattern, or of a tiling one (``shading`` is then ("tile",
         size, operations of a tile)), written once per document."""
-        key = "PnpP" + hashlib.sha1(repr((shading, matrix, self.mode)).encode()).hexdigest()
+        key = "PnpP" + hashlib.sha1(repr((shading, matrix, self.colours.name)).encode()).hexdigest()
         name = self.objects.get(key)
         if name is None:
             name = key[:16]
@@ -426,7 +366,7 @@ class _Painter:
                 content, resources = self.capture(ops, True, (), {})
                 self.doc.Reference(_Tiling(content, (0, 0, w, h), resources, matrix), name)
             else:
-                self.doc.Reference(_pattern(shading, matrix, self.mode), name)
+                self.doc.Reference(_pattern(shading, matrix, self.colours), name)
             self.objects[key] = name
         return name
 

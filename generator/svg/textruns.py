@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, NamedTuple
 from lxml import etree
 from reportlab.pdfbase import pdfmetrics
 
-from generator.art.fonts import font_for, missing_in
-from generator.art.svgbuild import SvgError
-from generator.art.svgvalues import length, numbers
+from generator.svg.builder import SvgError
+from generator.svg.fonts import font_for, missing_in
+from generator.svg.values import length, numbers
 
 if TYPE_CHECKING:
-    from generator.art.svgbuild import Ctx
-    from generator.art.svgdraw import Compiler
+    from generator.svg.builder import Ctx
+    from generator.svg.compiler import Compiler
 
 NS = "{http://www.w3.org/2000/svg}"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"

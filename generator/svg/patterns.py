@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from generator.art.svgbuild import parse_view_box, view_box_matrix
-from generator.art.svgpaint import Server, href_of
-from generator.art.svgvalues import (
+from generator.svg.builder import parse_view_box, view_box_matrix
+from generator.svg.gradients import Server, href_of
+from generator.svg.values import (
     IDENTITY,
     Length,
     Matrix,
@@ -29,8 +29,8 @@ from generator.art.svgvalues import (
 )
 
 if TYPE_CHECKING:
-    from generator.art.svgbuild import Ctx
-    from generator.art.svgdraw import Compiler
+    from generator.svg.builder import Ctx
+    from generator.svg.compiler import Compiler
 
 PATTERN = "{http://www.w3.org/2000/svg}pattern"
 MAX_TILES = 100_000

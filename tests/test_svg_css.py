@@ -1,4 +1,4 @@
-"""The CSS matcher of ``svgstyle``: the same subjects as the plain backtracking reading of a
+"""The CSS matcher of ``svg.css``: the same subjects as the plain backtracking reading of a
 selector (kept here as the reference), for every combinator and simple selector it supports,
 at a cost that grows with compounds x elements, and a document past its budget reported."""
 
@@ -9,9 +9,9 @@ import random
 import pytest
 from lxml import etree
 
-from generator.art import svgstyle
-from generator.art.store import SAFE_PARSER
-from generator.art.svgstyle import Selector, cascade, parse_selector
+from generator.svg import css
+from generator.svg.css import Selector, cascade, parse_selector
+from generator.svg.safexml import SAFE_PARSER
 
 DOCUMENT = """\
 <svg xmlns="http://www.w3.org/2000/svg" id="root">
@@ -97,7 +97,7 @@ def reference(selector: Selector, element: etree._Element, index: int | None = N
     if combinator in (">", " "):
         step, near = etree._Element.getparent, combinator == ">"
     else:
-        step, near = svgstyle._previous_element, combinator == "+"
+        step, near = css._previous_element, combinator == "+"
     other = step(element)
     while other is not None:
         if reference(selector, other, index - 1):
@@ -135,8 +135,8 @@ def test_the_selectors_above_pick_something_and_leave_something():
 def reference_cascade(root: etree._Element) -> dict[str, list[tuple[str, str, bool]]]:
     """Every element against every rule in cascade order, as the cascade did before."""
     rules = []
-    for style in root.iter(f"{svgstyle.SVG_NS}style"):
-        rules.extend(svgstyle.parse_sheet(style.text or "", lambda *_: None, None))
+    for style in root.iter(f"{css.SVG_NS}style"):
+        rules.extend(css.parse_sheet(style.text or "", lambda *_: None, None))
     order = {id(rule): n for n, rule in enumerate(rules)}
     rules.sort(key=lambda r: (r.selector.specificity, order[id(r)]))
     found: dict[str, list[tuple[str, str, bool]]] = {}
@@ -168,11 +168,11 @@ def test_the_cascade_gives_each_element_the_declarations_it_gave_before():
 
 
 def random_tree(rng: random.Random) -> etree._Element:
-    root = etree.Element(f"{svgstyle.SVG_NS}svg")
+    root = etree.Element(f"{css.SVG_NS}svg")
     nodes = [root]
     for n in range(rng.randint(5, 40)):
         parent = rng.choice(nodes)
-        child = etree.SubElement(parent, svgstyle.SVG_NS + rng.choice("gabc"), id=f"n{n}")
+        child = etree.SubElement(parent, css.SVG_NS + rng.choice("gabc"), id=f"n{n}")
         if rng.random() < 0.6:
             child.set("class", " ".join(rng.sample("xyz", rng.randint(1, 2))))
         nodes.append(child)
@@ -200,7 +200,7 @@ def test_random_selectors_on_random_trees_pick_what_backtracking_picks():
         selector = parse_selector(random_selector(rng))
         last = len(selector.parts) - 1
         for order in (elements(root), elements(root)[::-1]):
-            matcher = svgstyle.Matcher(selector, svgstyle.Meter(None))
+            matcher = css.Matcher(selector, css.Meter(None))
             for element in order:
                 ours = matcher.matches(element, last)
                 assert ours == reference(selector, element), (selector, element.get("id"))
@@ -210,10 +210,10 @@ def test_random_selectors_on_random_trees_pick_what_backtracking_picks():
 
 def test_a_selector_of_too_many_compounds_is_reported_and_ignored():
     warnings = []
-    sheet = "g " * svgstyle.MAX_COMPOUNDS + "rect { fill: red } rect { stroke: blue }"
-    rules = svgstyle.parse_sheet(sheet, lambda *w: warnings.append(w), 3)
+    sheet = "g " * css.MAX_COMPOUNDS + "rect { fill: red } rect { stroke: blue }"
+    rules = css.parse_sheet(sheet, lambda *w: warnings.append(w), 3)
     assert [r.block for r in rules] == [(("stroke", "blue", False),)]
-    assert f"may chain {svgstyle.MAX_COMPOUNDS}" in warnings[0][1], warnings
+    assert f"may chain {css.MAX_COMPOUNDS}" in warnings[0][1], warnings
 
 
 def nested(depth: int) -> etree._Element:
@@ -228,22 +228,22 @@ def test_a_descendant_chain_costs_compounds_times_elements():
     (compound, element) pair is now tested once."""
     root = nested(30)
     selector = parse_selector("nope " + "g " * 15 + "rect")
-    meter = svgstyle.Meter(10**9)
-    rect = root.find(f".//{svgstyle.SVG_NS}rect")
-    assert not svgstyle.Matcher(selector, meter).matches(rect, len(selector.parts) - 1)
+    meter = css.Meter(10**9)
+    rect = root.find(f".//{css.SVG_NS}rect")
+    assert not css.Matcher(selector, meter).matches(rect, len(selector.parts) - 1)
     assert 10**9 - meter.left <= len(selector.parts) * 32
 
 
 def test_a_sheet_past_the_budget_is_reported_and_not_applied(monkeypatch):
-    monkeypatch.setattr(svgstyle, "MAX_SELECTOR_STEPS", 1000)
+    monkeypatch.setattr(css, "MAX_SELECTOR_STEPS", 1000)
     cheap = "<style>rect { fill: blue }</style>"
     costly = "<style>\n" + "".join(f"g rect.c{n}, rect {{ stroke: red }}\n" for n in range(600))
     text = f'<svg xmlns="http://www.w3.org/2000/svg">{cheap}{costly}</style><rect/></svg>'
     root = etree.fromstring(text.encode())
     warnings = []
-    css = cascade(root, lambda *w: warnings.append(w))
-    rect = root.find(f"{svgstyle.SVG_NS}rect")
-    assert css.normal[rect] == [("fill", "blue")]
+    styles = cascade(root, lambda *w: warnings.append(w))
+    rect = root.find(f"{css.SVG_NS}rect")
+    assert styles.normal[rect] == [("fill", "blue")]
     ((needle, message),) = warnings
     assert needle == "<style" and "1,200 rules of <style> (line 1)" in message, message
     assert "more than 1,000 steps; its rules are not applied" in message
@@ -256,6 +256,6 @@ def test_20000_class_rules_reach_their_20000_elements():
     rects = "".join(f'<rect class="c{n} all"/>' for n in range(count))
     text = f'<svg xmlns="http://www.w3.org/2000/svg"><style>{rules}</style>{rects}</svg>'
     root = etree.fromstring(text.encode(), SAFE_PARSER)
-    css = cascade(root, lambda *w: pytest.fail(str(w)))
-    found = [css.normal.get(rect) for rect in root.iter(f"{svgstyle.SVG_NS}rect")]
+    styles = cascade(root, lambda *w: pytest.fail(str(w)))
+    found = [styles.normal.get(rect) for rect in root.iter(f"{css.SVG_NS}rect")]
     assert found == [[("fill", f"#{n:06x}")] for n in range(count)]

@@ -13,11 +13,11 @@ from collections.abc import Callable
 
 from lxml import etree
 
-from generator.art import svgtext
-from generator.art.svgbuild import Box, Builder, Ctx, href_of, local_name
-from generator.art.svgpath import fmt
-from generator.art.svgpdf import GROUP, RESTORE, SAVE, TEXT, TRANSFORM
-from generator.art.svgvalues import (
+from generator.svg import textruns
+from generator.svg.builder import Box, Builder, Ctx, href_of, local_name
+from generator.svg.path import fmt
+from generator.svg.pdf import GROUP, RESTORE, SAVE, TEXT, TRANSFORM
+from generator.svg.values import (
     DEFAULT_FONT_SIZE,
     IDENTITY,
     Length,
@@ -297,7 +297,7 @@ class ClipsAndMasks:
 
     def clip_text(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> list:
         """Text in a clip path: its glyphs filled opaque."""
-        runs = svgtext.layout(self, element, attrs, ctx)
+        runs = textruns.layout(self, element, attrs, ctx)
         ops: list = ["0 g"]
         for run in runs:
             ops.append((TEXT, run.font, run.size, run.x, run.y, run.text, 0, run.spacing))

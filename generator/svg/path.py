@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from generator.art.svgvalues import LIMIT
+from generator.svg.values import LIMIT
 
 KAPPA = 4 / 3 * (math.sqrt(2) - 1)  # a quarter circle as one cubic Bézier
 PATH_ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7}

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from generator.art import svgdraw
-from generator.art.store import SAFE_PARSER
-from generator.art.svgdraw import SvgError, compile_svg
-from generator.art.svgimage import Images
+from generator.svg import compiler
+from generator.svg.compiler import SvgError, compile_svg
+from generator.svg.images import Images
+from generator.svg.safexml import SAFE_PARSER
 
 OPEN = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
 LEAF = OPEN + '<rect width="5" height="5" fill="red"/><circle r="2" fill="blue"/></svg>'
@@ -23,7 +23,7 @@ def images(names: list[str]) -> str:
     return "".join(f'<image href="{n}" x="{i}" width="3" height="3"/>' for i, n in enumerate(names))
 
 
-def compiled(body: str, base: Path, **options: object) -> svgdraw.Drawer:
+def compiled(body: str, base: Path, **options: object) -> compiler.Drawer:
     root = etree.fromstring((OPEN + body + "</svg>").encode(), SAFE_PARSER)
     return compile_svg(root, base, **options)
 
@@ -79,7 +79,7 @@ def test_every_element_a_picture_draws_counts_against_one_budget(tmp_path, monke
     """A picture of 20 elements may be drawn twice within a budget of 50, not three times
     (each drawing of it is its <image> and its 20 elements); before, each picture had a budget
     of its own."""
-    monkeypatch.setattr(svgdraw, "MAX_ELEMENTS", 50)
+    monkeypatch.setattr(compiler, "MAX_ELEMENTS", 50)
     (tmp_path / "twenty.svg").write_text(OPEN + '<rect width="1" height="1"/>' * 20 + "</svg>")
     assert compiled(images(["twenty.svg"] * 2), tmp_path).ops
     with pytest.raises(SvgError) as raised:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from generator.art.svgvalues import (
+from generator.svg.values import (
     IDENTITY,
     Length,
     Matrix,

@@ -1,5 +1,5 @@
 """Images, as part of the SVG compiler (``svgdraw``): raster files and data (drawn by
-``images.draw_image``), and SVG files and data drawn by this renderer, placed in their box as
+``raster.draw_image``), and SVG files and data drawn by this renderer, placed in their box as
 ``preserveAspectRatio`` says. A file must be inside the game folder.
 
 An SVG picture is compiled once (``Pictures``, by its path and content) however often it is
@@ -17,11 +17,12 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.art import images
-from generator.art.svgbuild import PX_TO_PT, Ctx, SvgError, href_of, view_box_matrix
-from generator.art.svgpath import fmt
-from generator.art.svgpdf import FILL_ALPHA, IMAGE, STROKE_ALPHA, TRANSFORM, Drawer
-from generator.art.svgvalues import multiply
+from generator.svg import raster
+from generator.svg.builder import PX_TO_PT, Ctx, SvgError, href_of, view_box_matrix
+from generator.svg.path import fmt
+from generator.svg.pdf import FILL_ALPHA, IMAGE, STROKE_ALPHA, TRANSFORM, Drawer
+from generator.svg.safexml import SAFE_PARSER
+from generator.svg.values import multiply
 
 
 @dataclass(frozen=True)
@@ -131,15 +132,15 @@ class Images:
         the PDF), so that a picture broken past its header is found here, not while the PDF
         is written."""
         try:
-            raw = images.read_bytes(source) if isinstance(source, Path) else source
-            raster = images.load(raw)
-        except (OSError, images.ImageProblem) as exc:
-            why = str(exc) if isinstance(exc, images.ImageProblem) else "cannot be read"
+            raw = raster.read_bytes(source) if isinstance(source, Path) else source
+            picture = raster.load(raw)
+        except (OSError, raster.ImageProblem) as exc:
+            why = str(exc) if isinstance(exc, raster.ImageProblem) else "cannot be read"
             self.warn("<image", f"{self.where(element)} {why}; not drawn")
             return None
-        if raster.width <= 0 or raster.height <= 0:
+        if picture.width <= 0 or picture.height <= 0:
             return None
-        return ("raster", source, (float(raster.width), float(raster.height)))
+        return ("raster", source, (float(picture.width), float(picture.height)))
 
     def svg_image(
         self, data: bytes, element: etree._Element, source: str, href: str = "data:"
@@ -169,7 +170,6 @@ class Images:
 
     def parse_picture(self, data: bytes, element: etree._Element) -> etree._Element | None:
         """The tree of an SVG picture; None (with a warning) when it is not well-formed."""
-        from generator.art.store import SAFE_PARSER  # the one parser for untrusted SVG
 
         try:
             return etree.fromstring(data, SAFE_PARSER)

@@ -1,11 +1,13 @@
 """Fonts embedded in every PDF, registered once for reportlab and text measuring, the mapping
 from a CSS ``font-family`` to one of them, and the measuring itself: widths, wrapped lines.
 
-The stock families (the files of ``spec.fontfiles``) answer to the generic names
-``sans-serif``, ``serif`` and ``monospace`` and to the common names of fonts like them
-(Helvetica, Arial, Times, Courier ...). A game's own fonts (``fonts:`` in ``game.yaml``) answer
-to the family names it gives them. Templates ask for ``font-family="sans-serif"`` with
-``font-weight="bold"`` / ``font-style="italic"``.
+The stock families ship beside this module (``dejavu/``, DejaVu, whose licence allows
+embedding): DejaVu Sans for ``sans-serif`` (Bitstream Vera Sans with a far wider coverage:
+German umlauts and ß, typographic quotes and dashes, arrows, Greek, Cyrillic), DejaVu Serif
+for ``serif`` and DejaVu Sans Mono for ``monospace``; they also answer to the common names of
+fonts like them (Helvetica, Arial, Times, Courier ...). Other fonts are registered by family
+name (``register_game_fonts``: a game's ``fonts:``). Templates ask for
+``font-family="sans-serif"`` with ``font-weight="bold"`` / ``font-style="italic"``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,48 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.model.fontfiles import FONT_DIR, STOCK, VARIANT_KEYS
+FONT_DIR = Path(__file__).resolve().parent / "dejavu"  # the stock faces, with their licence
+VARIANT_KEYS = (("normal", "normal"), ("bold", "normal"), ("normal", "italic"), ("bold", "italic"))
+STOCK = {
+    "sans-serif": dict(
+        zip(
+            VARIANT_KEYS,
+            (
+                "DejaVuSans.ttf",
+                "DejaVuSans-Bold.ttf",
+                "DejaVuSans-Oblique.ttf",
+                "DejaVuSans-BoldOblique.ttf",
+            ),
+            strict=True,
+        )
+    ),
+    "serif": dict(
+        zip(
+            VARIANT_KEYS,
+            (
+                "DejaVuSerif.ttf",
+                "DejaVuSerif-Bold.ttf",
+                "DejaVuSerif-Italic.ttf",
+                "DejaVuSerif-BoldItalic.ttf",
+            ),
+            strict=True,
+        )
+    ),
+    "monospace": dict(
+        zip(
+            VARIANT_KEYS,
+            (
+                "DejaVuSansMono.ttf",
+                "DejaVuSansMono-Bold.ttf",
+                "DejaVuSansMono-Oblique.ttf",
+                "DejaVuSansMono-BoldOblique.ttf",
+            ),
+            strict=True,
+        )
+    ),
+}
+FILES = STOCK["sans-serif"]  # the default family, which the engine's own words use
+
 
 Variant = tuple[str, str]  # (weight, style): ("normal" | "bold", "normal" | "italic")
 STOCK_NAMES = {"sans-serif": "PnpSans", "serif": "PnpSerif", "monospace": "PnpMono"}

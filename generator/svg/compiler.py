@@ -30,9 +30,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.art import svgpaint, svgpattern, svgtext
-from generator.art.fonts import register_fonts
-from generator.art.svgbuild import (
+from generator.svg import gradients, patterns, textruns
+from generator.svg.builder import (
     NS,
     PX_TO_PT,
     XML_SPACE,
@@ -49,9 +48,11 @@ from generator.art.svgbuild import (
     union,
     view_box_matrix,
 )
-from generator.art.svgclip import EMPTY_MASK, SHAPES, ClipsAndMasks
-from generator.art.svgimage import Images, Pictures
-from generator.art.svgpath import (
+from generator.svg.clips import EMPTY_MASK, SHAPES, ClipsAndMasks
+from generator.svg.css import Cascade, cascade, declarations
+from generator.svg.fonts import register_fonts
+from generator.svg.images import Images, Pictures
+from generator.svg.path import (
     EMPTY,
     Geometry,
     ellipse_geometry,
@@ -61,7 +62,7 @@ from generator.art.svgpath import (
     polyline_geometry,
     rect_geometry,
 )
-from generator.art.svgpdf import (
+from generator.svg.pdf import (
     FILL_ALPHA,
     GROUP,
     PAINT,
@@ -72,8 +73,7 @@ from generator.art.svgpdf import (
     TRANSFORM,
     Drawer,
 )
-from generator.art.svgstyle import Cascade, cascade, declarations
-from generator.art.svgvalues import (
+from generator.svg.values import (
     ABSOLUTE_UNITS,
     DEFAULT_FONT_SIZE,
     IDENTITY,
@@ -1018,7 +1018,7 @@ class Compiler(ClipsAndMasks, Images):
             self.b.literal.append(f"{fmt(x - half, y - half, line[0], line[0])} re f")
 
     def gradient(
-        self, server: svgpaint.Server, alpha: float, stroke: bool, ops: tuple, ctx: Ctx
+        self, server: gradients.Server, alpha: float, stroke: bool, ops: tuple, ctx: Ctx
     ) -> None:
         """``ops`` painted with a gradient or a pattern at ``alpha`` times the opacity its
         stops share. A pattern's tile sets its own alphas, which some viewers let replace
@@ -1063,17 +1063,17 @@ class Compiler(ClipsAndMasks, Images):
         kind = local_name(server) if server is not None else None
         if kind in ("linearGradient", "radialGradient"):
             assert server is not None
-            result = svgpaint.resolve(_Resolver(self, ctx), server, bbox, painted)
+            result = gradients.resolve(_Resolver(self, ctx), server, bbox, painted)
             if result is None and value.fallback is not None:
                 return self.paint_of(value.fallback, bbox, painted, ctx, element)
             if result is None:
                 return None
-            if isinstance(result, svgpaint.Solid):
+            if isinstance(result, gradients.Solid):
                 return (result.rgb, result.alpha) if result.alpha > 0 else None
             return (None, result)
         if kind == "pattern" and server not in self.active:
             assert server is not None
-            tiles = svgpattern.resolve(self, element, server, bbox, painted, ctx)
+            tiles = patterns.resolve(self, element, server, bbox, painted, ctx)
             if tiles is not None:
                 return (None, tiles)
         if value.fallback is not None:
@@ -1128,8 +1128,8 @@ class Compiler(ClipsAndMasks, Images):
         if name in SHAPES:
             box = self.geometry(name, attrs, inner).bbox
         elif name == "text":
-            runs = svgtext.layout(self, element, attrs, inner)
-            box = svgtext.bbox(runs)
+            runs = textruns.layout(self, element, attrs, inner)
+            box = textruns.bbox(runs)
         elif name in ("g", "a", "switch", "svg", "symbol"):
             for child in element:
                 box = union(box, self.bbox_of(child, inner))
@@ -1167,14 +1167,14 @@ class Compiler(ClipsAndMasks, Images):
     def text(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """A text element: its runs of glyphs, filled and stroked (as one group when its
         opacity applies to strokes over fills)."""
-        runs = svgtext.layout(self, element, attrs, ctx)
+        runs = textruns.layout(self, element, attrs, ctx)
         if not runs:
             return
         boxes: list[Box | None] = []
 
         def bbox() -> Box | None:
             if not boxes:
-                boxes.append(svgtext.bbox(runs))
+                boxes.append(textruns.bbox(runs))
             return boxes[0]
 
         if SPECIAL.isdisjoint(attrs):
@@ -1194,7 +1194,7 @@ class Compiler(ClipsAndMasks, Images):
     def paint_run(
         self,
         element: etree._Element,
-        run: svgtext.Run,
+        run: textruns.Run,
         bbox: Callable[[], Box | None],
         ctx: Ctx,
         scale: float,
@@ -1265,7 +1265,7 @@ HANDLERS = {  # the element each method draws, by its tag with the SVG namespace
 HANDLERS = {NS + name: handler for name, handler in HANDLERS.items()}
 
 
-class _Resolver(svgpaint.Resolver):
+class _Resolver(gradients.Resolver):
     """What gradients need from the compiler, in one element's context."""
 
     def __init__(self, compiler: Compiler, ctx: Ctx):
