@@ -1,5 +1,5 @@
 """The project's renderer against an independent one: the test pictures of resvg's suite
-(``/work/shared/svg-suite``, or ``PNP_SVG_SUITE``), each drawn through the art path (``ArtStore``
+(``shared/svg-suite`` beside the repository; the test fails without it), each drawn through the art path (``ArtStore``
 to a ``Drawer``, every other one inside a form as the PDF writer draws repeated art) into one
 PDF, a page each, rendered by pypdfium2 and compared with resvg's own rendering. The metric
 is ``pixels.bad_share``: blurred by a pixel, edges may move two pixels, at most 0.5% of the
@@ -12,22 +12,20 @@ reported, so that it can come off the list.
 
 from __future__ import annotations
 
-import os
 import re
 import warnings
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from PIL import Image
 from pixels import WITHIN, bad_share, on_white, pdf_of, render
 from reportlab.pdfgen.canvas import Canvas
 
-import generator.output.pdfsetup  # noqa: F401 - forms with their graphics states, as packs
 from generator.art.store import ArtStore
 from generator.errors import SpecError
+from generator.svg import canvas as rl
 
-SUITE = Path(os.environ.get("PNP_SVG_SUITE", "/work/shared/svg-suite"))
+SUITE = Path(__file__).resolve().parents[2] / "shared" / "svg-suite"  # beside the repository
 MIN_PASS_RATE = 0.90
 FONT = "text in Noto Sans, which the reference has and we do not (we embed DejaVu Sans)"
 PDFIUM = "an edge one pixel off: pdfium samples a gradient's colours at pixel corners"
@@ -103,13 +101,16 @@ def _drawing(art: object, index: int):  # noqa: ANN202 - a canvas callback
             return
         canvas.beginForm(f"picture{index}", 0, 0, art.width, art.height)  # type: ignore[attr-defined]
         art.draw(canvas)  # type: ignore[attr-defined]
-        canvas.endForm()
+        rl.end_form(canvas, f"picture{index}")
         canvas.doForm(f"picture{index}")
 
     return draw
 
 
-@pytest.mark.skipif(not SUITE.is_dir(), reason=f"no SVG test suite at {SUITE}")
+def test_the_svg_suite_is_beside_the_repository():
+    assert len(pictures()) > 400, f"the SVG test suite is missing or cut short at {SUITE}"
+
+
 def test_the_svg_suite_draws_as_resvg_does():
     """Every picture drawn, compared, counted by folder; no match lost."""
     paths = pictures()

@@ -30,6 +30,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.art.store import Artwork
 from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
+from generator.svg import canvas as rl
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
 ICON_CODE = re.compile(r":([a-z0-9][a-z0-9-]*):")
@@ -186,13 +187,13 @@ class FlowLayout:
 
     def _draw_icon(self, canvas: Canvas, kind: str, label: str) -> None:
         """onDraw callback: the icon in the placeholder just before it ('name@size')."""
-        info = canvas._curr_tx_info
+        x, y = rl.text_cursor(canvas)
         name, size_text = label.rsplit("@", 1)
         size = float(size_text)
         drawing = self.icon(name, None)
         scale = size / ICON_BOX
         canvas.saveState()
-        canvas.translate(info["cur_x"] - size, info["cur_y"] - ICON_DROP * size)
+        canvas.translate(x - size, y - ICON_DROP * size)
         canvas.scale(scale, scale)
         drawing.draw(canvas)
         canvas.restoreState()

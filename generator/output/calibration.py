@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.i18n.strings import english
 from generator.output.atomic import replacing
+from generator.svg import canvas as rl
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
 RANGE = 8.0  # mm either way: duplex printers are commonly 1-4 mm out
@@ -31,6 +32,7 @@ def behind(x: float, y: float, paper: tuple[float, float], duplex: str) -> tuple
     return (x, paper[1] - y) if duplex == "short" else (paper[0] - x, y)
 
 
+@rl.binary_streams()
 def write_calibration(path: Path, paper: tuple[float, float], duplex: str) -> None:
     """Write the two-page test sheet to ``path`` (atomically)."""
     register_fonts()

@@ -26,7 +26,8 @@ from generator.art.store import Artwork
 from generator.layout.pack import Pack
 from generator.layout.sheets import Box, Fold, Page, Placement
 from generator.model.sizes import sheet_geometry
-from generator.output import inventory, pdfsetup  # noqa: F401 - reportlab set up as packs need
+from generator.output import inventory
+from generator.svg import canvas as rl
 from generator.svg.compiler import pdf_number
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
@@ -36,6 +37,7 @@ FOLD_DASH_PT = (3, 2)
 LABEL_SIZE_PT = 6.5
 
 
+@rl.binary_streams()
 def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None) -> None:
     """Draw the whole pack to ``path``, page by page (a blank page where a sheet's back has
     nothing); ``progress(1)`` is called after every page."""
@@ -124,7 +126,7 @@ class _ArtPlacer:
         if key not in self.forms:
             canvas.beginForm(f"art{key}", 0, 0, art.width, art.height)
             self._paint(canvas, art)
-            canvas.endForm()
+            rl.end_form(canvas, f"art{key}")
             self.forms.add(key)
 
     @staticmethod

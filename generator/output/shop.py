@@ -27,9 +27,10 @@ from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Page
 from generator.model.kinds import MODELS
-from generator.output import pdfsetup, pdfx  # noqa: F401 - reportlab set up as packs need
+from generator.output import pdfx
 from generator.output.colour import Press, srgb_profile
 from generator.output.staging import replacing_folder
+from generator.svg import canvas as rl
 from generator.svg.fonts import REGULAR, register_fonts
 from generator.svg.pdf import RGB, Colours
 
@@ -136,6 +137,7 @@ class _InColours:
         self.art.draw(canvas, self.colours)
 
 
+@rl.binary_streams()
 def draw_pdf(
     pack: Pack,
     pages: list[ShopPage],
@@ -204,10 +206,10 @@ def _art(
         art.draw(canvas, colours)
         canvas.restoreState()
         return
-    name = f"shopart{len(canvas._doc.idToObject)}"
+    name = f"shopart{rl.objects(canvas)}"
     canvas.beginForm(name, 0, 0, art.width, art.height)
     art.draw(canvas, colours)
-    canvas.endForm()
+    rl.end_form(canvas, name)
     for fx, (cx, cw) in _mirrors(x0, aw, w):
         for fy, (cy, ch) in _mirrors(y0, ah, h):
             canvas.saveState()

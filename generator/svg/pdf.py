@@ -28,6 +28,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.svg import canvas as rl
 from generator.svg.path import fmt
 from generator.svg.raster import draw_image
 
@@ -228,10 +229,8 @@ class _Painter:
     def __init__(self, canvas: Canvas, colours: Colours):
         self.canvas = canvas
         self.colours = colours  # how colours are set (LUMINANCE in masks)
-        self.doc = canvas._doc
-        if not hasattr(self.doc, "_pnp_objects"):
-            self.doc._pnp_objects = {}  # the name identical content was written under
-        self.objects: dict[str, str] = self.doc._pnp_objects
+        self.doc = rl.document(canvas)
+        self.objects = rl.written(canvas)  # the name identical content was written under
 
     def run(self, ops: tuple) -> None:
         """Every operation, in order."""
@@ -377,25 +376,20 @@ class _Painter:
         and the graphics ``states`` it sets itself), drawn aside from the canvas's own
         stream. A transparency group starts at full alpha."""
         canvas = self.canvas
-        saved = canvas._code, canvas._formsinuse
-        canvas._code, canvas._formsinuse = [], []
-        try:
+        with rl.drawn_aside(canvas) as aside:
             canvas.saveState()
             if reset_alpha:
                 canvas.setFillAlpha(1)
                 canvas.setStrokeAlpha(1)
             self.run(ops)
             canvas.restoreState()
-            code, forms = canvas._code, canvas._formsinuse
-        finally:
-            canvas._code, canvas._formsinuse = saved
-        known = canvas._extgstate.getState()
+        forms = aside.forms
         resources = {
             "XObject": dict(self.doc.xobjDict(forms).dict) if forms else {},
-            "ExtGState": {**(known.dict if known else {}), **states},
+            "ExtGState": {**rl.graphics_states(canvas), **states},
             "Pattern": {name: pdfdoc.PDFObjectReference(name) for name in patterns},
         }
-        return "\n".join(code), resources
+        return "\n".join(aside.code), resources
 
     def form(self, content: str, bbox: Box, resources: dict, group: dict | None) -> str:
         """The name of a form XObject with this content, written once per document."""
@@ -409,6 +403,4 @@ class _Painter:
 
     def do(self, content: str, bbox: Box, resources: dict, group: dict | None) -> None:
         """Paint a form XObject with this content here."""
-        name = self.form(content, bbox, resources, group)
-        self.canvas._code.append(f"/{pdfdoc.xObjectName(name)} Do")
-        self.canvas._formsinuse.append(name)
+        rl.paint(self.canvas, self.form(content, bbox, resources, group))

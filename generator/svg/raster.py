@@ -28,6 +28,8 @@ from PIL import Image, ImageFile, ImageOps
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.svg import canvas as rl
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PIXELS = 40_000_000  # 40 megapixels: a 300 dpi image larger than A2
 MAX_BYTES = 64_000_000  # an image file larger than this is refused before it is read
@@ -252,7 +254,7 @@ def draw_image(canvas: Canvas, source: Path | bytes) -> None:
     transformation, embedding it once per document however often it is drawn."""
     raw = read_bytes(source) if isinstance(source, Path) else source
     raster = load(raw)
-    document = canvas._doc
+    document = rl.document(canvas)
     name = raster.key
     reg_name = document.getXObjectName(name)
     if document.idToObject.get(reg_name) is None:
@@ -262,6 +264,4 @@ def draw_image(canvas: Canvas, source: Path | bytes) -> None:
             document.Reference(_MaskXObject(name + "m", raster), mask)
         document.Reference(_ImageXObject(name, raster, mask), reg_name)
         document.addForm(name, document.idToObject[reg_name])
-    canvas._code.append(f"/{reg_name} Do")
-    canvas._formsinuse.append(name)
-    canvas._currentPageHasImages = 1
+    rl.paint(canvas, name, image=True)
