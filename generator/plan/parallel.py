@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from generator.errors import WorkerLost
@@ -28,10 +29,20 @@ PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 R = TypeVar("R")
 
 
-_work: list[tuple[Callable, Sequence]] = []  # the job and items the forked workers inherit
-_in_worker: list[bool] = []
-_busy: list[bool] = []  # this process is doing its own share beside its workers
-_running: list[bool] = []  # a worker is doing a job (not waiting for one)
+@dataclass
+class _Process:
+    """This process's part in spreading work, in one place (forked workers inherit it, and
+    a worker's signal handler reads it): the jobs and items of the maps under way, whether
+    it is a forked worker, how many of its own shares it is doing beside its workers, and
+    whether it is running a job (not waiting for one)."""
+
+    work: list[tuple[Callable, Sequence]] = field(default_factory=list)
+    worker: bool = False
+    busy: int = 0
+    running: int = 0
+
+
+PROCESS = _Process()
 
 
 def cores() -> int:
@@ -48,16 +59,16 @@ def cores() -> int:
 def can_fork() -> bool:
     """Whether ``map_forked`` may fork here: Linux, not in a worker, and not while this
     process does its own share beside workers (the cores are taken)."""
-    return sys.platform == "linux" and not in_worker() and not _busy
+    return sys.platform == "linux" and not in_worker() and not PROCESS.busy
 
 
 def in_worker() -> bool:
     """Whether this is a forked worker (which must not draw progress bars or prompt)."""
-    return bool(_in_worker)
+    return PROCESS.worker
 
 
 def _start_worker(parent: int) -> None:
-    _in_worker.append(True)
+    PROCESS.worker = True
     atomic.adopt_owner(parent)
     signal.signal(signal.SIGINT, _interrupted)
     _die_with(parent)
@@ -78,7 +89,7 @@ def _die_with(parent: int) -> None:
 def _interrupted(signum: int, frame: object) -> None:
     """Ctrl-C in a worker: stop the job at hand (the build hears of it and cleans up), or,
     waiting for work, leave quietly instead of printing multiprocessing's traceback."""
-    if _running:
+    if PROCESS.running:
         raise KeyboardInterrupt
     raise SystemExit(1)
 
@@ -112,20 +123,20 @@ def _abandon(
 
 
 def _here(job: Callable[[T], R], item: T) -> R:
-    _busy.append(True)
+    PROCESS.busy += 1
     try:
         return job(item)
     finally:
-        _busy.pop()
+        PROCESS.busy -= 1
 
 
 def _run(index: int) -> object:
-    job, items = _work[-1]
-    _running.append(True)
+    job, items = PROCESS.work[-1]
+    PROCESS.running += 1
     try:
         return job(items[index])
     finally:
-        _running.pop()
+        PROCESS.running -= 1
 
 
 def map_forked(
@@ -146,7 +157,7 @@ def map_forked(
         return _in_turn(job, items, abandon)
     order = sorted(range(len(items)), key=lambda i: -weight(items[i]) if weight else i)
     mine = order[:1] if here else []
-    _work.append((job, items))
+    PROCESS.work.append((job, items))
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(
         workers - len(mine), mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
@@ -166,6 +177,6 @@ def map_forked(
         _abandon(pool, futures, abandon)
         raise
     finally:
-        _work.pop()
+        PROCESS.work.pop()
     pool.shutdown()
     return results
