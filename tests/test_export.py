@@ -352,10 +352,10 @@ def test_the_ingredient_green_stays_green() -> None:
 def test_boards_dice_standees_and_sheets_go_to_the_shop_too(tmp_path) -> None:
     packs = plan_games(load_games(BUNDLED, ("chocolate-coin", "candiescollectors"), None), None)
     pages = [p for pack in packs for ps in shop_pages(pack).values() for p in ps]
-    kinds = {p.kind for p in pages}
+    kinds = {p.noun for p in pages}
     assert {"card", "token", "board", "die", "standee", "sheet"} <= kinds, kinds
     (coin,) = plan_games(load_games(BUNDLED, ("chocolate-coin",), None), None)
-    wanted = [p for ps in shop_pages(coin).values() for p in ps if p.kind in ("board", "sheet")]
+    wanted = [p for ps in shop_pages(coin).values() for p in ps if p.noun in ("board", "sheet")]
     pdf = tmp_path / "some.pdf"
     draw_pdf(coin, wanted, str(pdf), colour.Press())
     with pymupdf.open(pdf) as document:

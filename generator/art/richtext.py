@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from markupsafe import Markup, escape
 
@@ -23,6 +24,18 @@ ICON_BOX = 20.0  # an icon macro draws in a 20 x 20 box at 0,0
 ASCENT = 0.76  # of the font size: from the top of a line to its baseline
 TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|\s+)")
 PRECISION = 0.02  # mm: how close the fitted size comes to the largest that fits
+
+
+@dataclass
+class Overflow:
+    """Text that does not fit: which component and box, and how much is missing."""
+
+    component: str
+    piece: str
+    box: str
+    missing: str
+    line: int | None = None
+    path: Path | None = None  # where the line is, when not the component's spec (a data file)
 
 
 @dataclass(frozen=True)

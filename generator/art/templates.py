@@ -16,9 +16,9 @@ from lxml import etree
 from markupsafe import Markup
 
 from generator.art import richtext, sandbox
+from generator.art.richtext import Overflow
 from generator.art.sandbox import Budget, LimitedEnvironment
 from generator.art.shapes import Shape
-from generator.art.sheetflow import Overflow
 from generator.errors import SpecError, display_path
 from generator.model.designs import Design
 from generator.model.game import merged_style

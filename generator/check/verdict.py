@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.art.sheetflow import Overflow
+from generator.art.richtext import Overflow
 from generator.check.printing import PrintReport
 from generator.check.rules import NOT_YET, CountRow, check_counts, check_recipes, mismatches
 from generator.i18n.strings import words

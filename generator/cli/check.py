@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from generator.art.sheetflow import Overflow
+from generator.art.richtext import Overflow
 from generator.check.printing import PrintReport
 from generator.check.rules import MISMATCH, CountRow, mismatches
 from generator.check.verdict import Verdict, judge, translation_problems

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from generator.art.richtext import Overflow
 from generator.art.shapes import Shape
-from generator.art.sheetflow import Overflow
 from generator.art.store import ArtStore
 from generator.i18n.strings import Words, words
 from generator.layout.sheets import Page, Sheet

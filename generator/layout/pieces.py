@@ -6,20 +6,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.art.shapes import Shape
+from generator.model.component import ComponentBase
 
 
 @dataclass(frozen=True)
 class Piece:
-    """One printed copy of a design: what imposition places and the manifest lists."""
+    """One printed copy of a design: what imposition places and the manifest lists. What
+    output needs of its kind travels with it as data: what it is called (``noun``), whether
+    its art is clipped to its shape grown by the bleed (tokens), whether its outline is its
+    trim box (cards) rather than its shape, and whether its page's text flow draws it (a
+    reference sheet) instead of art of its own."""
 
     component: str
-    kind: str
+    noun: str
     name: str
     copy: int
     shape: Shape
     bleed: float
     face: str
     back: str | None
+    clipped: bool = False
+    trim_outline: bool = False
+    flowed: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        spec: ComponentBase,
+        component: str,
+        name: str,
+        copy: int,
+        shape: Shape,
+        bleed: float,
+        face: str,
+        back: str | None,
+    ) -> Piece:
+        """A piece of a component of ``spec``'s kind, with what its model says of it."""
+        facts = (spec.clipped, spec.trim_outline, spec.flowed)
+        return cls(component, spec.noun, name, copy, shape, bleed, face, back, *facts)
 
     @property
     def w(self) -> float:

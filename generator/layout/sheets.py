@@ -10,9 +10,9 @@ in PDF).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from generator.layout.pieces import Piece
+from generator.layout.sheetflow import FlowLayout
 
 Line = tuple[float, float, float, float]
 Box = tuple[float, float, float, float]  # x, y, w, h
@@ -91,7 +91,7 @@ class Page:
     glue: list[tuple[Box, str]] = field(default_factory=list)  # strips and the tile they are on
     fold: Fold | None = None
     assembly: BoardMap | None = None
-    flow: Any = None  # a sheetflow.FlowLayout that draws this page's text
+    flow: FlowLayout | None = None  # what draws this page's text (a reference sheet's)
     inventory: int | None = None  # the n-th inventory page
     names: list[tuple[float, float, str]] = field(default_factory=list)  # centred, x, y, text
 

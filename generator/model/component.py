@@ -36,10 +36,15 @@ class ComponentBase(StrictModel):
     # What each kind states about itself: what one printed piece is called (in templates,
     # ``card.title``, and in messages); the key of its entries (``cards``: they may come from
     # a data file, and their fields are offered to translators; none for a component printed
-    # whole); whether a print shop's export holds its pieces.
+    # whole); whether a print shop's export holds its pieces; and how its pieces print:
+    # art clipped to the shape grown by the bleed, an outline that is the trim box, text
+    # flowed through its pages instead of art of its own.
     noun: ClassVar[str]
     entries_key: ClassVar[str] = ""
     shop: ClassVar[bool] = True
+    clipped: ClassVar[bool] = False
+    trim_outline: ClassVar[bool] = False
+    flowed: ClassVar[bool] = False
 
     @property
     def entries(self) -> list[Entry]:

@@ -17,7 +17,7 @@ def items(pack: Pack) -> list[dict[str, Any]]:
         for p in page.placements if page is not None else ():
             item = {
                 "component": p.piece.component,
-                "kind": p.piece.kind,
+                "kind": p.piece.noun,
                 "name": p.piece.name,
                 "copy": p.piece.copy,
                 "page": number,

@@ -90,7 +90,7 @@ def _art_uses(pack: Pack) -> Iterator[str]:
 
 def _placed_art(pack: Pack, p: Placement) -> str | None:
     """The art a placement draws (None: a sheet's flow, or an ink-saver back's outline)."""
-    if p.piece.kind == "sheet" or (p.side == "back" and pack.options.ink_saver):
+    if p.piece.flowed or (p.side == "back" and pack.options.ink_saver):
         return None
     return p.piece.face if p.side == "front" else p.piece.back
 
@@ -150,7 +150,7 @@ def _draw_page(pack: Pack, sheet: Page, page: int, canvas: Canvas, arts: _ArtPla
         key = _placed_art(pack, placement)
         if key is not None:
             _place(canvas, placement, lambda: arts.draw(canvas, key))  # noqa: B023 - called now
-        elif placement.side == "back" and placement.piece.kind != "sheet":
+        elif placement.side == "back" and not placement.piece.flowed:
             _outline_only(canvas, placement)
     if sheet.assembly:
         _assembly_map(pack, sheet, canvas, arts)
@@ -193,7 +193,7 @@ def _place(canvas: Canvas, p: Placement, draw_art: Callable[[], None]) -> None:
         canvas.restoreState()
         return
     _piece_frame(canvas, p)
-    if p.piece.kind == "token":
+    if p.piece.clipped:
         canvas.clipPath(_outline(canvas, p.piece.shape, 0, 0, b), stroke=0, fill=0)
     canvas.translate(-b * mm, -b * mm)  # the art's origin is its bleed box corner
     draw_art()
@@ -254,7 +254,7 @@ def _outline_only(canvas: Canvas, p: Placement) -> None:
     canvas.saveState()
     canvas.setStrokeGray(0.6)
     canvas.setLineWidth(0.3)
-    if p.piece.kind == "card":
+    if p.piece.trim_outline:
         canvas.rect(p.x * mm, p.y * mm, p.w * mm, p.h * mm, stroke=1, fill=0)
     else:
         _piece_frame(canvas, p)

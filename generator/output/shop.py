@@ -45,7 +45,7 @@ class ShopPage:
     and bleed in mm, and how many copies the game needs."""
 
     component: str
-    kind: str
+    noun: str  # what the piece is called: card, token, ...
     name: str
     side: str  # "face", "back", or "page-N" of a reference sheet
     piece: Piece
@@ -65,12 +65,12 @@ def shop_pages(pack: Pack, kinds: frozenset[str] = SHOP_KINDS) -> dict[str, list
     sheets: dict[tuple[str, str], dict[int, Page]] = {}
     for _, page in pack.numbered_pages():
         for p in page.placements:
-            if p.side != "front" or p.piece.kind not in kinds:
+            if p.side != "front" or p.piece.noun not in kinds:
                 continue
             key = (p.piece.component, p.piece.name)
             first.setdefault(key, p.piece)
             copies.setdefault(key, set()).add(p.piece.copy)
-            if p.piece.kind == "sheet" and p.piece.copy == first[key].copy:
+            if p.piece.flowed and p.piece.copy == first[key].copy:
                 sheets.setdefault(key, {})[id(page)] = page
     out: dict[str, list[ShopPage]] = {}
     for plan in pack.components:
@@ -85,8 +85,8 @@ def shop_pages(pack: Pack, kinds: frozenset[str] = SHOP_KINDS) -> dict[str, list
 
 def _sides(pack: Pack, piece: Piece, copies: int, sheet_pages: list[Page]) -> list[ShopPage]:
     """The shop pages of one design: a sheet's pages at paper size, else face and back."""
-    common = {"component": piece.component, "kind": piece.kind, "name": piece.name}
-    if piece.kind == "sheet":
+    common = {"component": piece.component, "noun": piece.noun, "name": piece.name}
+    if piece.flowed:
         w, h = pack.paper
         return [
             ShopPage(
@@ -286,7 +286,7 @@ def _write(pack: Pack, folder: Path) -> list[Path]:
             listing.append(
                 {
                     "component": component,
-                    "kind": page.kind,
+                    "kind": page.noun,
                     "name": page.name,
                     "side": page.side,
                     "copies": page.copies,

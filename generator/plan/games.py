@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.art.sheetflow import Overflow
+from generator.art.richtext import Overflow
 from generator.check.printing import PrintReport, check_printing
 from generator.errors import ErrorList, SpecError, SpecFailure, clean
 from generator.layout.pack import Pack

@@ -15,8 +15,8 @@ from typing import Generic, TypeVar
 
 from lxml import etree
 
+from generator.art.richtext import Overflow
 from generator.art.shapes import Shape
-from generator.art.sheetflow import Overflow
 from generator.art.templates import TemplateRenderer, card_box, composed_svg, describe
 from generator.errors import SpecError
 from generator.layout.counters import Group, groups_of
@@ -145,9 +145,9 @@ class Planner:
     ) -> list[Piece]:
         """The printed copies of a design, its sides' art already stored."""
         self.pack.components[-1].shape = shape
-        noun = design.component.spec.noun
+        spec = design.component.spec
         return [
-            Piece(design.component.id, noun, design.name, copy, shape, bleed, face, back)
+            Piece.of(spec, design.component.id, design.name, copy, shape, bleed, face, back)
             for copy in range(1, design.count + 1)
         ]
 

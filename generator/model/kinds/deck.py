@@ -46,5 +46,6 @@ class DeckSpec(ComponentBase):
     )
 
     noun: ClassVar[str] = "card"
+    trim_outline: ClassVar[bool] = True
     entries_key: ClassVar[str] = "cards"
     _unique_names = field_validator("cards")(unique_names)

@@ -4,11 +4,11 @@ pages; printed once with the pages nobody cuts, or in copies on sheets of their 
 from __future__ import annotations
 
 from generator.art.shapes import Shape
-from generator.art.sheetflow import FlowLayout
 from generator.art.store import Artwork
 from generator.errors import SpecError, display_path
 from generator.layout.grids import printable_box
-from generator.layout.sheets import Page, Placement, Sheet
+from generator.layout.reference import copies_of, sheets_of
+from generator.layout.sheetflow import FlowLayout
 from generator.model.designs import Design, designs
 from generator.model.kinds.deck import DeckSpec
 from generator.model.kinds.sheet import SheetSpec, SheetTable
@@ -44,33 +44,12 @@ def plan(planner: Planner, component: Component, spec: SheetSpec, designs: list[
         planner.pack.overflows.append(layout.overflow)
     shape = Shape("rect", area[2], area[3])
     planner.pack.components[-1].shape = shape
-    copies = []
-    for design in designs:
-        for piece in planner.pieces(design, shape, 0.0, "", None):
-            flow = FlowLayout(spec, area, icon, rows_from, layout.size, layout.pages)
-            pages = []
-            for n in range(1, layout.pages + 1):
-                page = Page(spec.title, "front", n, layout.pages, flow=flow)
-                page.placements.append(Placement(piece, "front", *area, 0))
-                pages.append(page)
-            copies.append(pages)
-    _place(planner, copies)
-
-
-def _place(planner: Planner, copies: list[list[Page]]) -> None:
-    """One copy goes with the other pages nobody cuts, at the front; several copies, to hand
-    out, each on sheets of its own."""
-    if len(copies) == 1:
+    pieces = [p for d in designs for p in planner.pieces(d, shape, 0.0, "", None)]
+    copies = copies_of(spec.title, layout, area, pieces)
+    if len(copies) == 1:  # printed once: with the other pages nobody cuts, at the front
         planner.pack.notes.append(copies[0])
-        return
-    duplex = planner.pack.duplex
-    planner.slots.append(
-        [
-            Sheet(pages[i], pages[i + 1] if duplex and i + 1 < len(pages) else None)
-            for pages in copies
-            for i in range(0, len(pages), 2 if duplex else 1)
-        ]
-    )
+    else:
+        planner.slots.append(sheets_of(copies, planner.pack.duplex))
 
 
 def _icon(planner: Planner, component: Component, spec: SheetSpec, name: str, line: int) -> Artwork:

@@ -3,6 +3,8 @@ under a title band."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from generator.art.shapes import token_shape
 from generator.art.templates import card_box
 from generator.errors import display_path
@@ -24,8 +26,8 @@ def plan(
     for design in designs:
         face, back = planner.sides(design, shape, spec.bleed)
         planner.pack.components[-1].shape = shape
-        by_value[design.extra["value"]] = Piece(
-            component.id, spec.noun, design.name, 0, shape, spec.bleed, face, back
+        by_value[design.extra["value"]] = Piece.of(
+            spec, component.id, design.name, 0, shape, spec.bleed, face, back
         )
     copies = dict.fromkeys(by_value, 0)
     pages = []
@@ -33,19 +35,7 @@ def plan(
         pieces = []
         for v in shuffled(list(spec.values), spec.each, f"{component.id}-{n}"):
             copies[v] += 1
-            kind = by_value[v]
-            pieces.append(
-                Piece(
-                    component.id,
-                    spec.noun,
-                    kind.name,
-                    copies[v],
-                    shape,
-                    spec.bleed,
-                    kind.face,
-                    kind.back,
-                )
-            )
+            pieces.append(replace(by_value[v], copy=copies[v]))
 
         def header(width: float, height: float, n: int = n) -> str:
             return _header(planner, component, spec, n, width, height)

@@ -28,6 +28,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
+from generator.art.richtext import Overflow
 from generator.art.store import Artwork
 from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
 from generator.svg import canvas as rl
@@ -59,18 +60,6 @@ def blank_image() -> str:
         tmp.write_bytes(BLANK_PNG)
         os.replace(tmp, path)
     return str(path)
-
-
-@dataclass
-class Overflow:
-    """Text that does not fit: which component and box, and how much is missing."""
-
-    component: str
-    piece: str
-    box: str
-    missing: str
-    line: int | None = None
-    path: Path | None = None  # where the line is, when not the component's spec (a data file)
 
 
 @dataclass
