@@ -73,9 +73,25 @@ CASES = {
         {"title": "The Hero", "art": "art/hero.png"},
         "title",
     ),
+    "die.svg.j2": (
+        "kind: dice\nsize: 18\n",
+        {
+            "faces": [
+                "Miss",
+                {"value": 2, "label": "Coins"},
+                7,
+                {"icon": "coin", "value": 3},
+                "Hit",
+                "Wild",
+            ]
+        },
+        "faces",
+    ),
+    "page-header.svg.j2": ("kind: token-pages\n", {"note": "Draw one each turn."}, "note"),
 }
 PT_PER_MM = 72 / 25.4
-ENTRY_KEY = {"deck": "cards", "tokens": "tokens", "standees": "standees"}
+ENTRY_KEY = {"deck": "cards", "tokens": "tokens", "standees": "standees", "dice": "dice"}
+HIDDEN = ("art", "icons", "icon", "suit")  # fields drawn as pictures, not words
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +121,13 @@ def _game(tmp_path: Path, template: str, fields: dict) -> Path:
     (root / "art").mkdir(parents=True)
     sample_art.draw_all(root / "art")
     (root / "game.yaml").write_text("title: Stock\nplayers: 2\n", encoding="utf-8")
+    if template == "page-header.svg.j2":  # a header, not an entry's template
+        spec = (
+            f"{kind}title: Pieces\nface: token.svg.j2\nheader: {template}\nsize: 20\npages: 1\n"
+            f"values: 1-3\neach: 2\npage_title: Page {{n}}\nfields: {json.dumps(fields)}\n"
+        )
+        (root / "pieces.yaml").write_text(spec, encoding="utf-8")
+        return root
     key = ENTRY_KEY[kind.split()[1]]
     entry = json.dumps({"name": "a", "count": 1, **fields})
     face = template if template != "card-back.svg.j2" else "card.svg.j2"
@@ -145,6 +168,15 @@ def _chars(pdf_path: Path, manifest: dict) -> list[tuple[str, float, tuple, tupl
     return found
 
 
+def _shown(fields: object) -> list[object]:
+    """The values of the fields a template prints as words, in nested faces too."""
+    if isinstance(fields, dict):
+        return [v for k, value in fields.items() if k not in HIDDEN for v in _shown(value)]
+    if isinstance(fields, list):
+        return [v for value in fields for v in _shown(value)]
+    return [fields]
+
+
 @pytest.mark.parametrize("template", list(CASES))
 def test_short_inputs_print_inside_the_frame_at_6_pt_or_more(tmp_path, pnp, template):
     root = _game(tmp_path, template, CASES[template][1])
@@ -156,10 +188,10 @@ def test_short_inputs_print_inside_the_frame_at_6_pt_or_more(tmp_path, pnp, temp
     manifest = json.loads((pack / "manifest.json").read_text())
     chars = _chars(pack / "g.pdf", manifest)
     printed = "".join(text for text, *_ in chars)
-    shown = {
-        k: v for k, v in CASES[template][1].items() if k not in ("art", "icons", "icon", "suit")
-    }
-    for value in shown.values():
+    if template == "page-header.svg.j2":  # a page's band, not a piece: read the whole page
+        with pymupdf.open(pack / "g.pdf") as pdf:
+            printed = " ".join(page.get_text() for page in pdf)
+    for value in _shown(CASES[template][1]):
         for word in re.sub(r"\*|:[a-z-]+:", " ", str(value)).split():
             assert word in printed, (template, word, printed)
     margin = 1.5 * PT_PER_MM  # text keeps 1.5 mm from the cut
@@ -172,7 +204,8 @@ def test_short_inputs_print_inside_the_frame_at_6_pt_or_more(tmp_path, pnp, temp
 @pytest.mark.parametrize("template", list(CASES))
 def test_long_inputs_are_reported_when_they_cannot_fit_at_6_pt(tmp_path, pnp, template):
     field = CASES[template][2]
-    fields = {**CASES[template][1], field: LONG * 6}
+    long = [*CASES[template][1]["faces"][:5], LONG * 6] if field == "faces" else LONG * 6
+    fields = {**CASES[template][1], field: long}
     root = _game(tmp_path, template, fields)
     result = pnp("check", "--components", root.parent)
     assert result.exit_code == 1, result.output

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,17 @@ from generator.svg.fonts import text_width, wrap
 from generator.svg.safexml import SAFE_PARSER
 
 MAX_FIT = 10_000  # mm or pt: fit() measures nothing larger (a NaN or 1e20 never loops)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a template is drawing, for a text that does not fit: the component, the piece
+    and where the piece is given (file and line)."""
+
+    component: str
+    piece: str
+    path: Path
+    line: int | None
 
 
 def describe(design: Design) -> str:
@@ -113,7 +125,7 @@ class TemplateRenderer:
         self.env.globals["fit"] = self._fit
         self.env.globals["textbox"] = self._textbox
         self.overflows: list[Overflow] = []
-        self._drawing: Design | None = None
+        self._drawing: Subject | None = None
         self._callers: dict[str, jinja2.Template] = {}
         self.env.globals["asset"] = lambda name: resolve_asset(game.root, name)
 
@@ -139,12 +151,8 @@ class TemplateRenderer:
             "side": side,
             **(extra or {}),
         }
-        where = describe(design)
-        self._drawing = design
-        try:
-            return self.render(template, context, where, design.locate)
-        finally:
-            self._drawing = None
+        subject = Subject(design.component.id, design.name, *design.where)
+        return self.render(template, context, describe(design), design.locate, subject)
 
     def _fit(
         self,
@@ -185,19 +193,19 @@ class TemplateRenderer:
         self, box: str, width: float, height: float, needed: float, widest: float, size: float
     ) -> None:
         """Record text that does not fit its box even at its smallest size."""
-        if self._drawing is None:
+        subject = self._drawing
+        if subject is None:  # a macro drawn for no piece (an icon): nothing to report it at
             return
-        design = self._drawing
         short = [f"{needed - height:.1f} mm of height"] if needed > height + 1e-6 else []
         short += [f"{widest - width:.1f} mm of width"] if widest > width + 1e-6 else []
         self.overflows.append(
             Overflow(
-                design.component.id,
-                design.name,
+                subject.component,
+                subject.piece,
                 f"'{box}' ({width:g} x {height:g} mm)",
                 f"{' and '.join(short)} at {size / richtext.PT:.1f} pt ({size:.2f} mm) text",
-                design.line,
-                design.where[0],
+                subject.line,
+                subject.path,
             )
         )
 
@@ -268,11 +276,14 @@ class TemplateRenderer:
         context: dict[str, Any],
         where: str,
         locate: Callable[[Any], tuple[Path, int]],
+        subject: Subject | None = None,
     ) -> str:
-        """Render template ``name``; any template error becomes a ``SpecError``.
+        """Render template ``name`` drawing ``subject`` (text that does not fit is reported
+        at it); any template error becomes a ``SpecError``.
 
         Template mistakes point at the template's line; a bad asset points at the spec line
         that named it (``locate`` finds it from the value)."""
+        self._drawing = subject
         try:
             return sandbox.render(self.env.get_template(name), context)
         except AssetError as exc:
@@ -299,6 +310,8 @@ class TemplateRenderer:
             raise SpecError(
                 path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
             ) from None
+        finally:
+            self._drawing = None
 
 
 def _template_position(exc: Exception, name: str, game: Game) -> tuple[Path, int | None]:

@@ -41,7 +41,7 @@ class ComponentBase(StrictModel):
     # flowed through its pages instead of art of its own.
     noun: ClassVar[str]
     entries_key: ClassVar[str] = ""
-    shop: ClassVar[bool] = True
+    shop: ClassVar[bool]
     clipped: ClassVar[bool] = False
     trim_outline: ClassVar[bool] = False
     flowed: ClassVar[bool] = False

@@ -224,6 +224,7 @@ class BoardSpec(ComponentBase):
     connections: list[Connection] = Field(default_factory=list)
 
     noun: ClassVar[str] = "board"
+    shop: ClassVar[bool] = True
 
     def design_rows(self, name: str, colours: list[PlayerColour]) -> list[DesignRow]:
         """One design, the whole board, printed ``copies`` times."""

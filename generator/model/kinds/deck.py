@@ -46,6 +46,7 @@ class DeckSpec(ComponentBase):
     )
 
     noun: ClassVar[str] = "card"
+    shop: ClassVar[bool] = True
     trim_outline: ClassVar[bool] = True
     entries_key: ClassVar[str] = "cards"
     _unique_names = field_validator("cards")(unique_names)

@@ -31,5 +31,6 @@ class DiceSpec(ComponentBase):
     dice: list[DieEntry] = Field(min_length=1, max_length=MAX_COPIES)
 
     noun: ClassVar[str] = "die"
+    shop: ClassVar[bool] = True
     entries_key: ClassVar[str] = "dice"
     _unique_names = field_validator("dice")(unique_names)

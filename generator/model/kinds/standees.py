@@ -36,5 +36,6 @@ class StandeeSpec(ComponentBase):
     standees: list[StandeeEntry] = Field(min_length=1, max_length=MAX_COPIES)
 
     noun: ClassVar[str] = "standee"
+    shop: ClassVar[bool] = True
     entries_key: ClassVar[str] = "standees"
     _unique_names = field_validator("standees")(unique_names)

@@ -36,6 +36,7 @@ class TokenPagesSpec(ComponentBase):
     name: Slug = Field(default="token", description="kind name; a value's kind is name-value")
 
     noun: ClassVar[str] = "token"
+    shop: ClassVar[bool] = True
     clipped: ClassVar[bool] = True
 
     def design_rows(self, name: str, colours: list[PlayerColour]) -> list[DesignRow]:

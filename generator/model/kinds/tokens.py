@@ -86,6 +86,7 @@ class TokenSpec(ComponentBase):
     tokens: list[TokenEntry] = Field(min_length=1, max_length=MAX_COPIES)
 
     noun: ClassVar[str] = "token"
+    shop: ClassVar[bool] = True
     clipped: ClassVar[bool] = True
     entries_key: ClassVar[str] = "tokens"
     _unique_names = field_validator("tokens")(unique_names)

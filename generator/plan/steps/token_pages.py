@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from generator.art.shapes import token_shape
-from generator.art.templates import card_box
+from generator.art.templates import Subject, card_box
 from generator.errors import display_path
 from generator.layout.impose import impose_token_pages, shuffled
 from generator.layout.pieces import Piece
 from generator.model.designs import Design
+from generator.model.game import merged_style
 from generator.model.kinds.token_pages import TokenPagesSpec
 from generator.model.loader import Component
 from generator.model.sizes import sheet_geometry
@@ -58,15 +59,20 @@ def _header(
     height: float,
 ) -> str:
     """A token page's title band, drawn by the component's header template."""
+    game = planner.game.spec
     context = {
         "page": {"n": n, "title": spec.page_title.replace("{n}", str(n))},
         "component": {"id": component.id, "title": spec.title},
+        "game": {"title": game.title, "players": game.players},
         "fields": spec.fields,
+        "style": merged_style(game.style, spec.style),
         "box": card_box(width, height, 0.0),
     }
     line = component.doc.line_of(("header",))
     where = f"page {n} header of {display_path(component.path)}:{line}"
-    svg = planner.renderer.render(spec.header, context, where, lambda _v: (component.path, line))
+    subject = Subject(component.id, f"page {n} header", component.path, line)
+    locate = lambda _v: (component.path, line)  # noqa: E731 - every value is the spec's
+    svg = planner.renderer.render(spec.header, context, where, locate, subject)
     return planner.store(spec.header, svg, where)
 
 
