@@ -19,9 +19,9 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from generator.model import fontfiles
+from generator.svg.fonts import FONT_DIR
 
-FONT = Path(fontfiles.__file__).parent / "fonts" / "DejaVuSansMono.ttf"  # as "Typewriter"
+FONT = FONT_DIR / "DejaVuSansMono.ttf"  # as "Typewriter"
 DPI = 200
 CARD = """\
 <svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -31,9 +31,8 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 from conftest import BUNDLED, _invoke
-from pdfread import Box, PageContent, read_pages
+from pdfread import Box, PageContent, operations, read_pages
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 TOL = 0.1  # mm
 EDGE = 5.0  # mm a home printer cannot print
@@ -50,28 +49,12 @@ GAMES = sorted(p.name for p in BUNDLED.iterdir() if (p / "game.yaml").is_file())
 ART_KINDS = {"card", "token", "die", "standee"}
 # every paper in every layout; the back offset (which only moves backs) on A4
 CASES = [
-    pytest.param(paper, mode, id=f"{paper}-{mode}")
+    pytest.param((paper, mode), id=f"{paper}-{mode}")
     for paper in PAPERS
     for mode in MODES
     if mode != "offset" or paper == "a4"
 ]
-
-
-@pytest.fixture(scope="session")
-def printed(tmp_path_factory: pytest.TempPathFactory):
-    """``printed(paper, mode)``: the folder every bundled game was built into (once)."""
-    built: dict[tuple[str, str], Path] = {}
-
-    def build(paper: str, mode: str) -> Path:
-        if (paper, mode) not in built:
-            out = tmp_path_factory.mktemp(f"print-{paper}-{mode}")
-            result = _invoke("build", "--components", BUNDLED, "--out", out, "--paper", paper,
-                             *MODES[mode])  # fmt: skip
-            assert result.exit_code == 0, result.output
-            built[(paper, mode)] = out
-        return built[(paper, mode)]
-
-    return build
+RASTER_DPI = 100
 
 
 @dataclass
@@ -89,16 +72,41 @@ class Pack:
         return [i for i in self.manifest["items"] if i["page"] == page]
 
 
-@cache
-def _read(out: Path, game: str, paper: str, mode: str) -> Pack:
-    pdf = out / game / f"{game}.pdf"
-    manifest = json.loads((out / game / "manifest.json").read_text(encoding="utf-8"))
-    return Pack(game, pdf, manifest, read_pages(pdf), PAPERS[paper], mode)
+@dataclass
+class Case:
+    """Every bundled game printed on one paper in one mode: its packs, each read once, and
+    each page rendered once by pdfium (100 dpi, grey), shared by the tests of the case."""
+
+    paper: str
+    mode: str
+    packs: list[Pack]
+    _rasters: dict[Path, list] = field(default_factory=dict)
+
+    def rasters(self, pack: Pack) -> list:
+        """Every page of ``pack`` rendered by pdfium at ``RASTER_DPI``, grey."""
+        if pack.pdf not in self._rasters:
+            with pdfium.PdfDocument(str(pack.pdf)) as doc:
+                self._rasters[pack.pdf] = [
+                    page.render(scale=RASTER_DPI / 72, grayscale=True).to_pil() for page in doc
+                ]
+        return self._rasters[pack.pdf]
 
 
-def packs(printed, paper: str, mode: str) -> list[Pack]:
-    out = printed(paper, mode)
-    return [_read(out, game, paper, mode) for game in GAMES]
+@pytest.fixture(scope="module", params=CASES)
+def case(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Case:
+    """One paper and mode: every bundled game built into a folder of its own (once, for every
+    test of the case: pytest runs a module-scoped parameter's tests together)."""
+    paper, mode = request.param
+    out = tmp_path_factory.mktemp(f"print-{paper}-{mode}")
+    result = _invoke("build", "--components", BUNDLED, "--out", out, "--paper", paper,
+                     *MODES[mode])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    packs = []
+    for game in GAMES:
+        pdf = out / game / f"{game}.pdf"
+        manifest = json.loads((out / game / "manifest.json").read_text(encoding="utf-8"))
+        packs.append(Pack(game, pdf, manifest, read_pages(pdf), PAPERS[paper], mode))
+    return Case(paper, mode, packs)
 
 
 @cache
@@ -143,11 +151,10 @@ def piece(item: dict) -> tuple:
 # -- the PDF and the manifest agree ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("paper", "mode"), CASES)
-def test_every_piece_of_the_manifest_is_art_on_its_page(printed, paper: str, mode: str):
+def test_every_piece_of_the_manifest_is_art_on_its_page(case: Case):
     """Each piece's art is placed in the PDF where the manifest says (its bleed box is the
     box of a form drawn on that page), and on back pages nothing else is drawn."""
-    for pack in packs(printed, paper, mode):
+    for pack in case.packs:
         for page in pack.pages:
             boxes = [f.box for f in page.forms]
             items = [i for i in pack.items_on(page.number) if i["kind"] in ART_KINDS]
@@ -161,13 +168,12 @@ def test_every_piece_of_the_manifest_is_art_on_its_page(printed, paper: str, mod
 # -- every back behind its own front ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("paper", "mode"), CASES)
-def test_every_back_lies_behind_its_own_front(printed, paper: str, mode: str):
+def test_every_back_lies_behind_its_own_front(case: Case):
     """Printed whole, double-sided on the chosen edge (or folded), each back lands behind the
     front of the same piece, and every piece whose spec has a back gets exactly one."""
-    for pack in packs(printed, paper, mode):
+    for pack in case.packs:
         manifest = pack.manifest
-        fold = mode == "fold"
+        fold = case.mode == "fold"
         assert manifest["pages"] == len(pack.pages)
         assert manifest["pages"] == (manifest["sheets"] if fold else 2 * manifest["sheets"])
         fronts = {(i["page"], piece(i)): i for i in manifest["items"] if i["side"] == "front"}
@@ -179,9 +185,9 @@ def test_every_back_lies_behind_its_own_front(printed, paper: str, mode: str):
             front = fronts.get((page, piece(back)))
             assert front is not None, f"{pack.game}: {back} is behind no front of its piece"
             box = trim_box(back)
-            if mode == "offset":
+            if case.mode == "offset":
                 box = moved(box, -OFFSET[0], -OFFSET[1])
-            axes = ("x", "y") if fold else ("y" if mode == "short" else "x",)
+            axes = ("x", "y") if fold else ("y" if case.mode == "short" else "x",)
             assert any(
                 behind(box, pack.paper, axis).close_to(trim_box(front), TOL) for axis in axes
             ), f"{pack.game}: the back of {piece(back)} misses its front by more than {TOL} mm"
@@ -191,15 +197,14 @@ def test_every_back_lies_behind_its_own_front(printed, paper: str, mode: str):
             assert found[(page, key)] == wanted, f"{pack.game} p{page}: {key} has {found} backs"
 
 
-@pytest.mark.parametrize(("paper", "mode"), CASES)
-def test_nothing_but_its_own_back_lies_behind_a_piece(printed, paper: str, mode: str):
+def test_nothing_but_its_own_back_lies_behind_a_piece(case: Case):
     """On the back page of a sheet, art lies only behind the pieces it belongs to: turned
     over, no art overlaps another piece's front, nor a single-sided piece's."""
-    for pack in packs(printed, paper, mode):
-        if mode == "fold":
+    for pack in case.packs:
+        if case.mode == "fold":
             continue  # the fold: see test_every_back_lies_behind_its_own_front
-        axis = "y" if mode == "short" else "x"
-        dx, dy = OFFSET if mode == "offset" else (0.0, 0.0)
+        axis = "y" if case.mode == "short" else "x"
+        dx, dy = OFFSET if case.mode == "offset" else (0.0, 0.0)
         for page in pack.pages[1::2]:
             fronts = pack.items_on(page.number - 1)
             if not any(i["kind"] in ART_KINDS for i in fronts):
@@ -223,20 +228,18 @@ def _ops(pdf: Path) -> list[int]:
     reader = PdfReader(str(pdf))
     out = []
     for page in reader.pages:
-        contents = page.get_contents()
-        ops = [] if contents is None else ContentStream(contents, reader).operations
+        ops = operations(page.get_contents())
         out.append(sum(1 for _, op in ops if op not in (b"cm", b"q", b"Q")))
     return out
 
 
-@pytest.mark.parametrize(("paper", "mode"), CASES)
-def test_a_sheet_with_nothing_behind_its_pieces_has_a_blank_back(printed, paper: str, mode: str):
+def test_a_sheet_with_nothing_behind_its_pieces_has_a_blank_back(case: Case):
     """The back page of a sheet whose pieces have no backs draws nothing at all (no footer
     either; a board tile without a glue strip has only its own name there), and blank pages
     render white in pdfium and in MuPDF."""
-    for pack in packs(printed, paper, mode):
+    for pack in case.packs:
         ops = _ops(pack.pdf)
-        if mode != "fold":
+        if case.mode != "fold":
             for number in range(1, len(pack.pages), 2):
                 items = pack.items_on(number)
                 cut = items and all(i["kind"] in ART_KINDS | {"board"} for i in items)
@@ -250,11 +253,10 @@ def test_a_sheet_with_nothing_behind_its_pieces_has_a_blank_back(printed, paper:
                     continue
                 assert ops[number] == 0, f"{pack.game}: page {number + 1} is not blank"
         blank = [n for n, count in enumerate(ops) if count == 0]
-        assert mode != "fold" or not blank, f"{pack.game}: blank pages printed single-sided"
-        with pdfium.PdfDocument(str(pack.pdf)) as doc:
-            for n in blank:
-                pixels = doc[n].render(scale=20 / 72, grayscale=True).to_pil()
-                assert pixels.getextrema() == (255, 255), f"{pack.game}: page {n + 1} not white"
+        assert case.mode != "fold" or not blank, f"{pack.game}: blank pages printed single-sided"
+        rasters = case.rasters(pack)
+        for n in blank:
+            assert rasters[n].getextrema() == (255, 255), f"{pack.game}: page {n + 1} not white"
         with pymupdf.open(str(pack.pdf)) as doc:
             for n in blank:
                 pixmap = doc[n].get_pixmap(dpi=20, colorspace=pymupdf.csGRAY)
@@ -283,12 +285,11 @@ def _drawn(page: PageContent) -> list[tuple[str, Box]]:
     return found
 
 
-@pytest.mark.parametrize(("paper", "mode"), CASES)
-def test_nothing_is_drawn_within_5_mm_of_the_edge(printed, paper: str, mode: str):
+def test_nothing_is_drawn_within_5_mm_of_the_edge(case: Case):
     """No art, mark, cut line, band or rule reaches into the 5 mm a printer cannot print,
     stroke widths included, whatever the mode (back offsets too)."""
-    pw, ph = PAPERS[paper]
-    for pack in packs(printed, paper, mode):
+    pw, ph = PAPERS[case.paper]
+    for pack in case.packs:
         for page in pack.pages:
             for what, box in _drawn(page):
                 room = min(box.x0, box.y0, pw - box.x1, ph - box.y1)
@@ -297,25 +298,16 @@ def test_nothing_is_drawn_within_5_mm_of_the_edge(printed, paper: str, mode: str
                 )
 
 
-@pytest.mark.parametrize(("paper", "mode"), CASES)
-def test_no_ink_in_the_margin_of_a_raster(printed, paper: str, mode: str):
+def test_no_ink_in_the_margin_of_a_raster(case: Case):
     """Rendered at 100 dpi by pdfium, every page is white all round its edge, out to the
     pixels that lie wholly within 5 mm of it."""
-    dpi = 100
-    band = math.floor(EDGE / 25.4 * dpi) - 1  # pixels wholly inside the margin, with a spare
-    for pack in packs(printed, paper, mode):
-        with pdfium.PdfDocument(str(pack.pdf)) as doc:
-            for n in range(len(doc)):
-                image = doc[n].render(scale=dpi / 72, grayscale=True).to_pil()
-                w, h = image.size
-                for box in (
-                    (0, 0, w, band),
-                    (0, h - band, w, h),
-                    (0, 0, band, h),
-                    (w - band, 0, w, h),
-                ):
-                    low, _ = image.crop(box).getextrema()
-                    assert low >= 250, f"{pack.game} page {n + 1}: ink in the margin at {box}"
+    band = math.floor(EDGE / 25.4 * RASTER_DPI) - 1  # pixels wholly within the margin, spare
+    for pack in case.packs:
+        for n, image in enumerate(case.rasters(pack)):
+            w, h = image.size
+            for box in ((0, 0, w, band), (0, h - band, w, h), (0, 0, band, h), (w - band, 0, w, h)):
+                low, _ = image.crop(box).getextrema()
+                assert low >= 250, f"{pack.game} page {n + 1}: ink in the margin at {box}"
 
 
 # -- cutting --------------------------------------------------------------------------------
@@ -334,11 +326,10 @@ def guillotine(boxes: list[Box]) -> bool:
     return False
 
 
-@pytest.mark.parametrize(("paper", "mode"), CASES)
-def test_every_sheet_of_pieces_parts_with_straight_cuts(printed, paper: str, mode: str):
+def test_every_sheet_of_pieces_parts_with_straight_cuts(case: Case):
     """The bleed boxes of the fronts on a page part with straight cuts right across the
     sheet, one after another: cards, counters and boards alike."""
-    for pack in packs(printed, paper, mode):
+    for pack in case.packs:
         by_page: dict[int, list[Box]] = defaultdict(list)
         for item in pack.manifest["items"]:
             if item["side"] == "front" and item["kind"] != "sheet" and "tile" not in item:

@@ -21,12 +21,11 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from generator.art.layers import Layered
 from generator.art.store import ArtStore
 from generator.errors import ErrorList
-from generator.model.fontfiles import FONT_DIR
 from generator.model.loader import load_game
 from generator.output.colour import Press
 from generator.plan.pipeline import plan_pack
 from generator.svg.compiler import Drawer, SvgError, compile_svg
-from generator.svg.fonts import register_fonts
+from generator.svg.fonts import FONT_DIR, register_fonts
 from generator.svg.path import path_geometry
 from generator.svg.pdf import FILL_ALPHA, GROUP, PAINT, RGB, TEXT
 from generator.svg.safexml import SAFE_PARSER
