@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test check lint format bench pictures clean
+.PHONY: build test test-fast check lint format bench pictures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,9 @@ test: $(STAMP)
 	$(BIN)/ruff check generator tests benchmarks docs
 	$(BIN)/ruff format --check generator tests benchmarks docs
 	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m unit
 
 check: $(STAMP)
 	$(BIN)/pnp check

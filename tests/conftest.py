@@ -16,6 +16,57 @@ from generator.cli import cli
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "components"
 
+# The test tiers (pytest -m unit|e2e|acceptance; make test runs them all, make test-fast the
+# unit tier). A file's tests are in its tier unless a test is marked with another.
+# unit: one stage at a time, in this process, in seconds.
+# e2e: the command line on small games made by the test.
+# acceptance: every bundled pack in every mode, the installed wheel, the fuzzers, the SVG
+# suite, hostile input in child processes, the benchmarks.
+TIERS = {
+    "unit": {
+        "test_stages",
+        "test_kinds",
+        "test_svg_css",
+        "test_svg_draw",
+        "test_svg_pictures",
+        "test_layers",
+        "test_rules",
+        "test_specs",
+        "test_datafiles",
+        "test_profile",
+        "test_legibility",
+    },
+    "acceptance": {
+        "test_duplex",
+        "test_bundled",
+        "test_wheel",
+        "test_fuzz",
+        "test_fuzz_art",
+        "test_svg_suite",
+        "test_hostile",
+        "test_hardening",
+        "test_benchmarks",
+        "test_parallel",
+        "test_tutorial",
+    },
+}
+TIER_NAMES = ("unit", "e2e", "acceptance")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for tier in TIER_NAMES:
+        config.addinivalue_line("markers", f"{tier}: a test of the {tier} tier (see conftest)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give each test its file's tier, unless the test names its own."""
+    for item in items:
+        if any(item.get_closest_marker(tier) for tier in TIER_NAMES):
+            continue
+        module = item.path.stem
+        tier = next((t for t, files in TIERS.items() if module in files), "e2e")
+        item.add_marker(getattr(pytest.mark, tier))
+
 
 @pytest.fixture(autouse=True, scope="session")
 def no_printer_profile(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -1,17 +1,17 @@
 """Spec errors: every mistake is reported as ``file:LINE: message`` with exit status 2.
 
 Each test writes a small game folder (``game.yaml``, a deck and a face template) under
-``tmp_path/components/game``, plants one mistake and runs ``python -m generator check`` in a
-subprocess, so that a crash would show up as a traceback in the output.
+``tmp_path/components/game``, plants one mistake and runs ``pnp check`` on it from
+``tmp_path`` (in this process, as a command line would: any exception but the exit status
+is a crash and fails the test).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import re
-import subprocess
-import sys
+import traceback
 from pathlib import Path
 
 import pytest
@@ -83,24 +83,14 @@ def make_game(
 
 
 def run_check(tmp_path: Path, components: Path, *extra: str) -> tuple[int, str]:
-    """``python -m generator check`` in a subprocess; returns the exit status and all output."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    env["PYTHONIOENCODING"] = "utf-8"
-    env.pop("PNP_DEBUG", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "generator", "check", "--components", str(components), *extra],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
-    out = proc.stdout + proc.stderr
-    assert "Traceback" not in out, out
+    """``pnp check`` run from ``tmp_path``; the exit status and all output."""
+    with contextlib.chdir(tmp_path):
+        result = CliRunner().invoke(cli, ["check", "--components", str(components), *extra])
+    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
+    assert not crashed, "".join(traceback.format_exception(result.exception)) + result.output
+    out = result.stdout + result.stderr
     assert "internal error" not in out, out
-    return proc.returncode, out
+    return result.exit_code, out
 
 
 def spec_failure(tmp_path: Path, **game) -> str:

@@ -106,6 +106,7 @@ def looks_like_resvg(text: str, drawing: object, folder: Path | None = None) -> 
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.acceptance
 def test_bundled_art_looks_the_same_as_through_resvg(game, monkeypatch):
     register_fonts()
     loaded = load_game(BUNDLED / game, ErrorList())
