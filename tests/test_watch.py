@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from generator.cli.build import Request
+from generator.cli.packs import Request
 from generator.cli.watch import watch_games
 from generator.options import PrintOptions
 

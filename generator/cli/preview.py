@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from generator.cli.build import Request, build
 from generator.cli.common import (
     EXIT_SPEC_ERROR,
     components_option,
@@ -14,6 +13,7 @@ from generator.cli.common import (
     make_options,
     out_option,
 )
+from generator.cli.packs import Request, build
 from generator.errors import display_path
 from generator.output.preview import contact_sheet, render_pages
 

@@ -17,7 +17,7 @@ import click
 import watchfiles
 
 from generator.cli import Failed
-from generator.cli.build import Request, build
+from generator.cli.packs import Request, build
 from generator.errors import SpecFailure, clean, display_path
 from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
 
