@@ -17,6 +17,7 @@ build: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check generator tests benchmarks docs
 	$(BIN)/ruff format --check generator tests benchmarks docs
+	$(BIN)/mypy generator
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)

@@ -13,6 +13,7 @@ import math
 import os
 import re
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ class Profile:
     values: dict[str, Any] = field(default_factory=dict)
     sources: list[Path] = field(default_factory=list)
 
-    def describe(self, overridden: set[str] = frozenset()) -> str:
+    def describe(self, overridden: Collection[str] = frozenset()) -> str:
         """'printer profile pnp.toml: duplex short, back offset 1.5,-0.5' for the build's first
         line, leaving out what the command line ``overridden``."""
         parts = []

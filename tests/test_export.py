@@ -348,6 +348,31 @@ def test_the_ingredient_green_stays_green() -> None:
 
 # --- what the shop export covers, and how it fails ------------------------------------------
 
+ART = (20, 160, 40)  # an 8-bit RGB PNG's colour: the PDF holds such a PNG's own rows
+ART_FACE = FRAMED.replace(
+    "</svg>",
+    '  <image href="{{ asset(\'art.png\') }}" x="2" y="2" width="20" height="20"/>\n</svg>',
+)
+
+
+def test_a_png_drawn_as_its_own_rows_goes_to_the_shop_in_the_press_cmyk(
+    pnp, make_deck_game, tmp_path
+) -> None:
+    components = deck(make_deck_game, face=ART_FACE)
+    Image.new("RGB", (8, 8), ART).save(components / "synth" / "art.png")
+    out = tmp_path / "out"
+    result = pnp("export", "synth", "--shop", "--components", components, "--out", out)
+    assert result.exit_code == 0, result.output
+    expected = colour.Press().image(Image.new("RGB", (1, 1), ART)).getpixel((0, 0))
+    with pikepdf.open(out / "synth/shop/deck.pdf") as document:
+        images = [
+            pikepdf.PdfImage(obj).as_pil_image()
+            for obj in document.objects
+            if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image"
+        ]
+    assert images and all(image.mode == "CMYK" for image in images)
+    assert {image.getpixel((0, 0)) for image in images} == {expected}
+
 
 def test_boards_dice_standees_and_sheets_go_to_the_shop_too(tmp_path) -> None:
     packs = plan_games(load_games(BUNDLED, ("chocolate-coin", "candiescollectors"), None), None)

@@ -8,7 +8,7 @@ after svgwrite has written the board, so the board's structure stays plain data.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import svgwrite
@@ -132,7 +132,7 @@ class BoardPainter:
             debug=False,
         )
         self.placed: dict[str, Placed] = {}
-        self.anchors = {r.name: tuple(r.anchor) for r in spec.regions if r.anchor}
+        self.anchors = {r.name: r.anchor for r in spec.regions if r.anchor}
         self.layer = self.dwg
         self.icons: list[tuple[str, str, Point, float]] = []
 
@@ -189,7 +189,7 @@ class BoardPainter:
             polygon = self.dwg.polygon([tuple(p) for p in points], fill=colour)
             self._stroke(polygon, "solid", 0.6)
             self.layer.add(polygon)
-            centre = tuple(label_at) if label_at else polygon_centre([tuple(p) for p in points])
+            centre = label_at if label_at else polygon_centre(points)
             anchor = self.anchors.get(name, centre)
             self.placed[name] = Placed(name, anchor, 0.0)
             if label:
@@ -212,9 +212,9 @@ class BoardPainter:
                 space.label_size,
             )
         for row in spec.rows:
-            labels = row.labels or [None] * row.count
+            labels: Sequence[str | None] = row.labels or [None] * row.count
             for n, (point, label) in enumerate(
-                zip(along([tuple(p) for p in row.path], row.count), labels, strict=False), start=1
+                zip(along(row.path, row.count), labels, strict=False), start=1
             ):
                 self._space(
                     f"{row.name}-{n}",
@@ -229,8 +229,9 @@ class BoardPainter:
                 )
         for track in spec.tracks:
             if track.path:
-                points = along([tuple(p) for p in track.path], len(track.values))
+                points = along(track.path, len(track.values))
             else:
+                assert track.around is not None  # a path or 'around' (Track._placed)
                 points = around(
                     spec.size.w, spec.size.h, track.around + track.size / 2, len(track.values)
                 )
@@ -294,14 +295,15 @@ class BoardPainter:
             start = self.placed.get(c.from_)
             if start is None:
                 continue
-            points = [start.centre, *(tuple(p) for p in c.via)]
+            points = [start.centre, *c.via]
             if c.to:
                 end = self.placed.get(c.to)
                 if end is None:
                     continue
                 points.append(end.centre)
             else:
-                points.append(tuple(c.to_point))
+                assert c.to_point is not None  # 'to' or 'to_point' (Connection._target)
+                points.append(c.to_point)
             line = self.dwg.polyline(points, fill="none")
             self._stroke(line, c.style, 0.5)
             self.layer.add(line)
@@ -342,7 +344,7 @@ class BoardPainter:
 
     def _icons(self) -> None:
         for item in self.spec.icons_at:
-            at = tuple(item.at)
+            at = item.at
             if item.points_to:
                 target = self.placed[item.points_to].centre
                 self._arrow(at, target, item.size / 2)

@@ -71,8 +71,9 @@ class LimitedEnvironment(SandboxedEnvironment):
         """``*``, ``**`` and ``%``, refused when their result would be too large."""
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
-                if _size(seq) is not None and isinstance(n, int) and _size(seq) * n > MAX_ITEMS:
-                    raise _too_many(_size(seq) * n)
+                size = _size(seq)
+                if size is not None and isinstance(n, int) and size * n > MAX_ITEMS:
+                    raise _too_many(size * n)
         elif operator == "**" and isinstance(left, int) and isinstance(right, int):
             bits = abs(right) * math.log2(abs(left)) if abs(left) > 1 and right > 0 else 0
             if bits > MAX_BITS:
@@ -83,15 +84,21 @@ class LimitedEnvironment(SandboxedEnvironment):
                 raise Budget(f"a field width above {MAX_WIDTH:,}")
         return super().call_binop(context, operator, left, right)
 
-    def format_string(self, s: str, args: Any, kwargs: Any, format_func: Any = None) -> str:
-        """``str.format`` with the field widths it asks for checked first."""
-        for _, _, spec, _ in string.Formatter().parse(s):
-            widths = [
-                int(w) for w in "".join(c if c.isdigit() else " " for c in spec or "").split()
-            ]
-            if any(w > MAX_WIDTH for w in widths):
-                raise Budget(f"a field width above {MAX_WIDTH:,} in a format string")
-        return super().format_string(s, args, kwargs, format_func)
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        """``str.format`` and ``str.format_map`` (sandboxed here since jinja2 3.1.5), refused
+        when the format string asks for a field width past ``MAX_WIDTH``."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is not None:
+            _check_widths(value.__self__)
+        return wrapped
+
+
+def _check_widths(text: str) -> None:
+    """Refuse a format string whose fields ask for a width past ``MAX_WIDTH``."""
+    for _, _, spec, _ in string.Formatter().parse(text):
+        widths = [int(w) for w in "".join(c if c.isdigit() else " " for c in spec or "").split()]
+        if any(w > MAX_WIDTH for w in widths):
+            raise Budget(f"a field width above {MAX_WIDTH:,} in a format string")
 
 
 def _range(*args: int) -> range:

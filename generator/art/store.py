@@ -15,15 +15,18 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from lxml import etree
 from PIL import Image
 from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.layers import Layered, LayerFinder
 from generator.errors import SpecError
 from generator.svg.compiler import Drawer, SvgError, compile_svg
 from generator.svg.images import Pictures
+from generator.svg.pdf import RGB, Colours
 from generator.svg.safexml import TEXT_PARSER
 
 # what makes one part of an SVG depend on another (a style sheet, references by id), so that
@@ -42,6 +45,19 @@ class Art:
 
 
 Artwork = Drawer | Layered  # what ArtStore.drawing() hands out
+
+
+class Drawing(Protocol):
+    """What draws like a piece of art: an ``Artwork``, or one drawn in other colours (what
+    a reference sheet's flow takes for its icons)."""
+
+    @property
+    def width(self) -> float: ...
+
+    @property
+    def height(self) -> float: ...
+
+    def draw(self, canvas: Canvas, colours: Colours = RGB) -> None: ...
 
 
 CACHE_SIZE = 4000  # drawings kept between builds in one process

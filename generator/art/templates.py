@@ -256,8 +256,7 @@ class TemplateRenderer:
         try:
             return sandbox.render(caller, {"template": template, "argument": argument})
         except AssetError as exc:
-            path, line = locate(exc.name)
-            raise SpecError(path, line, str(exc)) from None
+            raise SpecError(*locate(exc.name), str(exc)) from None
         except (Budget, OverflowError, RecursionError, MemoryError) as exc:
             path, line = _template_position(exc, template, self.game)
             raise SpecError(path, line, f"the template asks too much: {exc} ({where})") from None
@@ -287,8 +286,7 @@ class TemplateRenderer:
         try:
             return sandbox.render(self.env.get_template(name), context)
         except AssetError as exc:
-            path, line = locate(exc.name)
-            raise SpecError(path, line, f"{exc} (drawn by template {name})") from None
+            raise SpecError(*locate(exc.name), f"{exc} (drawn by template {name})") from None
         except (Budget, OverflowError, RecursionError, MemoryError) as exc:
             path, line = _template_position(exc, name, self.game)
             raise SpecError(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator.layout.pack import Pack
+from generator.layout.sheetflow import FlowLayout
 from generator.svg.pdf import GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -167,7 +168,7 @@ def _under(
     return smallest[key]
 
 
-def _sheet_text(pack: Pack, flow: object, floor: float) -> dict[tuple, SmallText]:
+def _sheet_text(pack: Pack, flow: FlowLayout, floor: float) -> dict[tuple, SmallText]:
     """A reference sheet's text under the floor: its body at the fitted size, its tables."""
     plan = next(p for p in pack.components if p.component.spec is flow.spec)
     component = plan.component

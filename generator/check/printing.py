@@ -96,6 +96,7 @@ def check_printing(pack: Pack) -> PrintReport:
     number = 1
     for index, sheet in enumerate(pack.sheets, start=1):
         front = sheet.front
+        axis: str | None  # the line the back turns over: none without a fold
         if pack.duplex:
             axis = "y" if options.duplex == "short" else "x"
             backs = [p for p in sheet.back.placements if p.side == "back"] if sheet.back else []

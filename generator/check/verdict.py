@@ -5,6 +5,7 @@ with ``strict`` a rulebook count no spec covers yet) and whether the game passes
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from dataclasses import dataclass, field
 
 from generator.art.richtext import Overflow
@@ -59,5 +60,10 @@ def translation_problems(game: Game) -> int:
     report = game.report
     if report is None:
         return 0
-    lacking = (report.missing, report.fuzzy, report.placeholders, words(report.language).missing())
+    lacking: tuple[Sized, ...] = (
+        report.missing,
+        report.fuzzy,
+        report.placeholders,
+        words(report.language).missing(),
+    )
     return sum(map(len, lacking))

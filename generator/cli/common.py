@@ -48,7 +48,9 @@ def in_game_folder(func: Callable) -> Callable:
 
     @functools.wraps(func)
     def command(*args: object, **kwargs: object) -> object:
-        here = here_game(kwargs["components_dir"])
+        components_dir = kwargs["components_dir"]
+        assert isinstance(components_dir, Path)  # --components has path_type=Path
+        here = here_game(components_dir)
         if here is not None:
             kwargs["components_dir"] = here.parent
             if "games" in kwargs:
@@ -172,8 +174,13 @@ def make_options(
         profile = load_profile(tuple(_papers()))
     except SpecError as exc:
         raise SpecFailure([exc]) from None
-    given = {"paper": paper, "duplex": duplex, "back_offset": back_offset, "layout": layout}
-    given["ink_saver"] = ink_saver
+    given: dict[str, object] = {
+        "paper": paper,
+        "duplex": duplex,
+        "back_offset": back_offset,
+        "layout": layout,
+        "ink_saver": ink_saver,
+    }
     overridden = {key for key, value in given.items() if value is not None}
     if set(profile.values) - overridden:
         click.echo(clean(profile.describe(overridden)), err=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from generator.model.game import GameSpec
@@ -15,7 +16,7 @@ from generator.model.kinds import COMPONENT_KINDS
 
 def spec_schema() -> dict[str, Any]:
     """One schema accepting ``game.yaml`` or any component file."""
-    models = [GameSpec, *COMPONENT_KINDS.values()]
+    models: list[type[BaseModel]] = [GameSpec, *COMPONENT_KINDS.values()]
     _, schema = models_json_schema([(m, "validation") for m in models], title="pnp-generator spec")
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["anyOf"] = [{"$ref": f"#/$defs/{m.__name__}"} for m in models]

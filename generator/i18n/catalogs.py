@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -142,7 +142,9 @@ def catalog_dir(root: Path) -> Path:
     return root / "locale"
 
 
-def extract(docs: list[YamlDoc], root: Path, project: str, entry_lists: frozenset[str]) -> Catalog:
+def extract(
+    docs: Sequence[YamlDoc], root: Path, project: str, entry_lists: frozenset[str]
+) -> Catalog:
     """A catalog template of every translatable string in a game's spec documents."""
     catalog = Catalog(project=project, creation_date=FIXED_DATE, fuzzy=False)
     for doc in docs:
@@ -210,12 +212,13 @@ def placeholders_differ(source: str, translation: str) -> bool:
 
 def translations(catalog: Catalog) -> dict[str, str]:
     """msgid → msgstr for the usable entries (translated, not fuzzy, placeholders intact)."""
-    out = {}
+    out: dict[str, str] = {}
     for message in catalog:
-        if not message.id or message.fuzzy or not message.string:
-            continue
-        if isinstance(message.id, str) and not placeholders_differ(message.id, message.string):
-            out[message.id] = message.string
+        msgid, string = message.id, message.string
+        if not isinstance(msgid, str) or not isinstance(string, str) or message.fuzzy:
+            continue  # plural entries (a tuple of forms) are never made from a spec
+        if msgid and string and not placeholders_differ(msgid, string):
+            out[msgid] = string
     return out
 
 
@@ -247,9 +250,10 @@ def audit(catalog: Catalog, used: set[str], report: Report) -> None:
         if not message.id or not isinstance(message.id, str):
             continue
         where = ", ".join(f"{f}:{n}" for f, n in message.locations) or "catalog"
+        string = message.string
         if message.id not in used:
             report.obsolete.append(message.id)
-        elif message.fuzzy and message.string:
+        elif message.fuzzy and string:
             report.fuzzy.append((where, message.id))
-        elif message.string and placeholders_differ(message.id, message.string):
+        elif isinstance(string, str) and string and placeholders_differ(message.id, string):
             report.placeholders.append((where, message.id))

@@ -45,11 +45,12 @@ def words(language: str) -> Words:
     if not path.is_file():
         return Words(language, {})
     source = _strings()
-    out = {}
+    out: dict[str, str] = {}
     for message in catalogs.read_catalog(path):
         key, string = message.context, message.string
-        usable = key in source and isinstance(string, str) and string and not message.fuzzy
-        if usable and not catalogs.placeholders_differ(source[key], string):
+        if key is None or key not in source or not isinstance(string, str) or not string:
+            continue
+        if not message.fuzzy and not catalogs.placeholders_differ(source[key], string):
             out[key] = string
     return Words(language, out)
 

@@ -211,7 +211,8 @@ def crop_marks(grid: Grid, used: int, geo: SheetGeometry) -> list[Line]:
                 marks.append((block_left - gap - out_left, y, block_left - gap, y))
             if out_right:
                 marks.append((block_right + gap, y, block_right + gap + out_right, y))
-    return list(dict.fromkeys(tuple(round(v, 4) for v in mark) for mark in marks))
+    rounded = ((round(a, 4), round(b, 4), round(c, 4), round(d, 4)) for a, b, c, d in marks)
+    return list(dict.fromkeys(rounded))
 
 
 def _reach(room: float, geo: SheetGeometry) -> float:

@@ -12,7 +12,7 @@ line on the same page instead.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from generator.layout.grids import (
@@ -219,7 +219,7 @@ def token_page_grid(
 
 
 def impose_token_pages(
-    pages: list[tuple[Callable[[float, float], str], list[Piece]]],
+    pages: Sequence[tuple[Callable[[float, float], str], list[Piece]]],
     header_height: float,
     paper: tuple[float, float],
     geo: SheetGeometry,

@@ -114,4 +114,5 @@ def _paired(documents: list[list[Page]]) -> list[tuple[Page, Page | None]]:
         pages += doc
     if len(pages) % 2:
         pages.append(None)
-    return [(pages[i], pages[i + 1]) for i in range(0, len(pages), 2) if pages[i] is not None]
+    sheets = zip(pages[::2], pages[1::2], strict=True)
+    return [(front, back) for front, back in sheets if front is not None]

@@ -29,8 +29,9 @@ from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer,
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.art.richtext import Overflow
-from generator.art.store import Artwork
+from generator.art.store import Drawing
 from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
+from generator.model.yamlsource import Path_
 from generator.svg import canvas as rl
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
@@ -68,8 +69,8 @@ class FlowLayout:
 
     spec: SheetSpec
     area: tuple[float, float, float, float]  # printable x, y, w, h in mm
-    icon: Callable[[str, tuple | None], Artwork]
-    rows_from: Callable[[SheetTable, tuple], list[list[str]]]
+    icon: Callable[[str, Path_ | None], Drawing]
+    rows_from: Callable[[SheetTable, Path_], list[list[str]]]
     size: float = 0.0
     pages: int = 0
     overflow: Overflow | None = None

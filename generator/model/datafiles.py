@@ -307,9 +307,10 @@ def _entries_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
         return Table(path, [])
     header_line, header = grid[0]
     columns = _columns(path, header_line, header)
-    records, lines = [], {}
+    records: list[dict[str, Any]] = []
+    lines: dict[tuple, int] = {}
     for line, cells in grid[1:]:
-        record = {}
+        record: dict[str, Any] = {}
         for index, value in enumerate(cells):
             if index not in columns:
                 if _filled(value):

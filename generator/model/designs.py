@@ -79,7 +79,10 @@ class Design:
 
 def designs(component: Component, colours: list[PlayerColour]) -> list[Design]:
     """The distinct pieces of a component, in spec order."""
-    return [Design(component, *row) for row in component.spec.design_rows(component.id, colours)]
+    return [
+        Design(component, row.entry, row.index, row.name, row.count, row.extra, row.groups)
+        for row in component.spec.design_rows(component.id, colours)
+    ]
 
 
 def generated_counts(game: Game) -> Counter[str]:

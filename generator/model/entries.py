@@ -5,7 +5,8 @@ of a series, or one per player colour."""
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -13,10 +14,12 @@ from generator.model.fields import Count, Slug
 from generator.model.game import PlayerColour
 
 
-class DesignRow(NamedTuple):
+@dataclass(frozen=True)
+class DesignRow:
     """One distinct piece as its spec states it: its entry (None for a component printed
     whole), the entry's index, its name and count, the fields it adds (a value, a player
-    colour) and the groups it is also counted under."""
+    colour) and the groups it is also counted under (a dataclass, not a NamedTuple, whose
+    ``index`` and ``count`` would hide the tuple's methods)."""
 
     entry: Entry | None
     index: int

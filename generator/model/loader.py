@@ -94,10 +94,10 @@ def load_game(
     if doc is not None and language is not None:
         report = _translate(root, [doc, *docs], language, errors)
     spec = _validate(GameSpec, doc, errors) if doc else None
-    fonts = _check_fonts(root, spec, doc, errors) if spec is not None else ()
+    fonts = _check_fonts(root, spec, doc, errors) if doc is not None and spec is not None else ()
     for text_doc in [d for d in (doc, *docs) if d is not None]:
         _check_glyphs(text_doc, errors, fonts)
-    if spec is not None:
+    if doc is not None and spec is not None:
         for deck, recipe in spec.recipes.items():
             for loc, message in recipe.problems():
                 errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
@@ -105,7 +105,7 @@ def load_game(
     _check_unique_ids(components, errors)
     for component in components:
         _check_templates(root, component, errors)
-    if spec is None or (len(errors.errors) > before and not partial):
+    if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
     game = Game(root.name, root, spec, doc, components)
     game.language = language or spec.languages[0]

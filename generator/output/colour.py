@@ -107,7 +107,9 @@ def _cmyk8(r: int, g: int, b: int) -> tuple[float, ...]:
     out = Image.new("CMYK", (1, 1))
     # the core transform: ImageCmsTransform.apply() copies the 1 MB profile on every call
     to_press.transform.apply(Image.new("RGB", (1, 1), (r, g, b)).getim(), out.getim())
-    return tuple(v / 255 for v in out.getpixel((0, 0)))
+    pixel = out.getpixel((0, 0))
+    assert isinstance(pixel, tuple)  # a CMYK pixel: its four inks
+    return tuple(v / 255 for v in pixel)
 
 
 @dataclass(frozen=True)

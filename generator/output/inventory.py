@@ -153,8 +153,8 @@ def _about(pack: Pack) -> list[Flowable]:
     game and then component by component; nothing when it made up nothing."""
     st = _styles()
     game = pack.game.spec
-    items = [(spec.title, spec.authored) for spec in (p.component.spec for p in pack.components)]
-    items = [(title, note) for title, note in items if note]
+    specs = [p.component.spec for p in pack.components]
+    items = [(spec.title, spec.authored) for spec in specs if spec.authored]
     if not game.authored and not items:
         return []
     story: list[Flowable] = [

@@ -195,27 +195,27 @@ def _convert_images(doc: pdfdoc.PDFDocument, press: Press) -> None:
             )
 
 
-def _pixels(raster: raster.Raster) -> Image.Image:
+def _pixels(image: raster.Raster) -> Image.Image:
     """An RGB raster's pixels, however the PDF holds them."""
-    size = (raster.width, raster.height)
-    if raster.filter == "DCTDecode":
-        return Image.open(io.BytesIO(raster.data)).convert("RGB")
-    if raster.parms:  # a PNG's own rows, with its row filters: read as the PNG they came from
-        return Image.open(io.BytesIO(_png(raster))).convert("RGB")
-    return Image.frombytes("RGB", size, zlib.decompress(raster.data))
+    size = (image.width, image.height)
+    if image.filter == "DCTDecode":
+        return Image.open(io.BytesIO(image.data)).convert("RGB")
+    if image.parms:  # a PNG's own rows, with its row filters: read as the PNG they came from
+        return Image.open(io.BytesIO(_png(image))).convert("RGB")
+    return Image.frombytes("RGB", size, zlib.decompress(image.data))
 
 
-def _png(raster: raster.Raster) -> bytes:
+def _png(image: raster.Raster) -> bytes:
     """A PNG file around a raster that holds a PNG's compressed rows (8-bit RGB)."""
 
     def chunk(kind: bytes, body: bytes) -> bytes:
         crc = zlib.crc32(kind + body) & 0xFFFFFFFF
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
 
-    header = struct.pack(">IIBBBBB", raster.width, raster.height, 8, 2, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", image.width, image.height, 8, 2, 0, 0, 0)
     return (
         raster.PNG_SIGNATURE
         + chunk(b"IHDR", header)
-        + chunk(b"IDAT", raster.data)
+        + chunk(b"IDAT", image.data)
         + chunk(b"IEND", b"")
     )

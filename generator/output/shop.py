@@ -22,9 +22,10 @@ from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.art.store import Artwork
+from generator.art.store import Artwork, Drawing
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
+from generator.layout.sheetflow import FlowLayout
 from generator.layout.sheets import Page
 from generator.model.kinds import MODELS
 from generator.output import pdfx
@@ -85,12 +86,13 @@ def shop_pages(pack: Pack, kinds: frozenset[str] = SHOP_KINDS) -> dict[str, list
 
 def _sides(pack: Pack, piece: Piece, copies: int, sheet_pages: list[Page]) -> list[ShopPage]:
     """The shop pages of one design: a sheet's pages at paper size, else face and back."""
-    common = {"component": piece.component, "noun": piece.noun, "name": piece.name}
     if piece.flowed:
         w, h = pack.paper
         return [
             ShopPage(
-                **common,
+                component=piece.component,
+                noun=piece.noun,
+                name=piece.name,
                 side=f"page-{n}",
                 piece=piece,
                 copies=copies,
@@ -103,7 +105,9 @@ def _sides(pack: Pack, piece: Piece, copies: int, sheet_pages: list[Page]) -> li
         ]
     return [
         ShopPage(
-            **common,
+            component=piece.component,
+            noun=piece.noun,
+            name=piece.name,
             side=side,
             piece=piece,
             copies=copies,
@@ -122,7 +126,7 @@ class _InColours:
     """A sheet's icon drawn in the press's colours (the sheet's flow draws its icons as they
     are)."""
 
-    art: Artwork
+    art: Drawing
     colours: Colours
 
     @property
@@ -161,7 +165,7 @@ def draw_pdf(
     canvas.setAuthor(game.designer or "")
     canvas.setSubject(f"{game.title}: print-shop files")
     canvas.setKeywords("print and play")
-    flows: dict[int, object] = {}
+    flows: dict[int, FlowLayout] = {}
     colours = press.colours if press else RGB
     for page in pages:
         w, h = page_mm or (page.w + 2 * page.bleed, page.h + 2 * page.bleed)
@@ -179,15 +183,19 @@ def draw_pdf(
     canvas.save()
 
 
-def _sheet_page(canvas: Canvas, sheet: Page, flows: dict[int, object], colours: Colours) -> None:
+def _sheet_page(
+    canvas: Canvas, sheet: Page, flows: dict[int, FlowLayout], colours: Colours
+) -> None:
     """The next page of a reference sheet, from a flow of this document's own (drawing its
     icons in the document's colours)."""
-    flow = flows.get(id(sheet.flow))
+    source = sheet.flow
+    assert source is not None  # a reference sheet's page has the flow that drew it
+    flow = flows.get(id(source))
     if flow is None:
-        original = sheet.flow.icon
+        original = source.icon
         rgb = colours is RGB
         icon = original if rgb else (lambda name, where: _InColours(original(name, where), colours))
-        flow = flows[id(sheet.flow)] = replace(sheet.flow, icon=icon, _drawing=None)
+        flow = flows[id(source)] = replace(source, icon=icon, _drawing=None)
     flow.draw_page(canvas, sheet.title)
 
 

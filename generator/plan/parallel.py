@@ -103,8 +103,9 @@ def _in_turn(
         for item in items:
             results.append(job(item))
     except BaseException:
-        for result in results if abandon else ():
-            abandon(result)
+        if abandon is not None:
+            for result in results:
+                abandon(result)
         raise
     return results
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from lxml import etree
 
@@ -42,6 +42,20 @@ class Step(Generic[S]):
 
     model: type[S]
     plan: Callable[[Planner, Component, S, list[Design]], None]
+
+
+class Sided(Protocol):
+    """A spec whose designs are drawn by a face template and, if it has one, a back
+    template, both with its bleed (a deck, tokens, token pages)."""
+
+    @property
+    def face(self) -> str: ...
+
+    @property
+    def back(self) -> str | None: ...
+
+    @property
+    def bleed(self) -> float: ...
 
 
 @dataclass(eq=False)
@@ -151,18 +165,19 @@ class Planner:
             for copy in range(1, design.count + 1)
         ]
 
-    def sides(self, design: Design, shape: Shape, bleed: float) -> tuple[str, str | None]:
-        """The art keys of a design's face and back (None without a back template)."""
-        spec = design.component.spec
-        box = card_box(shape.w, shape.h, bleed, shape.kind)
-        back_template = getattr(spec, "back", None)
+    def sides(self, design: Design, spec: Sided, shape: Shape) -> tuple[str, str | None]:
+        """The art keys of a design's face and back (None without a back template), drawn
+        by its spec's templates."""
+        box = card_box(shape.w, shape.h, spec.bleed, shape.kind)
+        back_template = spec.back
 
         def make() -> tuple[str, str | None]:
             face = self.art(design, spec.face, box, "face")
             back = self.art(design, back_template, box, "back") if back_template else None
             return face, back
 
-        return self.make(make, ("", None))
+        skipped: tuple[str, str | None] = ("", None)  # another worker's share
+        return self.make(make, skipped)
 
     def art(self, design: Design, template: str, box: dict, side: str, extra=None) -> str:
         """Render one side of a design with ``template`` and store its art."""

@@ -235,7 +235,8 @@ class BoardSpec(ComponentBase):
         spaces of each row and track, and its spaces, tables and connections."""
         counts: Counter[str] = Counter()
         counts["regions"] = len(self.regions) + sum(g.cols * g.rows for g in self.grids)
-        for item in [*self.regions, *self.spaces]:
+        grouped: list[BoardRegion | BoardSpace] = [*self.regions, *self.spaces]
+        for item in grouped:
             if item.group:
                 counts[item.group] += 1
         for grid in self.grids:

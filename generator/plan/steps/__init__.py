@@ -14,6 +14,8 @@ from generator.plan.planner import Step
 def _step(model: type[ComponentBase]) -> Step[Any]:
     """The step in the module named after the model's kind; it must be for that model."""
     step = import_module(f"{__name__}.{module_name(kind_of(model))}").STEP
+    if not isinstance(step, Step):
+        raise TypeError(f"the STEP of kind {kind_of(model)} is not a Step")
     if step.model is not model:
         raise TypeError(f"the step of kind {kind_of(model)} is for {step.model.__name__}")
     return step

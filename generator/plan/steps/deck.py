@@ -15,7 +15,7 @@ def plan(planner: Planner, component: Component, spec: DeckSpec, designs: list[D
     shape = Shape("rect", spec.size.w, spec.size.h)
 
     def make(design: Design) -> list[Piece]:
-        return planner.pieces(design, shape, spec.bleed, *planner.sides(design, shape, spec.bleed))
+        return planner.pieces(design, shape, spec.bleed, *planner.sides(design, spec, shape))
 
     planner.cards(planner.each(designs, make))
 

@@ -14,6 +14,7 @@ from generator.model.kinds.deck import DeckSpec
 from generator.model.kinds.sheet import SheetSpec, SheetTable
 from generator.model.loader import Component
 from generator.model.sizes import sheet_geometry
+from generator.model.yamlsource import Path_
 from generator.plan.planner import Planner, Step
 
 SHEET_INSET = 1.5  # mm a sheet's text keeps inside the printable area: its bands and rules
@@ -28,13 +29,13 @@ def plan(planner: Planner, component: Component, spec: SheetSpec, designs: list[
     area = (left + inset, bottom + inset, right - left - 2 * inset, top - bottom - 2 * inset)
     icons: dict[str, Artwork] = {}
 
-    def icon(name: str, where: tuple | None) -> Artwork:
+    def icon(name: str, where: Path_ | None) -> Artwork:
         if name not in icons:
             line = component.doc.line_of(where or ("sections",))
             icons[name] = _icon(planner, component, spec, name, line)
         return icons[name]
 
-    def rows_from(table: SheetTable, where: tuple) -> list[list[str]]:
+    def rows_from(table: SheetTable, where: Path_) -> list[list[str]]:
         return _rows_from(planner, component, table, component.doc.line_of(where))
 
     layout = FlowLayout(spec, area, icon, rows_from)

@@ -25,7 +25,7 @@ def plan(
     shape = token_shape("circle", spec.size, spec.size)
     by_value: dict[int, Piece] = {}
     for design in designs:
-        face, back = planner.sides(design, shape, spec.bleed)
+        face, back = planner.sides(design, spec, shape)
         planner.pack.components[-1].shape = shape
         by_value[design.extra["value"]] = Piece.of(
             spec, component.id, design.name, 0, shape, spec.bleed, face, back

@@ -16,7 +16,7 @@ def plan(planner: Planner, component: Component, spec: TokenSpec, designs: list[
     planner.check_fits(component, shape, spec.bleed)
 
     def make(design: Design) -> list[Piece]:
-        return planner.pieces(design, shape, spec.bleed, *planner.sides(design, shape, spec.bleed))
+        return planner.pieces(design, shape, spec.bleed, *planner.sides(design, spec, shape))
 
     planner.counter_pieces(planner.each(designs, make))
 
