@@ -35,6 +35,7 @@ TIERS = {
         "test_datafiles",
         "test_profile",
         "test_legibility",
+        "test_sandbox",
     },
     "acceptance": {
         "test_duplex",
