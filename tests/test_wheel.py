@@ -96,7 +96,7 @@ def test_the_wheel_ships_the_templates_examples_fonts_and_catalogs(installed):
     assert (package / "examples" / "schokoly" / "game.yaml").is_file()
     assert (package / "i18n" / "locale" / "de.po").is_file()
     assert (package / "svg" / "dejavu" / "DejaVuSans.ttf").is_file()
-    assert (package / "art" / "icc" / "ISOcoated_v2_300_bas.icc").is_file()
+    assert (package / "output" / "icc" / "ISOcoated_v2_300_bas.icc").is_file()
     assert (package / "output" / "vendors.yaml").is_file()
 
 
