@@ -1,0 +1,388 @@
+"""The preview's state: one ``Session`` per way of seeing a game (its settings), planned
+again whenever a file of the game changes, its state published to every page that watches.
+
+All the engine's work (loading, planning, drawing pictures, writing the pack's PDF) happens
+in one thread, the one that calls ``Preview.run`` (the main thread: the templates' time
+budget is a signal there, and Ctrl-C reaches it); the server's threads only read published
+state and pictures, or hand that thread a job and wait for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import sys
+import threading
+import time
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from generator.check.printing import check_printing
+from generator.check.verdict import judge, translation_problems
+from generator.errors import SpecError, SpecFailure
+from generator.layout.pack import Pack
+from generator.model.loader import Game
+from generator.model.sizes import paper_sizes
+from generator.output.pdf import write as write_pdf
+from generator.output.shop import ShopPage
+from generator.plan.games import load_games
+from generator.plan.pipeline import plan_pack
+from generator.serve.memo import Folder, Memo, MemoRenderer
+from generator.serve.pictures import Pictures, piece_pngs, sheet_png
+from generator.serve.settings import Settings
+from generator.serve.view import describe, error_record
+
+T = TypeVar("T")
+MAX_SESSIONS = 8  # ways of seeing a game kept at once (languages, papers...)
+KEPT_PLANS = 2  # plans of a session whose pictures can still be drawn on request
+WAIT_SECONDS = 120  # how long a request waits for the engine (a large game's first plan)
+IDLE_SECONDS = 0.2  # how often the engine's thread looks up from an empty queue
+
+
+@dataclass
+class Planned:
+    """One plan of a game: the game and pack (None where it failed), the renderer that drew
+    it and every spec error found."""
+
+    game: Game | None
+    pack: Pack | None = None
+    renderer: MemoRenderer | None = None
+    errors: list[SpecError] = field(default_factory=list)
+
+
+class Session:
+    """One way of seeing one game: its last published state (JSON), its last good view, and
+    the plans whose pictures can still be drawn."""
+
+    def __init__(self, number: int, settings: Settings, root: Path):
+        self.number = number
+        self.settings = settings
+        self.root = root
+        self.version = 0
+        self.state = b""
+        self.busy = False
+        self.good: dict | None = None  # the view of the last plan without errors
+        self.languages: list[str] = []
+        self.stamp = ""  # the game's files as last planned (Folder.everything)
+        self.queued = False
+        self.watchers = 0
+        self.plans: OrderedDict[int, Pack] = OrderedDict()
+        self.pdfs: dict[int, Path] = {}
+        self.pages: dict[str, tuple[int, int]] = {}  # sheet picture -> (plan, page number)
+        self.sides: dict[str, tuple[int, ShopPage]] = {}  # piece picture -> (plan, side)
+        self.changed = threading.Condition()
+
+    def publish(self, state: dict) -> None:
+        with self.changed:
+            self.version += 1
+            self.state = json.dumps({**state, "version": self.version}).encode()
+            self.busy = False
+            self.changed.notify_all()
+
+    def set_busy(self) -> None:
+        with self.changed:
+            self.busy = True
+            self.changed.notify_all()
+
+    def wait(self, seen: tuple[int, bool], timeout: float, closing: threading.Event) -> None:
+        """Until the state or its busyness is not ``seen`` any more (or ``timeout``)."""
+        with self.changed:
+            self.changed.wait_for(
+                lambda: (self.version, self.busy) != seen or closing.is_set(), timeout
+            )
+
+    def keep(self, serial: int, pack: Pack, pages: dict[str, int], sides: dict) -> None:
+        """Keep plan ``serial`` to draw its pictures on request; forget the oldest."""
+        self.plans[serial] = pack
+        self.pages.update({key: (serial, number) for key, number in pages.items()})
+        self.sides.update({key: (serial, side) for key, side in sides.items()})
+        while len(self.plans) > KEPT_PLANS:
+            old, _ = self.plans.popitem(last=False)
+            self.forget(old)
+
+    def forget(self, serial: int) -> None:
+        """Drop what plan ``serial`` left: its PDF and the pictures only it could draw."""
+        self.plans.pop(serial, None)
+        pdf = self.pdfs.pop(serial, None)
+        if pdf is not None:
+            pdf.unlink(missing_ok=True)
+        self.pages = {k: v for k, v in self.pages.items() if v[0] != serial}
+        self.sides = {k: v for k, v in self.sides.items() if v[0] != serial}
+
+
+class Preview:
+    """The games served, their sessions, and the engine's queue of work."""
+
+    def __init__(
+        self,
+        roots: list[Path],
+        base: Settings,
+        back_offset: tuple[float, float],
+        cache: Path,
+    ):
+        self.roots = {root.name: root.resolve() for root in roots}
+        self.base = base
+        self.back_offset = back_offset
+        self.cache = cache
+        self.papers = list(paper_sizes())
+        self.memo = Memo()
+        self.pictures = Pictures()
+        self.sessions: OrderedDict[Settings, Session] = OrderedDict()
+        self.closing = threading.Event()
+        self.timings: list[dict[str, float]] = []  # the last plans' times, for the benchmark
+        self._jobs: queue.Queue[tuple[Callable[[], object], Future]] = queue.Queue()
+        self._lock = threading.Lock()
+        self._serial = 0
+
+    # --- what the server's threads ask ---------------------------------------------------
+
+    def session(self, settings: Settings) -> Session:
+        """The session of ``settings`` (made, and its first plan queued, if new)."""
+        with self._lock:
+            session = self.sessions.get(settings)
+            if session is None:
+                self._serial += 1
+                session = Session(self._serial, settings, self.roots[settings.game])
+                self.sessions[settings] = session
+                self._evict()
+            self.sessions.move_to_end(settings)
+        self._check(session)
+        return session
+
+    def state(self, settings: Settings) -> bytes:
+        """The session's state, once it has one (a new session waits for its first plan)."""
+        with self._lock:
+            known = self.sessions.get(settings)
+        version = known.version if known is not None else 0
+        session = self.session(settings)
+        if session.queued or not version:  # its files changed: wait for the plan
+            with session.changed:
+                session.changed.wait_for(
+                    lambda: session.version > version or self.closing.is_set(), WAIT_SECONDS
+                )
+        return session.state
+
+    @contextlib.contextmanager
+    def watching(self, settings: Settings) -> Iterator[Session]:
+        """A page listening for the session's changes: while it does, a change of the game's
+        files plans the session again at once."""
+        session = self.session(settings)
+        with self._lock:
+            session.watchers += 1
+        try:
+            yield session
+        finally:
+            with self._lock:
+                session.watchers -= 1
+
+    def picture(self, key: str) -> bytes | None:
+        """A picture by its key: kept, or drawn now if a kept plan names it; else None."""
+        found = self.pictures.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            owner = next(
+                (s for s in self.sessions.values() if key in s.pages or key in s.sides), None
+            )
+        if owner is None:
+            return None
+        return self.submit(lambda: self._draw_picture(owner, key)).result(WAIT_SECONDS)
+
+    def changed(self, names: set[str]) -> None:
+        """Files of the games ``names`` changed: plan again every session a page watches."""
+        with self._lock:
+            watched = [s for s in self.sessions.values() if s.settings.game in names and s.watchers]
+        for session in watched:
+            self._queue(session)
+
+    def close(self) -> None:
+        """Stop: the engine's thread returns and every page's stream ends."""
+        self.closing.set()
+        for session in list(self.sessions.values()):
+            with session.changed:
+                session.changed.notify_all()
+
+    # --- the engine's thread -------------------------------------------------------------
+
+    def submit(self, job: Callable[[], T]) -> Future:
+        """Have the engine's thread do ``job``; its future."""
+        future: Future = Future()
+        self._jobs.put((job, future))
+        return future
+
+    def run(self) -> None:
+        """Do the queued jobs, one at a time, until ``close``."""
+        while not self.closing.is_set():
+            try:
+                job, future = self._jobs.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                continue
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(job())
+            except Exception as exc:  # a job's own failure goes to whoever waits for it
+                future.set_exception(exc)
+
+    def _check(self, session: Session) -> None:
+        """Queue a plan of the session if its game's files are not those it last planned."""
+        if session.version == 0 or Folder.read(session.root).everything != session.stamp:
+            self._queue(session)
+
+    def _queue(self, session: Session) -> None:
+        with self._lock:
+            if session.queued:
+                return
+            session.queued = True
+        self.submit(lambda: self._refresh(session))
+
+    def _evict(self) -> None:
+        """Forget the least recently used sessions no page watches, past ``MAX_SESSIONS``."""
+        idle = [s for s in self.sessions.values() if not s.watchers]
+        while len(self.sessions) > MAX_SESSIONS and idle:
+            session = idle.pop(0)
+            del self.sessions[session.settings]
+            for serial in list(session.plans):
+                session.forget(serial)
+
+    def _refresh(self, session: Session) -> None:
+        """Plan the session's game again if its files changed, and publish the new state; a
+        failure of the preview itself is published too (and told on standard error)."""
+        with self._lock:
+            session.queued = False
+        folder = Folder.read(session.root)
+        if folder.everything == session.stamp and session.version:
+            return
+        session.set_busy()
+        try:
+            state = self._plan_and_draw(session, folder)
+        except Exception as exc:
+            traceback.print_exc(file=sys.stderr)
+            message = f"internal error of the preview: {type(exc).__name__}: {exc}"
+            errors = [{"file": "", "line": None, "message": message}]
+            state = self._state(session, errors, session.good)
+        session.stamp = folder.everything
+        session.publish(state)
+
+    def _plan_and_draw(self, session: Session, folder: Folder) -> dict:
+        """Plan the game and draw what changed; the state to publish."""
+        started = time.perf_counter()
+        planned = self.plan(session.settings, folder)
+        timings = {"plan": time.perf_counter() - started}
+        errors = [error_record(e, session.root) for e in planned.errors]
+        if planned.game is not None:
+            session.languages = list(planned.game.spec.languages)
+        view = None
+        if planned.pack is not None and (not errors or session.good is None):
+            view = self._draw(session, planned, folder, timings)
+            if not errors:
+                session.good = view
+        timings["total"] = time.perf_counter() - started
+        self.timings = [*self.timings[-99:], timings]
+        partial = view is not None and bool(errors)
+        return self._state(session, errors, view or session.good, partial, timings)
+
+    def plan(self, settings: Settings, folder: Folder) -> Planned:
+        """Load and plan the game as ``pnp build`` does, its renders taken from the memo
+        where nothing they see changed; every spec error, none raised."""
+        root = self.roots[settings.game]
+        try:
+            language = settings.language or None
+            loaded = load_games(root.parent, (root.name,), language, defer=True)
+        except SpecFailure as exc:
+            return Planned(None, errors=exc.errors)
+        errors = list(loaded.deferred)
+        if not loaded.games:
+            return Planned(None, errors=list(dict.fromkeys(errors)))
+        game = loaded.games[0]
+        renderer = MemoRenderer(game, settings.ink_saver, self.memo, folder.look)
+        options = settings.options(self.back_offset)
+        try:
+            pack = plan_pack(game, settings.paper or game.spec.paper, options, renderer)
+        except SpecFailure as exc:
+            return Planned(game, None, renderer, list(dict.fromkeys([*errors, *exc.errors])))
+        return Planned(game, pack, renderer, list(dict.fromkeys(errors)))
+
+    def _draw(self, session: Session, planned: Planned, folder: Folder, timings: dict) -> dict:
+        """Judge the pack as ``pnp check`` does, describe it, and draw the pictures of its
+        pieces not drawn before; the view."""
+        started = time.perf_counter()
+        game, pack, renderer = planned.game, planned.pack, planned.renderer
+        assert game is not None and pack is not None and renderer is not None
+        untranslated = translation_problems(game) if session.settings.language else 0
+        verdict = judge(game, pack.overflows, check_printing(pack), untranslated)
+        with self._lock:
+            self._serial += 1
+            serial = self._serial
+        drawn = describe(pack, verdict, renderer, folder, serial)
+        timings["check"] = time.perf_counter() - started
+        wanted = [(key, side) for key, side in drawn.wanted if key not in self.pictures]
+        if wanted:
+            pngs = piece_pngs(pack, [side for _, side in wanted])
+            for (key, _), data in zip(wanted, pngs, strict=True):
+                self.pictures.put(key, data)
+        timings["pictures"] = time.perf_counter() - started - timings["check"]
+        timings["drawn"] = len(wanted)
+        session.keep(serial, pack, drawn.pages, dict(drawn.wanted))
+        return drawn.view
+
+    def _draw_picture(self, session: Session, key: str) -> bytes | None:
+        """A picture a kept plan names but that is not kept (yet): a sheet's page, rendered
+        from the plan's PDF (written now if need be), or a piece's side."""
+        found = self.pictures.get(key)
+        if found is not None:
+            return found
+        if key in session.sides:
+            serial, side = session.sides[key]
+            pack = session.plans.get(serial)
+            data = piece_pngs(pack, [side])[0] if pack is not None else None
+        elif key in session.pages:
+            serial, number = session.pages[key]
+            pdf = self._pdf(session, serial)
+            data = sheet_png(pdf, number) if pdf is not None else None
+        else:
+            return None
+        if data is not None:
+            self.pictures.put(key, data)
+        return data
+
+    def _pdf(self, session: Session, serial: int) -> Path | None:
+        """The PDF of a kept plan, as ``pnp build`` writes it, in the preview's own folder."""
+        if serial in session.pdfs:
+            return session.pdfs[serial]
+        pack = session.plans.get(serial)
+        if pack is None:
+            return None
+        path = self.cache / f"pack-{session.number}-{serial}.pdf"
+        write_pdf(pack, path)
+        session.pdfs[serial] = path
+        return path
+
+    def _state(
+        self,
+        session: Session,
+        errors: list[dict],
+        view: dict | None = None,
+        partial: bool = False,
+        timings: dict | None = None,
+    ) -> dict:
+        """What the page is told: the settings and choices, the errors, and the view shown
+        (the last good one while there are errors, marked stale)."""
+        return {
+            "settings": session.settings.as_query(),
+            "games": list(self.roots),
+            "papers": self.papers,
+            "languages": session.languages,
+            "errors": errors,
+            "stale": bool(errors) and view is not None and not partial,
+            "partial": partial,
+            "view": view,
+            "timings": timings or {},
+            "at": time.strftime("%H:%M:%S"),
+        }
