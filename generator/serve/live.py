@@ -43,6 +43,7 @@ MAX_SESSIONS = 8  # ways of seeing a game kept at once (languages, papers...)
 KEPT_PLANS = 2  # plans of a session whose pictures can still be drawn on request
 WAIT_SECONDS = 120  # how long a request waits for the engine (a large game's first plan)
 IDLE_SECONDS = 0.2  # how often the engine's thread looks up from an empty queue
+PICTURES_PER_JOB = 24  # pictures drawn in one go: the page's own requests get in between
 
 
 @dataclass
@@ -71,6 +72,7 @@ class Session:
         self.languages: list[str] = []
         self.stamp = ""  # the game's files as last planned (Folder.everything)
         self.queued = False
+        self.rounds = 0  # plans looked at (a plan whose files had not changed counts)
         self.watchers = 0
         self.plans: OrderedDict[int, Pack] = OrderedDict()
         self.pdfs: dict[int, Path] = {}
@@ -142,8 +144,9 @@ class Preview:
 
     # --- what the server's threads ask ---------------------------------------------------
 
-    def session(self, settings: Settings) -> Session:
-        """The session of ``settings`` (made, and its first plan queued, if new)."""
+    def session(self, settings: Settings, check: bool = True) -> Session:
+        """The session of ``settings``, made if new; with ``check``, a plan is queued if it
+        is new or its game's files changed since its last plan."""
         with self._lock:
             session = self.sessions.get(settings)
             if session is None:
@@ -152,20 +155,24 @@ class Preview:
                 self.sessions[settings] = session
                 self._evict()
             self.sessions.move_to_end(settings)
-        self._check(session)
+        if check and (not session.version or self._stale(session)):
+            self._queue(session)
         return session
 
     def state(self, settings: Settings) -> bytes:
-        """The session's state, once it has one (a new session waits for its first plan)."""
-        with self._lock:
-            known = self.sessions.get(settings)
-        version = known.version if known is not None else 0
-        session = self.session(settings)
-        if session.queued or not version:  # its files changed: wait for the plan
-            with session.changed:
-                session.changed.wait_for(
-                    lambda: session.version > version or self.closing.is_set(), WAIT_SECONDS
-                )
+        """The session's state as of its game's files now: when they changed since its last
+        plan (or it is new), the plan they call for is waited for."""
+        session = self.session(settings, check=False)
+        if session.version and not session.queued and not self._stale(session):
+            return session.state
+        with session.changed:
+            rounds = session.rounds
+        self._queue(session)
+        with session.changed:
+            session.changed.wait_for(
+                lambda: (session.rounds > rounds and not session.queued) or self.closing.is_set(),
+                WAIT_SECONDS,
+            )
         return session.state
 
     @contextlib.contextmanager
@@ -230,10 +237,10 @@ class Preview:
             except Exception as exc:  # a job's own failure goes to whoever waits for it
                 future.set_exception(exc)
 
-    def _check(self, session: Session) -> None:
-        """Queue a plan of the session if its game's files are not those it last planned."""
-        if session.version == 0 or Folder.read(session.root).everything != session.stamp:
-            self._queue(session)
+    @staticmethod
+    def _stale(session: Session) -> bool:
+        """Whether the game's files are not those the session last planned."""
+        return Folder.read(session.root).everything != session.stamp
 
     def _queue(self, session: Session) -> None:
         with self._lock:
@@ -252,16 +259,32 @@ class Preview:
                 session.forget(serial)
 
     def _refresh(self, session: Session) -> None:
-        """Plan the session's game again if its files changed, and publish the new state; a
+        """Plan the session's game again if its files changed, publish the new state, then
+        draw the pictures it names that are new (the page asks for them at once: its
+        requests wait behind these jobs, or draw one picture each if they come first). A
         failure of the preview itself is published too (and told on standard error)."""
         with self._lock:
             session.queued = False
+        try:
+            wanted = self._look(session)
+        finally:
+            with session.changed:
+                session.rounds += 1
+                session.changed.notify_all()
+        serial = next(reversed(session.plans), None)
+        for start in range(0, len(wanted), PICTURES_PER_JOB):
+            chunk = wanted[start : start + PICTURES_PER_JOB]
+            self.submit(lambda chunk=chunk: self._draw_pieces(session, serial, chunk))
+
+    def _look(self, session: Session) -> list[tuple[str, ShopPage]]:
+        """Plan and publish, if the files changed; the pictures the new state wants."""
         folder = Folder.read(session.root)
         if folder.everything == session.stamp and session.version:
-            return
+            return []
         session.set_busy()
+        wanted: list[tuple[str, ShopPage]] = []
         try:
-            state = self._plan_and_draw(session, folder)
+            state, wanted = self._plan_and_describe(session, folder)
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             message = f"internal error of the preview: {type(exc).__name__}: {exc}"
@@ -269,24 +292,28 @@ class Preview:
             state = self._state(session, errors, session.good)
         session.stamp = folder.everything
         session.publish(state)
+        return wanted
 
-    def _plan_and_draw(self, session: Session, folder: Folder) -> dict:
-        """Plan the game and draw what changed; the state to publish."""
+    def _plan_and_describe(
+        self, session: Session, folder: Folder
+    ) -> tuple[dict, list[tuple[str, ShopPage]]]:
+        """Plan the game and judge it; the state to publish and the pictures to draw."""
         started = time.perf_counter()
         planned = self.plan(session.settings, folder)
-        timings = {"plan": time.perf_counter() - started}
+        timings: dict[str, float] = {"plan": time.perf_counter() - started}
         errors = [error_record(e, session.root) for e in planned.errors]
         if planned.game is not None:
             session.languages = list(planned.game.spec.languages)
-        view = None
+        view, wanted = None, []
         if planned.pack is not None and (not errors or session.good is None):
-            view = self._draw(session, planned, folder, timings)
+            view, wanted = self._describe(session, planned, folder)
             if not errors:
                 session.good = view
         timings["total"] = time.perf_counter() - started
+        timings["drawn"] = len(wanted)
         self.timings = [*self.timings[-99:], timings]
         partial = view is not None and bool(errors)
-        return self._state(session, errors, view or session.good, partial, timings)
+        return self._state(session, errors, view or session.good, partial, timings), wanted
 
     def plan(self, settings: Settings, folder: Folder) -> Planned:
         """Load and plan the game as ``pnp build`` does, its renders taken from the memo
@@ -309,10 +336,11 @@ class Preview:
             return Planned(game, None, renderer, list(dict.fromkeys([*errors, *exc.errors])))
         return Planned(game, pack, renderer, list(dict.fromkeys(errors)))
 
-    def _draw(self, session: Session, planned: Planned, folder: Folder, timings: dict) -> dict:
-        """Judge the pack as ``pnp check`` does, describe it, and draw the pictures of its
-        pieces not drawn before; the view."""
-        started = time.perf_counter()
+    def _describe(
+        self, session: Session, planned: Planned, folder: Folder
+    ) -> tuple[dict, list[tuple[str, ShopPage]]]:
+        """Judge the pack as ``pnp check`` does and describe it; the view, and the pieces'
+        pictures it names that are not drawn yet."""
         game, pack, renderer = planned.game, planned.pack, planned.renderer
         assert game is not None and pack is not None and renderer is not None
         untranslated = translation_problems(game) if session.settings.language else 0
@@ -321,16 +349,20 @@ class Preview:
             self._serial += 1
             serial = self._serial
         drawn = describe(pack, verdict, renderer, folder, serial)
-        timings["check"] = time.perf_counter() - started
-        wanted = [(key, side) for key, side in drawn.wanted if key not in self.pictures]
-        if wanted:
-            pngs = piece_pngs(pack, [side for _, side in wanted])
-            for (key, _), data in zip(wanted, pngs, strict=True):
-                self.pictures.put(key, data)
-        timings["pictures"] = time.perf_counter() - started - timings["check"]
-        timings["drawn"] = len(wanted)
         session.keep(serial, pack, drawn.pages, dict(drawn.wanted))
-        return drawn.view
+        wanted = [(key, side) for key, side in drawn.wanted if key not in self.pictures]
+        return drawn.view, wanted
+
+    def _draw_pieces(
+        self, session: Session, serial: int | None, sides: list[tuple[str, ShopPage]]
+    ) -> None:
+        """Draw the pieces' sides of a kept plan that are not drawn yet, in one go."""
+        pack = session.plans.get(serial) if serial is not None else None
+        missing = [(key, side) for key, side in sides if key not in self.pictures]
+        if pack is None or not missing:
+            return
+        for (key, _), data in zip(missing, piece_pngs(pack, [s for _, s in missing]), strict=True):
+            self.pictures.put(key, data)
 
     def _draw_picture(self, session: Session, key: str) -> bytes | None:
         """A picture a kept plan names but that is not kept (yet): a sheet's page, rendered

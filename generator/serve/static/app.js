@@ -70,6 +70,28 @@ function connect() {
   };
 }
 
+// A browser opens at most six connections to one server, and each page's stream holds one:
+// a page that is left, or hidden for a while, lets its stream go and takes it up again when
+// it is shown.
+const HIDDEN_MS = 10000;
+let hiddenTimer = null;
+
+function disconnect() {
+  if (source) source.close();
+  source = null;
+  streamQuery = null;
+}
+
+window.addEventListener("pagehide", disconnect);
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) connect();
+});
+document.addEventListener("visibilitychange", () => {
+  clearTimeout(hiddenTimer);
+  if (document.hidden) hiddenTimer = setTimeout(disconnect, HIDDEN_MS);
+  else if (!source) connect();
+});
+
 async function explainRefusal(query) {
   try {
     const answer = await fetch("/api/state?" + query);
@@ -135,6 +157,7 @@ function syncControls(state) {
   $("ink").checked = s.ink === "1";
   const title = state.view ? state.view.title : s.game;
   $("title").textContent = title;
+  $("title").title = title;
   document.title = `${title} · pnp serve`;
 }
 
@@ -429,7 +452,7 @@ function showSheets(view) {
     const title = el("h3", null, `Sheet ${sheet.sheet}`);
     title.append(el("small", null, ` page${numbers.length > 1 ? "s" : ""} ${numbers.join("–")}`));
     const pages = el("div", "pages");
-    for (const page of sheet.pages) {
+    for (const [index, page] of sheet.pages.entries()) {
       const figure = el("figure", "page");
       const frame = el("div", "paper");
       frame.style.width = `${pw * scale}px`;
@@ -445,7 +468,7 @@ function showSheets(view) {
       } else {
         frame.append(el("span", "blank", "blank"));
       }
-      const side = page.side === "back" ? "back" : page.picture ? "front" : "back";
+      const side = index ? "back" : "front";
       figure.append(frame, el("figcaption", null, `page ${page.number} · ${side}${page.title ? " · " + page.title : ""}`));
       pages.append(figure);
     }
