@@ -44,7 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_serve.py
 
-pictures: $(STAMP)
+pictures: $(STAMP) browser
 	$(BIN)/python docs/make_pictures.py
 
 clean:

@@ -305,21 +305,25 @@ function sideFigure(piece, side, scaleWanted, bleed) {
   art.append(img);
   const overlay = svg("svg", { viewBox: `${origin} ${origin} ${box.w} ${box.h}`, class: "overlay" });
   if (piece.outline) {
+    art.classList.toggle("shaped", !piece.outline.startsWith("M0 0H"));
     const outside = `M${-b - 1} ${-b - 1}h${full.w + 2}v${full.h + 2}h${-full.w - 2}Z`;
     overlay.append(svg("path", { d: `${outside} ${piece.outline}`, class: "outside" }));
     overlay.append(svg("path", { d: piece.outline, class: "cut" }));
   }
+  const tags = [];
   for (const finding of piece.findings) {
     if (!finding.box || finding.side !== side.side) continue;
     const [x, y, w, h] = finding.box;
     overlay.append(svg("rect", { x, y, width: w, height: h, class: "overflow-box" }));
     const tag = el("span", "overflow-tag", finding.message.replace(/.*: (.*?) at .*/, "$1 missing"));
-    tag.style.left = `${(x - origin) * scale}px`;
-    tag.style.top = `${(y + h - origin) * scale}px`;
-    art.append(tag);
+    tag.style.left = `${Math.max(0, x - origin) * scale}px`;
+    const above = y - origin > 4; // room above the box: the tag sits on its top edge
+    tag.style.top = `${(above ? y - origin : y + h - origin) * scale}px`;
+    if (above) tag.classList.add("above");
+    tags.push(tag);
   }
   art.append(overlay);
-  figure.append(art, el("figcaption", null, SIDE_NAMES[side.side] || side.side.replace("-", " ")));
+  figure.append(art, ...tags, el("figcaption", null, SIDE_NAMES[side.side] || side.side.replace("-", " ")));
   return figure;
 }
 
