@@ -22,7 +22,7 @@ from PIL import Image
 from generator.layout.pack import Pack
 from generator.output.shop import ShopPage, draw_pdf, rendered
 
-PIECE_DPI = 200  # sharp at twice the page's largest zoom on a high-density screen
+PIECE_DPI = 150  # 5.9 pixels a mm: sharp at the page's default size on a high-density screen
 MAX_PIECE_PIXELS = 2400  # the long side of a piece's picture: a board is drawn coarser
 SHEET_DPI = 110  # a sheet of A4 is 910 x 1286 pixels
 PNG_LEVEL = 1  # zlib level: a picture goes over the loopback, speed beats size
