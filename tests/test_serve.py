@@ -26,6 +26,7 @@ from click.testing import CliRunner
 from PIL import Image
 from serving import (
     CSV_CARDS,
+    REPO,
     card_row,
     make_games,
     pieces,
@@ -427,3 +428,33 @@ def test_every_piece_of_every_bundled_game_is_shown(tmp_path):
                 for side in piece["sides"]:
                     status, _, body = request(server, f"/picture/{side['picture']}.png")
                     assert status == 200 and body.startswith(b"\x89PNG"), (key, side)
+
+
+def test_a_changed_template_or_picture_redraws_what_uses_it(server, games):
+    deck = games / "deck"
+    before = pieces(state(server, DECK)["view"])
+    Image.new("RGB", (60, 40), (200, 30, 30)).save(deck / "art" / "red.png")
+    rows = [card_row(n) for n in range(1, CSV_CARDS + 1)]
+    rows[3][7] = "art/red.png"  # card 4 draws the picture
+    write_rows(deck, rows)
+    own = deck / "templates" / "card.svg.j2"
+    try:
+        with_picture = pieces(state(server, DECK)["view"])
+        changed = {k for k in before if with_picture[k]["sides"] != before[k]["sides"]}
+        assert changed == {("cards", "card-4")}
+        Image.new("RGB", (60, 40), (30, 30, 200)).save(deck / "art" / "red.png")
+        repainted = pieces(state(server, DECK)["view"])
+        changed = {k for k in before if repainted[k]["sides"] != with_picture[k]["sides"]}
+        assert changed == {("cards", "card-4")}  # the same SVG, but the file it draws changed
+        stock = (REPO / "templates" / "card.svg.j2").read_text(encoding="utf-8")
+        own.parent.mkdir(exist_ok=True)
+        own.write_text(stock.replace("<svg ", "<svg data-own='1' ", 1), encoding="utf-8")
+        restyled = pieces(state(server, DECK)["view"])
+        fronts = [k for k in before if restyled[k]["sides"][0] != repainted[k]["sides"][0]]
+        assert len(fronts) == CSV_CARDS  # the game's own template: every front drawn anew
+        assert all(restyled[k]["sides"][1] == repainted[k]["sides"][1] for k in before)
+    finally:
+        own.unlink(missing_ok=True)
+        (deck / "art" / "red.png").unlink()
+        write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
+    assert pieces(state(server, DECK)["view"]) == before
