@@ -20,7 +20,6 @@ import click
 from generator.cli.common import (
     components_option,
     in_game_folder,
-    lang_option,
     make_options,
     paper_option,
     print_options,
@@ -48,7 +47,12 @@ PORTS_TRIED = 10  # the default port taken: the next ones are tried
     help="Address to listen on; anything but this machine's own shows the game to the network.",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the browser.")
-@lang_option
+@click.option(
+    "--lang",
+    "language",
+    default=None,
+    help="Language to show first: a code the game declares (e.g. de); the page switches it.",
+)
 @paper_option
 @print_options
 @in_game_folder

@@ -137,7 +137,6 @@ class Preview:
         self.pictures = Pictures()
         self.sessions: OrderedDict[Settings, Session] = OrderedDict()
         self.closing = threading.Event()
-        self.timings: list[dict[str, float]] = []  # the last plans' times, for the benchmark
         self._jobs: queue.Queue[tuple[Callable[[], object], Future]] = queue.Queue()
         self._lock = threading.Lock()
         self._serial = 0
@@ -311,7 +310,6 @@ class Preview:
                 session.good = view
         timings["total"] = time.perf_counter() - started
         timings["drawn"] = len(wanted)
-        self.timings = [*self.timings[-99:], timings]
         partial = view is not None and bool(errors)
         return self._state(session, errors, view or session.good, partial, timings), wanted
 

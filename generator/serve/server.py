@@ -149,7 +149,12 @@ class Handler(BaseHTTPRequestHandler):
             self._stream(settings)
 
     def _picture(self, key: str, head: bool) -> None:
-        data = self.server.preview.picture(key)
+        try:
+            data = self.server.preview.picture(key)
+        except Exception as exc:  # the picture could not be drawn: said, and the page goes on
+            self.log_error("picture %s: %s", key, exc)
+            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, b"not drawn\n", "text/plain", head)
+            return
         if data is None:
             self._send(HTTPStatus.NOT_FOUND, b"no such picture\n", "text/plain", head)
             return
