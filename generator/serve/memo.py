@@ -91,8 +91,12 @@ class Folder:
         return _digest([e for e in self.files if _picture(e.path)])
 
     def of(self, names: frozenset[str]) -> str:
-        """A stamp of the files ``names`` (paths relative to the game folder)."""
-        return _digest([e for e in self.files if e.path in names] + sorted(names))
+        """A stamp of the files ``names`` (paths relative to the game folder); of every
+        picture file when a name is not one of them as written (``./art/x.png``)."""
+        found = [e for e in self.files if e.path in names]
+        if len(found) < len(names):
+            return self.pictures
+        return _digest(found)
 
 
 def _picture(path: str) -> bool:
