@@ -81,6 +81,7 @@ class Session:
         self.changed = threading.Condition()
 
     def publish(self, state: dict) -> None:
+        """Make ``state`` the session's, as the next version, and wake every page's stream."""
         with self.changed:
             self.version += 1
             self.state = json.dumps({**state, "version": self.version}).encode()
@@ -88,6 +89,7 @@ class Session:
             self.changed.notify_all()
 
     def set_busy(self) -> None:
+        """Say that a plan has begun (the pages show it)."""
         with self.changed:
             self.busy = True
             self.changed.notify_all()
@@ -242,6 +244,7 @@ class Preview:
         return Folder.read(session.root).everything != session.stamp
 
     def _queue(self, session: Session) -> None:
+        """Queue a plan of the session, unless one is queued already."""
         with self._lock:
             if session.queued:
                 return

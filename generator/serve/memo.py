@@ -64,6 +64,7 @@ class Folder:
 
     @classmethod
     def read(cls, root: Path) -> Folder:
+        """The game folder ``root`` and the shared templates as they are now."""
         return cls(root, tuple(_walk(root, skip_top=OWN_OUTPUT)), tuple(_walk(SHARED_TEMPLATES)))
 
     @property
@@ -224,6 +225,7 @@ class MemoRenderer(TemplateRenderer):
         side: str = "face",
         extra: dict[str, Any] | None = None,
     ) -> str:
+        """The base's render of a design, the design and side noted for ``render``."""
         self._design, self._side = design, side
         try:
             return super().render_design(design, template, box, side, extra)
@@ -251,6 +253,7 @@ class MemoRenderer(TemplateRenderer):
         return self._noted(svg)
 
     def _noted(self, svg: str) -> str:
+        """Note the files ``svg`` draws, under its art's key; the SVG."""
         self.drawn[art_key(svg)] = references(svg)
         return svg
 

@@ -67,6 +67,7 @@ def sheet_png(pdf: Path, number: int, dpi: float = SHEET_DPI) -> bytes:
 
 
 def png(image: Image.Image) -> bytes:
+    """An image as PNG, compressed lightly."""
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()

@@ -110,6 +110,8 @@ class Handler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
     def _answer(self, head: bool) -> None:
+        """Route a request: a page file, a session's state or stream, a picture; else 404
+        (or 421 for another host, 400 for an address that is not a path)."""
         if self.server.loopback and self.headers.get("Host", "") not in self.server.hosts():
             self._send(HTTPStatus.MISDIRECTED_REQUEST, b"unknown host\n", "text/plain", head)
             return
@@ -129,6 +131,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain", head)
 
     def _session(self, route: str, query: str, head: bool) -> None:
+        """A session's state or stream, for the settings the query asks for (400 if they are
+        not offered)."""
         preview = self.server.preview
         try:
             fields = parse_qs(query, keep_blank_values=True, max_num_fields=MAX_QUERY_FIELDS)
@@ -149,6 +153,7 @@ class Handler(BaseHTTPRequestHandler):
             self._stream(settings)
 
     def _picture(self, key: str, head: bool) -> None:
+        """A picture by its key, cached for good by the browser (a key names one picture)."""
         try:
             data = self.server.preview.picture(key)
         except Exception as exc:  # the picture could not be drawn: said, and the page goes on
@@ -198,6 +203,7 @@ class Handler(BaseHTTPRequestHandler):
         head: bool,
         headers: dict[str, str] | None = None,
     ) -> None:
+        """A whole response: its status, type, length and the security headers."""
         self.send_response(status)
         for name, value in {
             "Content-Type": kind,
