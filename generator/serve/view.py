@@ -192,8 +192,9 @@ def _piece_findings(
     pack: Pack, verdict: Verdict, renderer: MemoRenderer
 ) -> dict[tuple[str, str], list[Finding]]:
     """The check's findings by the piece they are on ((component, name); a component's own
-    under its id and ''): text that does not fit (with its box where ``textbox()`` drew
-    it) and text under the game's floor."""
+    under its id and ''): text that does not fit (with its box where ``textbox()`` drew it
+    in the piece's own frame: not on a die's or standee's panels) and text under the game's
+    floor."""
     root = pack.game.root
     specs = {plan.component.id: plan.component for plan in pack.components}
     names = {(plan.component.id, d.name) for plan in pack.components for d in plan.designs}
@@ -204,8 +205,11 @@ def _piece_findings(
         found.setdefault(where, []).append(finding)
 
     places = {id(o): renderer.places.get(i) for i, o in enumerate(renderer.overflows)}
+    panelled = {p.component.id for p in pack.components if p.shape and p.shape.panels}
     for o in verdict.overflows:
         side, rect = places.get(id(o)) or ("face", None)
+        if o.component in panelled:  # a die's or standee's panel: its box is the panel's
+            rect = None
         path = o.path or (specs[o.component].path if o.component in specs else None)
         message = f"text does not fit: box {o.box}: {o.missing} missing"
         record = {"kind": "overflow", "side": side, "box": rect, "message": clean(message)}
