@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test test-fast check lint format bench pictures clean
+.PHONY: build test test-fast check lint format bench pictures clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,15 @@ $(STAMP): pyproject.toml
 build: $(STAMP)
 	$(BIN)/pnp build
 
-test: $(STAMP)
+# pnp serve's browser tests drive Debian's chromium and chromedriver: installed here when
+# missing and apt-get is there (CI runs as root; elsewhere through sudo)
+browser:
+	@if { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; } && command -v apt-get >/dev/null; then \
+		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium chromium-driver; \
+	fi
+
+test: $(STAMP) browser
 	$(BIN)/ruff check generator tests benchmarks docs
 	$(BIN)/ruff format --check generator tests benchmarks docs
 	$(BIN)/mypy generator
@@ -38,8 +46,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_bundled.py
 	$(BIN)/python benchmarks/bench_scale.py
 	$(BIN)/python benchmarks/bench_cli.py
+	$(BIN)/python benchmarks/bench_serve.py
 
-pictures: $(STAMP)
+pictures: $(STAMP) browser
 	$(BIN)/python docs/make_pictures.py
 
 clean:

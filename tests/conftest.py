@@ -49,6 +49,7 @@ TIERS = {
         "test_benchmarks",
         "test_parallel",
         "test_tutorial",
+        "test_serve_browser",
     },
 }
 TIER_NAMES = ("unit", "e2e", "acceptance")

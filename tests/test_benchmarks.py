@@ -64,3 +64,11 @@ def test_bench_bundled_builds_cold_warm_and_after_a_change():
     assert figures["games"] == "5"
     cold, warm = float(figures["cold_seconds"]), float(figures["warm_seconds"])
     assert warm < cold  # nothing changed: nothing is built again
+
+
+def test_bench_serve_times_a_save_to_its_picture():
+    figures = run("bench_serve.py", "--cards", "6", "--runs", "2")
+    assert (figures["cards"], figures["runs"]) == ("6", "2")
+    save, plan = float(figures["save_to_picture_ms"]), float(figures["plan_ms"])
+    assert 0 < plan < save <= float(figures["save_to_picture_max_ms"])  # the plan is a part
+    assert float(figures["full_plan_ms"]) > 0

@@ -9,7 +9,19 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 # the stages in the order the data flows; the shared basics come first, the CLI last
-ORDER = ["basics", "svg", "i18n", "model", "art", "layout", "output", "check", "plan", "cli"]
+ORDER = [
+    "basics",
+    "svg",
+    "i18n",
+    "model",
+    "art",
+    "layout",
+    "output",
+    "check",
+    "plan",
+    "serve",
+    "cli",
+]
 BASICS = {"errors", "paths", "options", "profile"}
 STAGES = set(ORDER) - {"basics"}
 

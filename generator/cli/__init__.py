@@ -29,6 +29,7 @@ COMMANDS = {
     "check": ("check", "Check counts, text fit, legibility and printing (every game by default)."),
     "list": ("listing", "List games and their components with counts, pages and sheet fill."),
     "preview": ("preview", "Render a game's pack to PNG pages and a contact sheet."),
+    "serve": ("serve", "Show a game live in the browser, updated as you save."),
     "export": ("export", "Files for print shops and Tabletop Simulator."),
     "calibrate": ("calibrate", "Print a duplex test sheet; save the offset you measure."),
     "i18n": ("i18n", "Extract, start and update translation catalogs."),

@@ -9,6 +9,7 @@ pages are whole pages of their own (the steps of each kind are in ``steps``).
 from __future__ import annotations
 
 from generator.art.store import ArtStore
+from generator.art.templates import TemplateRenderer
 from generator.errors import SpecFailure
 from generator.layout.pack import Pack
 from generator.model.loader import Game
@@ -20,18 +21,25 @@ from generator.plan.planner import Planner
 from generator.svg.fonts import register_game_fonts
 
 
-def plan_pack(game: Game, paper_name: str, options: PrintOptions = DEFAULT_OPTIONS) -> Pack:
+def plan_pack(
+    game: Game,
+    paper_name: str,
+    options: PrintOptions = DEFAULT_OPTIONS,
+    renderer: TemplateRenderer | None = None,
+) -> Pack:
     """Render every design and impose every piece; raise ``SpecFailure`` listing all errors.
 
     A game with many designs has their art made on every core first (see ``shares``); the
-    plan below then takes each design's art from there, so it only imposes and numbers."""
+    plan below then takes each design's art from there, so it only imposes and numbers.
+    Given a ``renderer`` (``pnp serve``'s, which remembers what it drew), every design is
+    rendered by it, in this process."""
     paper = paper_sizes()[paper_name]
     register_game_fonts(
         [(f.family, f.weight, f.style, (game.root / f.file).resolve()) for f in game.spec.fonts]
     )
-    made = shares.made_on_all_cores(game, paper_name, options)
+    made = shares.made_on_all_cores(game, paper_name, options) if renderer is None else []
     pack = Pack(game, paper_name, paper, ArtStore(game.root, options.ink_saver), options=options)
-    planner = Planner(game, pack, memo=shares.take(pack, made))
+    planner = Planner(game, pack, memo=shares.take(pack, made), renderer=renderer)
     for component in game.components:
         components.plan_component(planner, component)
     components.finish(planner)

@@ -86,10 +86,11 @@ class Planner:
         pack: Pack,
         memo: dict[int, Made] | None = None,
         share: tuple[int, int] | None = None,
+        renderer: TemplateRenderer | None = None,
     ):
         self.game = game
         self.pack = pack
-        self.renderer = TemplateRenderer(game, pack.options.ink_saver)
+        self.renderer = renderer or TemplateRenderer(game, pack.options.ink_saver)
         self.errors: list[SpecError] = []
         self.counters: list[Group] = []  # every counter component, packed together at the end
         self.slots: list[list[Sheet] | CardRun | str] = []  # the pack's body, in spec order

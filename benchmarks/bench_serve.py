@@ -1,0 +1,165 @@
+"""pnp serve: from saving a one-card change to the updated picture, on a 72-card game read
+from a spreadsheet (the target: under 300 ms).
+
+    .venv/bin/python benchmarks/bench_serve.py [--cards N] [--runs R]
+
+The game is made as a designer starts one (``pnp new``, then a CSV of N distinct cards).
+``pnp serve`` runs as a user runs it, in a process of its own; this script plays the page:
+it listens to the event stream and holds every picture already. Each run rewrites the CSV
+with one card's title changed, and times from the write to the new picture of that card
+read back from the server: the file watch, the plan, the state pushed down the stream and
+the picture drawn and sent. ``full_plan_ms`` is what a save cost before the preview kept its
+renders: the whole game loaded and planned again (as ``pnp build --watch`` does, without
+writing the PDF). Prints one line of medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import http.client
+import json
+import os
+import queue
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from generator.plan.games import load_games, plan_games  # noqa: E402
+
+HEADER = ["title", "type", "text", "flavor", "cost", "value", "icons", "art", "count"]
+
+
+def row(n: int, title: str | None = None) -> list[str]:
+    text = f"Draw **{n % 3 + 1}** cards, then discard one. Card {n} of the deck."
+    return [title or f"Card {n}", "Action", text, f"Flavour {n}.", str(n % 5), "", "card", "", "1"]
+
+
+def write(game: Path, rows: list[list[str]]) -> None:
+    with (game / "cards.csv").open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([HEADER, *rows])
+
+
+def make_game(folder: Path, cards: int) -> tuple[Path, list[list[str]]]:
+    """A game made by ``pnp new``, its deck a CSV of ``cards`` distinct cards."""
+    components = folder / "components"
+    command = [sys.executable, "-m", "generator", "new", "bench", "--components", str(components)]
+    subprocess.run(command, check=True, capture_output=True, cwd=folder)
+    rows = [row(n) for n in range(1, cards + 1)]
+    write(components / "bench", rows)
+    return components, rows
+
+
+def stream(host: str, port: int, into: queue.Queue) -> None:
+    """Every state the server pushes, with the moment it arrived."""
+    connection = http.client.HTTPConnection(host, port, timeout=600)
+    connection.request("GET", "/api/events?game=bench")
+    event = None
+    for raw in connection.getresponse():
+        line = raw.decode().rstrip("\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: ") and event == "state":
+            into.put((time.perf_counter(), json.loads(line[6:])))
+
+
+def faces(state: dict) -> dict[int, str]:
+    """Each card's front picture, by its row in the CSV."""
+    (deck,) = state["view"]["components"]
+    return {p["line"]: p["sides"][0]["picture"] for p in deck["pieces"]}
+
+
+def full_plan(components: Path, runs: int) -> float:
+    """The median seconds of loading and planning the whole game again."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        plan_games(load_games(components, ("bench",)), None)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def measure(components: Path, rows: list[list[str]], runs: int) -> dict[str, float]:
+    """Start ``pnp serve``, then time ``runs`` saves of a one-card change."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", "bench", "--port", "0",
+         "--components", str(components)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    try:
+        line = process.stdout.readline()
+        host, port = re.search(r"http://([\d.]+):(\d+)/", line).groups()
+        started = time.perf_counter()
+        states: queue.Queue = queue.Queue()
+        threading.Thread(target=stream, args=(host, int(port), states), daemon=True).start()
+        _, first = states.get(timeout=600)
+        first_seconds = time.perf_counter() - started
+        connection = http.client.HTTPConnection(host, int(port), timeout=600)
+
+        def picture(key: str) -> bytes:
+            connection.request("GET", f"/picture/{key}.png")
+            return connection.getresponse().read()
+
+        shown = faces(first)
+        for key in shown.values():  # the page holds every picture already
+            picture(key)
+        saves, plans = [], []
+        for run in range(runs):
+            card = run * 7 % len(rows)
+            changed = [list(r) for r in rows]
+            changed[card] = row(card + 1, f"Saved {run}")
+            written = time.perf_counter()
+            write(components / "bench", changed)
+            while True:
+                _, state = states.get(timeout=60)
+                now = faces(state)
+                if now.get(card + 2) != shown.get(card + 2):
+                    break
+            data = picture(now[card + 2])
+            saves.append(time.perf_counter() - written)
+            plans.append(state["timings"]["plan"])
+            assert data.startswith(b"\x89PNG")
+            assert sum(now[k] != shown[k] for k in now) == 1  # that card alone
+            write(components / "bench", rows)  # back as it was, settled before the next run
+            while faces(states.get(timeout=60)[1]) != shown:
+                pass
+        return {
+            "first_seconds": first_seconds,
+            "save_ms": statistics.median(saves) * 1000,
+            "save_max_ms": max(saves) * 1000,
+            "plan_ms": statistics.median(plans) * 1000,
+        }
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cards", type=int, default=72)
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="pnp-bench-serve-") as tmp:
+        components, rows = make_game(Path(tmp), args.cards)
+        found = measure(components, rows, args.runs)
+        before = full_plan(components, 3) * 1000
+    print(
+        f"cards={args.cards} runs={args.runs} first_render_seconds={found['first_seconds']:.2f} "
+        f"save_to_picture_ms={found['save_ms']:.0f} "
+        f"save_to_picture_max_ms={found['save_max_ms']:.0f} "
+        f"plan_ms={found['plan_ms']:.0f} full_plan_ms={before:.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
