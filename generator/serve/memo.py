@@ -21,14 +21,15 @@ import json
 import os
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from generator.art.sheetflow import Overflow
-from generator.art.templates import TemplateRenderer
+from generator.art.richtext import Overflow
+from generator.art.templates import Subject, TemplateRenderer
 from generator.model.datafiles import FORMATS
 from generator.model.designs import Design
 from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
@@ -232,19 +233,26 @@ class MemoRenderer(TemplateRenderer):
         finally:
             self._design, self._side = None, "face"
 
-    def render(self, name: str, context: dict[str, Any], where: str, locate) -> str:  # noqa: ANN001
+    def render(
+        self,
+        name: str,
+        context: dict[str, Any],
+        where: str,
+        locate: Callable[[Any], tuple[Path, int]],
+        subject: Subject | None = None,
+    ) -> str:
         """The SVG of template ``name``, from the memo when it was rendered so before."""
         try:
             text = json.dumps([self.look, name, context], sort_keys=True, default=_plain)
         except (TypeError, ValueError):  # a value the key cannot hold: render it afresh
-            return self._noted(super().render(name, context, where, locate))
+            return self._noted(super().render(name, context, where, locate, subject))
         key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         made = self.memo.get(key)
         if made is not None:
             self._replay(made)
             return self._noted(made.svg)
         before = len(self.overflows)
-        svg = super().render(name, context, where, locate)
+        svg = super().render(name, context, where, locate, subject)
         recorded = tuple(
             (overflow, *self.places.get(index, (self._side, None)))
             for index, overflow in enumerate(self.overflows[before:], start=before)
