@@ -17,6 +17,7 @@ from generator.svg import textruns
 from generator.svg.builder import Box, Builder, Ctx, href_of, local_name
 from generator.svg.path import fmt
 from generator.svg.pdf import GROUP, RESTORE, SAVE, TEXT, TRANSFORM
+from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import (
     DEFAULT_FONT_SIZE,
     IDENTITY,
@@ -139,7 +140,7 @@ class ClipsAndMasks:
             except ValueError:
                 value = Length(default * 100, "%")
             if box is None:
-                values.append(self.user(value, ctx, axis))
+                values.append(user(value, ctx, axis))
                 continue
             fraction = value.value / 100 if value.unit == "%" else value.value
             start, size = (box[0], box[2] - box[0]) if axis == "x" else (box[1], box[3] - box[1])
@@ -153,8 +154,8 @@ class ClipsAndMasks:
         chain = [node for node in element.iterancestors() if local_name(node) is not None]
         inner = Ctx({}, DEFAULT_FONT_SIZE, ctx.vw, ctx.vh, ctx.ctm)
         for node in reversed(chain):
-            inner = self.inherit(self.specified(node), inner)
-        return self.inherit(self.specified(element), inner)
+            inner = inherit(self.specified(node), inner)
+        return inherit(self.specified(element), inner)
 
     # --- clip paths -----------------------------------------------------------------------
 
@@ -198,7 +199,7 @@ class ClipsAndMasks:
             matrix = multiply(matrix, (box[2] - box[0], 0.0, 0.0, box[3] - box[1], box[0], box[1]))
         if invert(matrix) is None:
             return EMPTY_CLIP
-        ctx = self.inherit(attrs, ctx.moved(matrix))
+        ctx = inherit(attrs, ctx.moved(matrix))
         own = self.clip_of(clip_path, attrs, ctx, bbox)
         if own is not None and own.empty:
             return EMPTY_CLIP
@@ -231,7 +232,7 @@ class ClipsAndMasks:
         attrs = self.specified(child)
         if (attrs.get("display") or "").strip() == "none":
             return None
-        inner = self.inherit(attrs, ctx)
+        inner = inherit(attrs, ctx)
         if inner.style.get("visibility", "visible") != "visible":
             return None
         if name == "use":
@@ -284,7 +285,7 @@ class ClipsAndMasks:
             matrix = transform(attrs.get("transform", ""))
         except ValueError:
             matrix = IDENTITY
-        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
+        x, y = attr_length(attrs, "x", ctx, "x"), attr_length(attrs, "y", ctx, "y")
         matrix = multiply(matrix, (1.0, 0.0, 0.0, 1.0, x, y))
         inverse = invert(matrix)
         if inverse is None:

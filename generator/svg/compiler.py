@@ -34,13 +34,11 @@ from generator.svg import gradients, patterns, textruns
 from generator.svg.builder import (
     NS,
     PX_TO_PT,
-    XML_SPACE,
     Box,
     Builder,
     Ctx,
     SvgError,
     Warn,
-    absolute_length,
     href_of,
     is_ancestor,
     local_name,
@@ -73,6 +71,7 @@ from generator.svg.pdf import (
     TRANSFORM,
     Drawer,
 )
+from generator.svg.properties import BLACK, actual, attr_length, inherit, user
 from generator.svg.values import (
     ABSOLUTE_UNITS,
     DEFAULT_FONT_SIZE,
@@ -90,7 +89,6 @@ from generator.svg.values import (
     number,
     number_prefix,
     opacity,
-    paint,
     transform,
 )
 
@@ -105,44 +103,7 @@ MAX_DASHES = 100_000  # dashes along a stroke beyond which it is drawn solid
 LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
 LINE_JOINS = {"miter": 0, "miter-clip": 0, "arcs": 0, "round": 1, "bevel": 2}
 DEFAULT_MITER = 4.0  # SVG's default stroke-miterlimit
-BLACK = Paint(colour=(0.0, 0.0, 0.0, 1.0))
 
-INHERITED = frozenset(
-    (
-        "fill",
-        "fill-opacity",
-        "fill-rule",
-        "stroke",
-        "stroke-width",
-        "stroke-opacity",
-        "stroke-dasharray",
-        "stroke-dashoffset",
-        "stroke-linecap",
-        "stroke-linejoin",
-        "stroke-miterlimit",
-        "font-family",
-        "font-weight",
-        "font-style",
-        "font-variant",
-        "font-stretch",
-        "text-anchor",
-        "dominant-baseline",
-        "alignment-baseline",
-        "baseline-shift",
-        "letter-spacing",
-        "word-spacing",
-        "writing-mode",
-        "direction",
-        "visibility",
-        "color",
-        "clip-rule",
-        "paint-order",
-        "marker-start",
-        "marker-mid",
-        "marker-end",
-        XML_SPACE,
-    )
-)
 # elements never drawn where they stand (only through a reference, if at all)
 NOT_DRAWN = frozenset(
     (
@@ -182,15 +143,6 @@ MARKED = frozenset(("path", "line", "polyline", "polygon"))
 MARKERS = frozenset(("marker-start", "marker-mid", "marker-end"))
 # attributes that take an element out of the common case (drawn where it stands, as it is)
 SPECIAL = frozenset(("transform", "opacity", "clip-path", "mask", "filter", "mix-blend-mode"))
-FONT_SIZES = {
-    "xx-small": 9 / 16,
-    "x-small": 10 / 16,
-    "small": 13 / 16,
-    "medium": 1.0,
-    "large": 18 / 16,
-    "x-large": 24 / 16,
-    "xx-large": 2.0,
-}
 
 
 def compile_svg(
@@ -278,7 +230,7 @@ class Compiler(ClipsAndMasks, Images):
         )
         vw, vh = (box[2], box[3]) if box else (width, height)
         ctx = Ctx({}, DEFAULT_FONT_SIZE, vw, vh, IDENTITY)
-        ctx = self.inherit(attrs, ctx)
+        ctx = inherit(attrs, ctx)
         if attrs.get("display", "").strip() != "none":
             self.background(attrs)
             self.b.op(TRANSFORM, matrix)
@@ -304,7 +256,7 @@ class Compiler(ClipsAndMasks, Images):
     def content_box(self, root: etree._Element, attrs: dict[str, str]) -> Box | None:
         """For a root without a size or viewBox: the box from the origin to the far corner
         of what it draws, as its viewBox (as resvg sizes it)."""
-        ctx = self.inherit(attrs, Ctx({}, DEFAULT_FONT_SIZE, 100.0, 100.0, IDENTITY))
+        ctx = inherit(attrs, Ctx({}, DEFAULT_FONT_SIZE, 100.0, 100.0, IDENTITY))
         box = self.content_bbox(root, ctx)
         if box is None or box[2] <= 0 or box[3] <= 0:
             return None
@@ -358,91 +310,6 @@ class Compiler(ClipsAndMasks, Images):
 
     # --- values ---------------------------------------------------------------------------
 
-    def user(self, value: Length, ctx: Ctx, axis: str) -> float:
-        """A length in user units; percentages of the viewport's width ('x'), height ('y')
-        or diagonal ('xy'), em and ex of the font size."""
-        unit = value.unit
-        factor = ABSOLUTE_UNITS.get(unit)
-        if factor is not None:
-            return value.value * factor
-        if unit == "%":
-            if axis == "x":
-                whole = ctx.vw
-            elif axis == "y":
-                whole = ctx.vh
-            else:
-                whole = math.sqrt((ctx.vw**2 + ctx.vh**2) / 2)
-            return value.value * whole / 100
-        if unit == "em":
-            return value.value * ctx.font_size
-        return value.value * ctx.font_size / 2  # ex
-
-    def length(
-        self, attrs: dict[str, str], name: str, ctx: Ctx, axis: str, default: float = 0.0
-    ) -> float:
-        """An attribute's length in user units (``default`` when absent or invalid)."""
-        text = attrs.get(name)
-        if text is None:
-            return default
-        value = absolute_length(text)
-        if value is None:
-            return self.user(length(text), ctx, axis)
-        return default if value != value else value  # NaN: invalid
-
-    def inherit(self, attrs: dict[str, str], ctx: Ctx) -> Ctx:
-        """The context an element's children inherit: its own inherited properties over
-        its parent's."""
-        style = None
-        font_size = ctx.font_size
-        paints: dict[str, str] | None = None
-        for name, value in attrs.items():
-            if name in INHERITED:
-                value = value.strip()
-                if value == "inherit" or not value:
-                    continue
-                if style is None:
-                    style = dict(ctx.style)
-                if name == "fill" or name == "stroke":
-                    paints = paints or {}
-                    paints[name] = value
-                elif name == "color":
-                    if value != "currentColor" and _valid_colour(value):
-                        style[name] = value
-                else:
-                    style[name] = value
-            elif name == "font-size":
-                font_size = self.font_size(value, ctx)
-        if paints:
-            assert style is not None
-            for name, value in paints.items():
-                try:
-                    style[name] = paint(value)
-                except ValueError:
-                    continue  # an invalid paint counts as not given
-        if style is None and font_size == ctx.font_size:
-            return ctx
-        return Ctx(style if style is not None else ctx.style, font_size, ctx.vw, ctx.vh, ctx.ctm)
-
-    def font_size(self, text: str, ctx: Ctx) -> float:
-        """A computed font size: lengths, percentages and em of the parent's size, and the
-        CSS keywords."""
-        text = text.strip()
-        if text in FONT_SIZES:
-            return DEFAULT_FONT_SIZE * FONT_SIZES[text]
-        if text == "larger":
-            return ctx.font_size * 1.2
-        if text == "smaller":
-            return ctx.font_size / 1.2
-        try:
-            value = length(text)
-        except ValueError:
-            return ctx.font_size
-        if value.unit == "%":
-            size = ctx.font_size * value.value / 100
-        else:
-            size = self.user(value, ctx, "xy")
-        return size if size >= 0 else ctx.font_size
-
     def current_colour(self, element: etree._Element) -> tuple[float, float, float]:
         """The ``color`` an element has, looking up its ancestors (black by default)."""
         node: etree._Element | None = element
@@ -485,7 +352,7 @@ class Compiler(ClipsAndMasks, Images):
             return
         self.nesting += 1  # (an error ends the whole drawing: no need to count back)
         self.reached(1, self.nesting)
-        handler(self, element, attrs, self.inherit(attrs, ctx))
+        handler(self, element, attrs, inherit(attrs, ctx))
         self.nesting -= 1
 
     def reached(self, elements: int, nesting: int) -> None:
@@ -628,8 +495,8 @@ class Compiler(ClipsAndMasks, Images):
             return
         if target in self.active or is_ancestor(target, element) or self.loops(target):
             return  # a use that leads back to itself draws nothing
-        x = self.length(attrs, "x", ctx, "x")
-        y = self.length(attrs, "y", ctx, "y")
+        x = attr_length(attrs, "x", ctx, "x")
+        y = attr_length(attrs, "y", ctx, "y")
         moved = dict(attrs)
         shift = f"translate({x!r} {y!r})"
         moved["transform"] = (
@@ -668,7 +535,7 @@ class Compiler(ClipsAndMasks, Images):
                 sized[name] = use[name]
         if tag == "symbol":
             sized.pop("transform", None)  # SVG 1.1 has no transform on a symbol
-        inner = self.inherit(attrs, ctx)
+        inner = inherit(attrs, ctx)
         self.render(
             target, sized, inner, lambda c: self.viewport_element(target, sized, c), fold=False
         )
@@ -703,10 +570,10 @@ class Compiler(ClipsAndMasks, Images):
     def viewport_element(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
         """The children of an ``svg`` or ``symbol`` in a viewport at x, y of width x height
         (100% when not given), clipped to it unless its overflow is visible."""
-        x = self.length(attrs, "x", ctx, "x")
-        y = self.length(attrs, "y", ctx, "y")
-        width = self.length(attrs, "width", ctx, "x", ctx.vw)
-        height = self.length(attrs, "height", ctx, "y", ctx.vh)
+        x = attr_length(attrs, "x", ctx, "x")
+        y = attr_length(attrs, "y", ctx, "y")
+        width = attr_length(attrs, "width", ctx, "x", ctx.vw)
+        height = attr_length(attrs, "height", ctx, "y", ctx.vh)
         if width <= 0 or height <= 0:
             return
         box = parse_view_box(attrs.get("viewBox"))
@@ -777,31 +644,31 @@ class Compiler(ClipsAndMasks, Images):
         if tag == "rect":
             return self.rect(attrs, ctx)
         if tag == "circle":
-            r = self.length(attrs, "r", ctx, "xy")
+            r = attr_length(attrs, "r", ctx, "xy")
             if r <= 0:
                 return EMPTY
             return ellipse_geometry(
-                self.length(attrs, "cx", ctx, "x"), self.length(attrs, "cy", ctx, "y"), r, r
+                attr_length(attrs, "cx", ctx, "x"), attr_length(attrs, "cy", ctx, "y"), r, r
             )
         if tag == "ellipse":
             rx, ry = self.radii(attrs, ctx)
             if rx <= 0 or ry <= 0:
                 return EMPTY
             return ellipse_geometry(
-                self.length(attrs, "cx", ctx, "x"), self.length(attrs, "cy", ctx, "y"), rx, ry
+                attr_length(attrs, "cx", ctx, "x"), attr_length(attrs, "cy", ctx, "y"), rx, ry
             )
         return line_geometry(
-            self.length(attrs, "x1", ctx, "x"),
-            self.length(attrs, "y1", ctx, "y"),
-            self.length(attrs, "x2", ctx, "x"),
-            self.length(attrs, "y2", ctx, "y"),
+            attr_length(attrs, "x1", ctx, "x"),
+            attr_length(attrs, "y1", ctx, "y"),
+            attr_length(attrs, "x2", ctx, "x"),
+            attr_length(attrs, "y2", ctx, "y"),
         )
 
     def radii(self, attrs: dict[str, str], ctx: Ctx) -> tuple[float, float]:
         """rx and ry of a rect or ellipse: a missing, negative or 'auto' one equals the
         other (0 when both are)."""
-        rx = self.length(attrs, "rx", ctx, "x", -1.0)
-        ry = self.length(attrs, "ry", ctx, "y", -1.0)
+        rx = attr_length(attrs, "rx", ctx, "x", -1.0)
+        ry = attr_length(attrs, "ry", ctx, "y", -1.0)
         if rx < 0:
             rx = ry
         if ry < 0:
@@ -810,9 +677,9 @@ class Compiler(ClipsAndMasks, Images):
 
     def rect(self, attrs: dict[str, str], ctx: Ctx) -> Geometry:
         """A rect's outline (EMPTY without a positive width and height)."""
-        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
-        w = self.length(attrs, "width", ctx, "x")
-        h = self.length(attrs, "height", ctx, "y")
+        x, y = attr_length(attrs, "x", ctx, "x"), attr_length(attrs, "y", ctx, "y")
+        w = attr_length(attrs, "width", ctx, "x")
+        h = attr_length(attrs, "height", ctx, "y")
         if w <= 0 or h <= 0:
             return EMPTY
         rx, ry = self.radii(attrs, ctx)
@@ -827,7 +694,7 @@ class Compiler(ClipsAndMasks, Images):
         text = style.get("stroke-width")
         if text is not None:
             try:
-                width = self.user(length(text), ctx, "xy")
+                width = user(length(text), ctx, "xy")
             except ValueError:
                 width = 1.0
             if width < 0:
@@ -856,7 +723,7 @@ class Compiler(ClipsAndMasks, Images):
         if text is None or text.strip() in ("none", ""):
             return solid
         try:
-            values = [self.user(v, ctx, "xy") for v in lengths(text)]
+            values = [user(v, ctx, "xy") for v in lengths(text)]
         except ValueError:
             return solid
         if not values or any(v < 0 for v in values) or sum(values) <= 0:
@@ -877,7 +744,7 @@ class Compiler(ClipsAndMasks, Images):
         text = style.get("stroke-dashoffset")
         if text is not None:
             try:
-                offset = self.user(length(text), ctx, "xy")
+                offset = user(length(text), ctx, "xy")
             except ValueError:
                 offset = 0.0
         return f"[{fmt(*values)}] {fmt(offset % period)} d"
@@ -1123,7 +990,7 @@ class Compiler(ClipsAndMasks, Images):
         attrs = self.specified(element)
         if (attrs.get("display") or "").strip() == "none":
             return None
-        inner = self.inherit(attrs, ctx)
+        inner = inherit(attrs, ctx)
         box: Box | None = None
         if name in SHAPES:
             box = self.geometry(name, attrs, inner).bbox
@@ -1147,12 +1014,12 @@ class Compiler(ClipsAndMasks, Images):
                 finally:
                     self.active.pop()
                 if box is not None:
-                    x, y = self.length(attrs, "x", inner, "x"), self.length(attrs, "y", inner, "y")
+                    x, y = attr_length(attrs, "x", inner, "x"), attr_length(attrs, "y", inner, "y")
                     box = (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
         elif name == "image":
-            x, y = self.length(attrs, "x", inner, "x"), self.length(attrs, "y", inner, "y")
-            w = self.length(attrs, "width", inner, "x")
-            h = self.length(attrs, "height", inner, "y")
+            x, y = attr_length(attrs, "x", inner, "x"), attr_length(attrs, "y", inner, "y")
+            w = attr_length(attrs, "width", inner, "x")
+            h = attr_length(attrs, "height", inner, "y")
             box = (x, y, x + w, y + h) if w > 0 and h > 0 else None
         if box is None:
             return None
@@ -1271,7 +1138,7 @@ class _Resolver(gradients.Resolver):
     def __init__(self, compiler: Compiler, ctx: Ctx):
         self.specified = compiler.specified
         self.lookup = compiler.lookup
-        self.user_length = lambda value, axis: compiler.user(value, ctx, axis)
+        self.user_length = lambda value, axis: user(value, ctx, axis)
         self.current_colour = compiler.current_colour
 
 
@@ -1291,30 +1158,6 @@ def _own_transform(attrs: dict[str, str]) -> Matrix | None:
     if invert(matrix) is None:
         return SQUASHED
     return None if matrix == IDENTITY else matrix
-
-
-def _valid_colour(text: str) -> bool:
-    """Whether the text is a colour."""
-    try:
-        colour(text)
-    except ValueError:
-        return False
-    return True
-
-
-def actual(value: Paint, style: dict) -> Paint:
-    """A paint with currentColor taken from the ``color`` in ``style`` and a context paint
-    from the ``use`` that draws the element."""
-    if value.current:
-        try:
-            return Paint(colour=colour(style.get("color", "black")))
-        except ValueError:
-            return BLACK
-    if value.context is not None:
-        return style.get(f"$context-{value.context}", NO_PAINT)
-    if value.fallback is not None and (value.fallback.current or value.fallback.context):
-        return value._replace(fallback=actual(value.fallback, style))
-    return value
 
 
 def _plain(*resolved: tuple) -> bool:

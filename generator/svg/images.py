@@ -21,6 +21,7 @@ from generator.svg import raster
 from generator.svg.builder import PX_TO_PT, Ctx, SvgError, href_of, view_box_matrix
 from generator.svg.path import fmt
 from generator.svg.pdf import FILL_ALPHA, IMAGE, STROKE_ALPHA, TRANSFORM, Drawer
+from generator.svg.properties import attr_length
 from generator.svg.safexml import SAFE_PARSER
 from generator.svg.values import multiply
 
@@ -54,9 +55,9 @@ class Images:
         if source is None:
             return
         kind, data, size = source
-        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
-        w = self.length(attrs, "width", ctx, "x", -1.0)
-        h = self.length(attrs, "height", ctx, "y", -1.0)
+        x, y = attr_length(attrs, "x", ctx, "x"), attr_length(attrs, "y", ctx, "y")
+        w = attr_length(attrs, "width", ctx, "x", -1.0)
+        h = attr_length(attrs, "height", ctx, "y", -1.0)
         iw, ih = size
         if w < 0 and h < 0:
             w, h = iw, ih

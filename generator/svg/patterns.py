@@ -17,6 +17,7 @@ from lxml import etree
 
 from generator.svg.builder import parse_view_box, view_box_matrix
 from generator.svg.gradients import Server, href_of
+from generator.svg.properties import user
 from generator.svg.values import (
     IDENTITY,
     Length,
@@ -116,7 +117,7 @@ def _tile(
         except ValueError:
             value = Length(0.0, "")
         if box is None:
-            values.append(compiler.user(value, ctx, axis))
+            values.append(user(value, ctx, axis))
             continue
         fraction = value.value / 100 if value.unit == "%" else value.value
         start, size = (box[0], box[2] - box[0]) if axis == "x" else (box[1], box[3] - box[1])

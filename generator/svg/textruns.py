@@ -18,6 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from generator.svg.builder import SvgError
 from generator.svg.fonts import font_for, missing_in
+from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import length, numbers
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def _plain(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -
     text = text.replace("\t", " ").strip(" ")
     if not text:
         return []
-    x, y = compiler.length(attrs, "x", ctx, "x"), compiler.length(attrs, "y", ctx, "y")
+    x, y = attr_length(attrs, "x", ctx, "x"), attr_length(attrs, "y", ctx, "y")
     font = _font(compiler, ctx.style)
     size = ctx.font_size
     lacking = _missing(font, text)
@@ -181,7 +182,7 @@ def _collect(
             if name in SPANS:
                 child_attrs = compiler.specified(child)
                 if (child_attrs.get("display") or "").strip() != "none":
-                    child_ctx = compiler.inherit(child_attrs, ctx)
+                    child_ctx = inherit(child_attrs, ctx)
                     _collect(compiler, child, child_attrs, child_ctx, collected, depth + 1,
                              _preserve(child_ctx))  # fmt: skip
             elif name == "tref":
@@ -194,7 +195,7 @@ def _collect(
         if name in attrs:
             try:
                 lists[name] = tuple(
-                    compiler.user(length(v), ctx, "x" if name in ("x", "dx") else "y")
+                    user(length(v), ctx, "x" if name in ("x", "dx") else "y")
                     for v in attrs[name].replace(",", " ").split()
                 )
             except ValueError:
@@ -213,7 +214,7 @@ def _tref(
     href = (attrs.get("href") or attrs.get("{http://www.w3.org/1999/xlink}href") or "").strip()
     target = compiler.lookup(href[1:]) if href.startswith("#") else None
     if target is not None:
-        collected.add("".join(target.itertext()), compiler.inherit(attrs, ctx), preserve)
+        collected.add("".join(target.itertext()), inherit(attrs, ctx), preserve)
 
 
 def _positions(collected: _Text) -> dict[int, list]:
@@ -281,7 +282,7 @@ def _spacing(compiler: Compiler, style: dict, ctx: Ctx) -> float:
     if text is None or text.strip() == "normal":
         return 0.0
     try:
-        return compiler.user(length(text), ctx, "x")
+        return user(length(text), ctx, "x")
     except ValueError:
         return 0.0
 
@@ -326,7 +327,7 @@ def _baseline_shift(compiler: Compiler, text: str, ctx: Ctx, size: float) -> flo
         return 0.0
     if value.unit == "%":
         return value.value / 100 * size
-    return compiler.user(value, ctx, "y")
+    return user(value, ctx, "y")
 
 
 def _runs(compiler: Compiler, collected: _Text, positions: dict[int, list]) -> list[Run]:

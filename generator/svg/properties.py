@@ -1,0 +1,180 @@
+"""An element's properties as the compiler reads them: lengths in user units (``user``,
+``attr_length``), what its children inherit (``inherit``, with font sizes) and the paint it
+actually uses (``actual``: currentColor and the context paints of a ``use``).
+
+None of these needs more than the element's attributes and the context it inherits, so they
+are plain functions, shared by every part of the compiler.
+"""
+
+from __future__ import annotations
+
+import math
+
+from generator.svg.builder import XML_SPACE, Ctx, absolute_length
+from generator.svg.values import (
+    ABSOLUTE_UNITS,
+    DEFAULT_FONT_SIZE,
+    NO_PAINT,
+    Length,
+    Paint,
+    colour,
+    length,
+    paint,
+)
+
+BLACK = Paint(colour=(0.0, 0.0, 0.0, 1.0))
+INHERITED = frozenset(
+    (
+        "fill",
+        "fill-opacity",
+        "fill-rule",
+        "stroke",
+        "stroke-width",
+        "stroke-opacity",
+        "stroke-dasharray",
+        "stroke-dashoffset",
+        "stroke-linecap",
+        "stroke-linejoin",
+        "stroke-miterlimit",
+        "font-family",
+        "font-weight",
+        "font-style",
+        "font-variant",
+        "font-stretch",
+        "text-anchor",
+        "dominant-baseline",
+        "alignment-baseline",
+        "baseline-shift",
+        "letter-spacing",
+        "word-spacing",
+        "writing-mode",
+        "direction",
+        "visibility",
+        "color",
+        "clip-rule",
+        "paint-order",
+        "marker-start",
+        "marker-mid",
+        "marker-end",
+        XML_SPACE,
+    )
+)
+FONT_SIZES = {
+    "xx-small": 9 / 16,
+    "x-small": 10 / 16,
+    "small": 13 / 16,
+    "medium": 1.0,
+    "large": 18 / 16,
+    "x-large": 24 / 16,
+    "xx-large": 2.0,
+}
+
+
+def user(value: Length, ctx: Ctx, axis: str) -> float:
+    """A length in user units; percentages of the viewport's width ('x'), height ('y')
+    or diagonal ('xy'), em and ex of the font size."""
+    unit = value.unit
+    factor = ABSOLUTE_UNITS.get(unit)
+    if factor is not None:
+        return value.value * factor
+    if unit == "%":
+        if axis == "x":
+            whole = ctx.vw
+        elif axis == "y":
+            whole = ctx.vh
+        else:
+            whole = math.sqrt((ctx.vw**2 + ctx.vh**2) / 2)
+        return value.value * whole / 100
+    if unit == "em":
+        return value.value * ctx.font_size
+    return value.value * ctx.font_size / 2  # ex
+
+
+def attr_length(
+    attrs: dict[str, str], name: str, ctx: Ctx, axis: str, default: float = 0.0
+) -> float:
+    """An attribute's length in user units (``default`` when absent or invalid)."""
+    text = attrs.get(name)
+    if text is None:
+        return default
+    value = absolute_length(text)
+    if value is None:
+        return user(length(text), ctx, axis)
+    return default if value != value else value  # NaN: invalid
+
+
+def inherit(attrs: dict[str, str], ctx: Ctx) -> Ctx:
+    """The context an element's children inherit: its own inherited properties over
+    its parent's."""
+    style = None
+    font_size = ctx.font_size
+    paints: dict[str, str] | None = None
+    for name, value in attrs.items():
+        if name in INHERITED:
+            value = value.strip()
+            if value == "inherit" or not value:
+                continue
+            if style is None:
+                style = dict(ctx.style)
+            if name == "fill" or name == "stroke":
+                paints = paints or {}
+                paints[name] = value
+            elif name == "color":
+                if value != "currentColor" and valid_colour(value):
+                    style[name] = value
+            else:
+                style[name] = value
+        elif name == "font-size":
+            font_size = computed_font_size(value, ctx)
+    if paints:
+        assert style is not None
+        for name, value in paints.items():
+            try:
+                style[name] = paint(value)
+            except ValueError:
+                continue  # an invalid paint counts as not given
+    if style is None and font_size == ctx.font_size:
+        return ctx
+    return Ctx(style if style is not None else ctx.style, font_size, ctx.vw, ctx.vh, ctx.ctm)
+
+
+def computed_font_size(text: str, ctx: Ctx) -> float:
+    """A computed font size: lengths, percentages and em of the parent's size, and the
+    CSS keywords."""
+    text = text.strip()
+    if text in FONT_SIZES:
+        return DEFAULT_FONT_SIZE * FONT_SIZES[text]
+    if text == "larger":
+        return ctx.font_size * 1.2
+    if text == "smaller":
+        return ctx.font_size / 1.2
+    try:
+        value = length(text)
+    except ValueError:
+        return ctx.font_size
+    size = ctx.font_size * value.value / 100 if value.unit == "%" else user(value, ctx, "xy")
+    return size if size >= 0 else ctx.font_size
+
+
+def valid_colour(text: str) -> bool:
+    """Whether the text is a colour."""
+    try:
+        colour(text)
+    except ValueError:
+        return False
+    return True
+
+
+def actual(value: Paint, style: dict) -> Paint:
+    """A paint with currentColor taken from the ``color`` in ``style`` and a context paint
+    from the ``use`` that draws the element."""
+    if value.current:
+        try:
+            return Paint(colour=colour(style.get("color", "black")))
+        except ValueError:
+            return BLACK
+    if value.context is not None:
+        return style.get(f"$context-{value.context}", NO_PAINT)
+    if value.fallback is not None and (value.fallback.current or value.fallback.context):
+        return value._replace(fallback=actual(value.fallback, style))
+    return value
