@@ -24,6 +24,7 @@ ALIGNS = frozenset(
 )
 Warn = Callable[[str, str], None]  # (what to look for in the template, message)
 Box = tuple[float, float, float, float]
+Line = tuple[float, int, int, float, str]  # a stroke's width, cap, join, miter limit, dash
 
 
 class SvgError(ValueError):

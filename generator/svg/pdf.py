@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
@@ -36,6 +37,11 @@ from generator.svg.raster import draw_image
 SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT, IMAGE, GROUP, PAINT = range(9)
 _RGB_OPERATOR = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) (rg|RG)\b")
 Box = tuple[float, float, float, float]
+# an operation: literal PDF text, or a code above with its operands (each code takes its own:
+# ``_Painter.run`` passes them on to the method that draws it, whose signature they follow)
+Op = str | tuple[Any, ...]
+Ops = tuple[Op, ...]
+Mask = tuple[str, Ops]  # a soft mask: its kind ("Alpha" or "Luminosity"), what draws it
 
 
 def luminance_of(rgb: tuple[float, ...]) -> tuple[float]:

@@ -9,17 +9,21 @@ are plain functions, shared by every part of the compiler.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-from generator.svg.builder import XML_SPACE, Ctx, absolute_length
+from generator.svg.builder import XML_SPACE, Box, Ctx, absolute_length
 from generator.svg.values import (
     ABSOLUTE_UNITS,
     DEFAULT_FONT_SIZE,
+    IDENTITY,
     NO_PAINT,
     Length,
+    Matrix,
     Paint,
     colour,
     length,
     paint,
+    transform,
 )
 
 BLACK = Paint(colour=(0.0, 0.0, 0.0, 1.0))
@@ -59,6 +63,8 @@ INHERITED = frozenset(
         XML_SPACE,
     )
 )
+# attributes that take an element out of the common case (drawn where it stands, as it is)
+SPECIAL = frozenset(("transform", "opacity", "clip-path", "mask", "filter", "mix-blend-mode"))
 FONT_SIZES = {
     "xx-small": 9 / 16,
     "x-small": 10 / 16,
@@ -101,6 +107,37 @@ def attr_length(
     if value is None:
         return user(length(text), ctx, axis)
     return default if value != value else value  # NaN: invalid
+
+
+def rectangle(
+    texts: Sequence[str | None], defaults: Sequence[Length], ctx: Ctx, box: Box | None
+) -> tuple[float, float, float, float]:
+    """x, y, width and height given as ``texts`` (the ``defaults`` where one is absent or
+    invalid): in user units, or, when ``box`` is given, as fractions (or percentages) of it."""
+    values = []
+    for index, (text, default) in enumerate(zip(texts, defaults, strict=True)):
+        axis = "y" if index % 2 else "x"
+        try:
+            value = length(text) if text is not None else default
+        except ValueError:
+            value = default
+        if box is None:
+            values.append(user(value, ctx, axis))
+            continue
+        fraction = value.value / 100 if value.unit == "%" else value.value
+        start, size = (box[0], box[2] - box[0]) if axis == "x" else (box[1], box[3] - box[1])
+        values.append(fraction * size + (start if index < 2 else 0.0))
+    x, y, w, h = values
+    return x, y, w, h
+
+
+def matrix_of(text: str | None) -> Matrix:
+    """The matrix of a transform attribute: IDENTITY when there is none, or an invalid one
+    (which SVG ignores)."""
+    try:
+        return transform(text or "")
+    except ValueError:
+        return IDENTITY
 
 
 def inherit(attrs: dict[str, str], ctx: Ctx) -> Ctx:

@@ -11,25 +11,19 @@ warning.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from lxml import etree
 from reportlab.pdfbase import pdfmetrics
 
-from generator.svg.builder import SvgError
+from generator.svg.builder import NS, XML_SPACE, Box, Ctx, SvgError
+from generator.svg.compiling import Compiling
 from generator.svg.fonts import font_for, missing_in
 from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import length, numbers
 
-if TYPE_CHECKING:
-    from generator.svg.builder import Ctx
-    from generator.svg.compiler import Compiler
-
-NS = "{http://www.w3.org/2000/svg}"
-XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 SPANS = frozenset(("tspan", "a"))
 POSITIONS = ("x", "y", "dx", "dy")
-Box = tuple[float, float, float, float]
 
 
 class Run(NamedTuple):
@@ -90,7 +84,7 @@ _PRESERVE = str.maketrans("\r\n\t", "   ")
 _SPACES = re.compile(" {2,}")
 
 
-def layout(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
+def layout(compiler: Compiling, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
     """The runs of a ``text`` element."""
     if len(element) == 0 and SIMPLE_TEXT.isdisjoint(attrs) and SIMPLE_STYLE.isdisjoint(ctx.style):
         return _plain(compiler, element, attrs, ctx)
@@ -113,7 +107,7 @@ SIMPLE_STYLE = frozenset(
 _ONE_NUMBER = re.compile(r"\s*[^\s,]+\s*")
 
 
-def _plain(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
+def _plain(compiler: Compiling, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
     """The common case, kept short: a text without children, at one x and y."""
     x_text, y_text = attrs.get("x", "0"), attrs.get("y", "0")
     if not (_ONE_NUMBER.fullmatch(x_text) and _ONE_NUMBER.fullmatch(y_text)):
@@ -139,7 +133,7 @@ def _plain(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -
     return [Run(x, y, text, font, size, 0.0, ctx.style, ctx, width)]
 
 
-def _layout(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
+def _layout(compiler: Compiling, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
     """Any text: its characters collected, positioned, laid out in runs."""
     collected = _Text()
     _collect(compiler, element, attrs, ctx, collected, 0, _preserve(ctx))
@@ -164,7 +158,7 @@ def _preserve(ctx: Ctx) -> bool:
 
 
 def _collect(
-    compiler: Compiler,
+    compiler: Compiling,
     element: etree._Element,
     attrs: dict,
     ctx: Ctx,
@@ -205,7 +199,7 @@ def _collect(
 
 
 def _tref(
-    compiler: Compiler, tref: etree._Element, ctx: Ctx, collected: _Text, preserve: bool
+    compiler: Compiling, tref: etree._Element, ctx: Ctx, collected: _Text, preserve: bool
 ) -> None:
     """A ``tref``: the text of the element it refers to, in the tref's own style."""
     attrs = compiler.specified(tref)
@@ -232,7 +226,7 @@ def _positions(collected: _Text) -> dict[int, list]:
 UNSUPPORTED = frozenset(("textLength", "rotate", "text-decoration"))
 
 
-def _warn_unsupported(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> None:
+def _warn_unsupported(compiler: Compiling, element: etree._Element, attrs: dict, ctx: Ctx) -> None:
     """Warn of what text layout leaves out."""
     style = ctx.style
     if UNSUPPORTED.isdisjoint(attrs) and "writing-mode" not in style and "direction" not in style:
@@ -256,7 +250,7 @@ def _warn_unsupported(compiler: Compiler, element: etree._Element, attrs: dict, 
         compiler.warn("direction", f"right-to-left text ({where}) is drawn left to right")
 
 
-def _font(compiler: Compiler, style: dict) -> str:
+def _font(compiler: Compiling, style: dict) -> str:
     """The registered font for a style (a family not found is a warning)."""
     key = (
         style.get("font-family", "sans-serif"),
@@ -276,7 +270,7 @@ def _font(compiler: Compiler, style: dict) -> str:
 _FONTS: dict[tuple, tuple[str, str | None]] = {}  # font_for's answers
 
 
-def _spacing(compiler: Compiler, style: dict, ctx: Ctx) -> float:
+def _spacing(compiler: Compiling, style: dict, ctx: Ctx) -> float:
     """letter-spacing in user units."""
     text = style.get("letter-spacing")
     if text is None or text.strip() == "normal":
@@ -287,7 +281,7 @@ def _spacing(compiler: Compiler, style: dict, ctx: Ctx) -> float:
         return 0.0
 
 
-def _baseline(compiler: Compiler, style: dict, ctx: Ctx, font: str, size: float) -> float:
+def _baseline(compiler: Compiling, style: dict, ctx: Ctx, font: str, size: float) -> float:
     """How far down the baseline moves for dominant-baseline and baseline-shift."""
     if not (
         "dominant-baseline" in style or "alignment-baseline" in style or "baseline-shift" in style
@@ -314,7 +308,7 @@ def _baseline(compiler: Compiler, style: dict, ctx: Ctx, font: str, size: float)
     return shift
 
 
-def _baseline_shift(compiler: Compiler, text: str, ctx: Ctx, size: float) -> float:
+def _baseline_shift(compiler: Compiling, text: str, ctx: Ctx, size: float) -> float:
     """How far baseline-shift raises the text (sub, super, a length or a percentage)."""
     text = text.strip()
     if text == "sub":
@@ -330,7 +324,7 @@ def _baseline_shift(compiler: Compiler, text: str, ctx: Ctx, size: float) -> flo
     return user(value, ctx, "y")
 
 
-def _runs(compiler: Compiler, collected: _Text, positions: dict[int, list]) -> list[Run]:
+def _runs(compiler: Compiling, collected: _Text, positions: dict[int, list]) -> list[Run]:
     """Pieces of text placed, chunks anchored, and made runs."""
     text = "".join(part[1] for part in collected.parts)
     owners = {part[0]: part[2] for part in collected.parts}

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 Matrix = tuple[float, float, float, float, float, float]
+Rgb = tuple[float, float, float]  # a colour's red, green and blue, 0-1
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 DEFAULT_FONT_SIZE = 12.0  # user units, resvg's default (the CSS ``medium``)
 # user units per unit; em, ex and % depend on the element and are resolved by the caller
