@@ -16,8 +16,8 @@ from generator.svg.builder import Box, Builder, Ctx, Line, local_name
 from generator.svg.compiling import Compiling
 from generator.svg.path import Geometry, fmt
 from generator.svg.pdf import FILL_ALPHA, GROUP, PAINT, STROKE_ALPHA, Ops
-from generator.svg.properties import actual, user
-from generator.svg.values import NO_PAINT, Paint, Rgb, length, lengths, number, opacity
+from generator.svg.properties import actual, attr_length, user
+from generator.svg.values import NO_PAINT, Paint, Rgb, lengths, number, opacity
 
 MAX_DASHES = 100_000  # dashes along a stroke beyond which it is drawn solid
 LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
@@ -41,15 +41,9 @@ def line_style(
 ) -> Line | None:
     """(width, cap, join, miter limit, dash operator) of a stroke; None when it is too
     thin to show."""
-    width = 1.0
-    text = style.get("stroke-width")
-    if text is not None:
-        try:
-            width = user(length(text), ctx, "xy")
-        except ValueError:
-            width = 1.0
-        if width < 0:
-            width = 1.0
+    width = attr_length(style, "stroke-width", ctx, "xy", 1.0)
+    if width < 0:
+        width = 1.0
     if width <= 0:
         return None
     cap = LINE_CAPS.get(style.get("stroke-linecap", "butt"), 0)
@@ -96,13 +90,7 @@ def dash(
                 "drawn solid",
             )
             return SOLID
-    offset = 0.0
-    text = style.get("stroke-dashoffset")
-    if text is not None:
-        try:
-            offset = user(length(text), ctx, "xy")
-        except ValueError:
-            offset = 0.0
+    offset = attr_length(style, "stroke-dashoffset", ctx, "xy")
     return f"[{fmt(*values)}] {fmt(offset % period)} d"
 
 

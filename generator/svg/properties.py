@@ -99,7 +99,8 @@ def user(value: Length, ctx: Ctx, axis: str) -> float:
 def attr_length(
     attrs: dict[str, str], name: str, ctx: Ctx, axis: str, default: float = 0.0
 ) -> float:
-    """An attribute's length in user units (``default`` when absent or invalid)."""
+    """An attribute's (or an inherited property's) length in user units (``default`` when
+    absent or invalid)."""
     text = attrs.get(name)
     if text is None:
         return default

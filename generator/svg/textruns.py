@@ -270,17 +270,6 @@ def _font(compiler: Compiling, style: dict) -> str:
 _FONTS: dict[tuple, tuple[str, str | None]] = {}  # font_for's answers
 
 
-def _spacing(compiler: Compiling, style: dict, ctx: Ctx) -> float:
-    """letter-spacing in user units."""
-    text = style.get("letter-spacing")
-    if text is None or text.strip() == "normal":
-        return 0.0
-    try:
-        return user(length(text), ctx, "x")
-    except ValueError:
-        return 0.0
-
-
 def _baseline(compiler: Compiling, style: dict, ctx: Ctx, font: str, size: float) -> float:
     """How far down the baseline moves for dominant-baseline and baseline-shift."""
     if not (
@@ -345,7 +334,7 @@ def _runs(compiler: Compiling, collected: _Text, positions: dict[int, list]) -> 
         style = ctx.style  # type: ignore[union-attr]
         font = _font(compiler, style)
         size = ctx.font_size  # type: ignore[union-attr]
-        spacing = _spacing(compiler, style, ctx)
+        spacing = attr_length(style, "letter-spacing", ctx, "x")  # "normal": 0
         width = pdfmetrics.stringWidth(piece, font, size) + spacing * len(piece)
         shift = _baseline(compiler, style, ctx, font, size)
         chunks[-1].append([pen_x, pen_y + shift, piece, font, size, spacing, ctx, width])
