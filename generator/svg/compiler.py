@@ -203,8 +203,7 @@ class Compiler:
             flip, view_box_matrix(box, attrs.get("preserveAspectRatio"), width, height)
         )
         vw, vh = (box[2], box[3]) if box else (width, height)
-        ctx = Ctx({}, DEFAULT_FONT_SIZE, vw, vh, IDENTITY)
-        ctx = inherit(attrs, ctx)
+        ctx = inherit(attrs, Ctx.initial(vw, vh))
         if attrs.get("display", "").strip() != "none":
             self.background(attrs)
             self.b.op(TRANSFORM, matrix)
@@ -230,7 +229,7 @@ class Compiler:
     def content_box(self, root: etree._Element, attrs: dict[str, str]) -> Box | None:
         """For a root without a size or viewBox: the box from the origin to the far corner
         of what it draws, as its viewBox (as resvg sizes it)."""
-        ctx = inherit(attrs, Ctx({}, DEFAULT_FONT_SIZE, 100.0, 100.0, IDENTITY))
+        ctx = inherit(attrs, Ctx.initial(100.0, 100.0))
         box = shapes.content_bbox(self, root, ctx)
         if box is None or box[2] <= 0 or box[3] <= 0:
             return None
@@ -288,7 +287,7 @@ class Compiler:
         """What an element draws inherits from its own ancestors (a mask's or a pattern's
         content, say), placed in the current user space."""
         chain = [node for node in element.iterancestors() if local_name(node) is not None]
-        inner = Ctx({}, DEFAULT_FONT_SIZE, ctx.vw, ctx.vh, ctx.ctm)
+        inner = Ctx.initial(ctx.vw, ctx.vh, ctx.ctm)
         for node in reversed(chain):
             inner = inherit(self.specified(node), inner)
         return inherit(self.specified(element), inner)

@@ -289,7 +289,9 @@ def declarations(text: str) -> tuple[Declaration, ...]:
 
 def _split_declarations(text: str) -> list[str]:
     """Split at semicolons outside quotes and parentheses."""
-    parts, current, quote, depth = [], [], "", 0
+    parts: list[str] = []
+    current: list[str] = []
+    quote, depth = "", 0
     for char in text:
         if quote:
             quote = "" if char == quote else quote

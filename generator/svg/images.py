@@ -66,7 +66,7 @@ def image(compiler: Compiling, element: etree._Element, attrs: dict[str, str], c
             b.op(TRANSFORM, (scale, 0.0, 0.0, scale, 0.0, 0.0))
             b.flush()
             b.ops.extend(drawn.ops)
-            b.state = [None] * len(b.state)
+            b.forget()
         else:
             a, _, _, d, e, f = matrix
             b.op(IMAGE, drawn, e, f, a * iw, d * ih)

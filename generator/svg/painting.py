@@ -274,7 +274,7 @@ def paint_of(
 ) -> Resolved | None:
     """A paint resolved: (rgb, alpha) for a colour, (None, Server) for a gradient or a
     pattern, None for nothing (its fallback, when what it refers to paints nothing)."""
-    value = actual(value, ctx.style)
+    value = actual(value, ctx)
     if value.colour is not None:
         r, g, b, a = value.colour
         return ((r, g, b), a) if a > 0 else None

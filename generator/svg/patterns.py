@@ -92,7 +92,7 @@ def _tile(
     canvas = compiler.canvas
     compiler.canvas = (0.0, 0.0, *size)
     inner = compiler.context_of(content, ctx)
-    inner = Ctx(inner.style, inner.font_size, inner.vw, inner.vh, matrix)
+    inner = inner.placed(inner.vw, inner.vh, matrix)
     compiler.builders.append(Builder())
     compiler.active.append(pattern)
     try:

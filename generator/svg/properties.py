@@ -144,36 +144,39 @@ def matrix_of(text: str | None) -> Matrix:
 def inherit(attrs: dict[str, str], ctx: Ctx) -> Ctx:
     """The context an element's children inherit: its own inherited properties over
     its parent's."""
-    style = None
+    style: dict[str, str] | None = None
+    paints: dict[str, Paint] | None = None
     font_size = ctx.font_size
-    paints: dict[str, str] | None = None
     for name, value in attrs.items():
         if name in INHERITED:
             value = value.strip()
             if value == "inherit" or not value:
                 continue
+            if name == "fill" or name == "stroke":
+                try:
+                    parsed = paint(value)
+                except ValueError:
+                    continue  # an invalid paint counts as not given
+                if paints is None:
+                    paints = dict(ctx.paints)
+                paints[name] = parsed
+                continue
             if style is None:
                 style = dict(ctx.style)
-            if name == "fill" or name == "stroke":
-                paints = paints or {}
-                paints[name] = value
-            elif name == "color":
-                if value != "currentColor" and valid_colour(value):
-                    style[name] = value
-            else:
+            if name != "color" or (value != "currentColor" and valid_colour(value)):
                 style[name] = value
         elif name == "font-size":
             font_size = computed_font_size(value, ctx)
-    if paints:
-        assert style is not None
-        for name, value in paints.items():
-            try:
-                style[name] = paint(value)
-            except ValueError:
-                continue  # an invalid paint counts as not given
-    if style is None and font_size == ctx.font_size:
+    if style is None and paints is None and font_size == ctx.font_size:
         return ctx
-    return Ctx(style if style is not None else ctx.style, font_size, ctx.vw, ctx.vh, ctx.ctm)
+    return Ctx(
+        ctx.style if style is None else style,
+        ctx.paints if paints is None else paints,
+        font_size,
+        ctx.vw,
+        ctx.vh,
+        ctx.ctm,
+    )
 
 
 def computed_font_size(text: str, ctx: Ctx) -> float:
@@ -203,16 +206,16 @@ def valid_colour(text: str) -> bool:
     return True
 
 
-def actual(value: Paint, style: dict) -> Paint:
-    """A paint with currentColor taken from the ``color`` in ``style`` and a context paint
-    from the ``use`` that draws the element."""
+def actual(value: Paint, ctx: Ctx) -> Paint:
+    """A paint with currentColor taken from the ``color`` the context has and a context
+    paint from the ``use`` that draws the element."""
     if value.current:
         try:
-            return Paint(colour=colour(style.get("color", "black")))
+            return Paint(colour=colour(ctx.style.get("color", "black")))
         except ValueError:
             return BLACK
     if value.context is not None:
-        return style.get(f"$context-{value.context}", NO_PAINT)
+        return ctx.paints.get(f"context-{value.context}", NO_PAINT)
     if value.fallback is not None and (value.fallback.current or value.fallback.context):
-        return value._replace(fallback=actual(value.fallback, style))
+        return value._replace(fallback=actual(value.fallback, ctx))
     return value

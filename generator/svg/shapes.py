@@ -41,8 +41,8 @@ def shape(compiler: Compiling, element: etree._Element, attrs: dict[str, str], c
         return
     if not MARKERS.isdisjoint(style) and tag in MARKED:
         markers(compiler, element, style)
-    fill = style.get("fill", BLACK) if geometry.fillable else NO_PAINT
-    stroke = style.get("stroke", NO_PAINT)
+    fill = ctx.paints.get("fill", BLACK) if geometry.fillable else NO_PAINT
+    stroke = ctx.paints.get("stroke", NO_PAINT)
     line = (
         painting.line_style(compiler, style, ctx, geometry, element)
         if stroke is not NO_PAINT

@@ -94,10 +94,10 @@ def use(compiler: Compiling, element: etree._Element, attrs: dict[str, str], ctx
 
 def in_context(ctx: Ctx) -> Ctx:
     """The context of what a ``use`` draws: its fill and stroke are the context paints."""
-    style = dict(ctx.style)
-    style["$context-fill"] = actual(ctx.style.get("fill", BLACK), ctx.style)
-    style["$context-stroke"] = actual(ctx.style.get("stroke", NO_PAINT), ctx.style)
-    return Ctx(style, ctx.font_size, ctx.vw, ctx.vh, ctx.ctm)
+    paints = dict(ctx.paints)
+    paints["context-fill"] = actual(ctx.paints.get("fill", BLACK), ctx)
+    paints["context-stroke"] = actual(ctx.paints.get("stroke", NO_PAINT), ctx)
+    return Ctx(ctx.style, paints, ctx.font_size, ctx.vw, ctx.vh, ctx.ctm)
 
 
 def instance(compiler: Compiling, target: etree._Element, use: dict[str, str], ctx: Ctx) -> None:

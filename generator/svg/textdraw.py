@@ -36,7 +36,7 @@ def text(compiler: Compiling, element: etree._Element, attrs: dict[str, str], ct
         for run in runs:
             paint_run(compiler, element, run, bbox, ctx, 1.0)
         return
-    single = all(run.style.get("stroke", NO_PAINT) is NO_PAINT for run in runs)
+    single = all(run.ctx.paints.get("stroke", NO_PAINT) is NO_PAINT for run in runs)
     alphas: list[float] = []
 
     def body(inner: Ctx) -> None:
@@ -56,16 +56,16 @@ def paint_run(
     scale: float,
 ) -> None:
     """One run of text in its own fill and stroke, ``scale`` multiplying their alphas."""
-    style = run.style
+    style, paints = run.ctx.style, run.ctx.paints
     if style.get("visibility", "visible") != "visible":
         return
-    fill_value = style.get("fill", BLACK)
+    fill_value = paints.get("fill", BLACK)
     fill = (
         ((fill_value.colour[:3], fill_value.colour[3]) if fill_value.colour[3] > 0 else None)
         if fill_value.colour is not None
         else painting.paint_of(compiler, fill_value, bbox(), bbox(), ctx, element)
     )
-    stroke_value = style.get("stroke", NO_PAINT)
+    stroke_value = paints.get("stroke", NO_PAINT)
     line = None
     stroke = None
     if stroke_value is not NO_PAINT:
