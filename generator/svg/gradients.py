@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from lxml import etree
 
 from generator.svg.builder import NS, XLINK_HREF, Box, Ctx
 from generator.svg.compiling import Compiling
+from generator.svg.pdf import Colour, Piece, Shading, Tiling
 from generator.svg.properties import matrix_of, user
 from generator.svg.values import (
     IDENTITY,
@@ -35,6 +36,8 @@ from generator.svg.values import (
 GRADIENTS = (f"{NS}linearGradient", f"{NS}radialGradient")
 PAD_MARGIN = 0.01  # how far a padded domain widens: little, since viewers sample it in 256 steps
 MAX_PERIODS = 64  # periods of a repeated or reflected gradient drawn before it pads
+Stop = tuple[float, Rgb, float]  # offset, colour, opacity
+Kind = Literal["linear", "radial"]
 
 
 class Server(NamedTuple):
@@ -42,8 +45,8 @@ class Server(NamedTuple):
     opacities when they differ (else None), the matrix from gradient space to user space and
     the opacity all its stops share."""
 
-    shading: tuple
-    alpha: tuple | None
+    shading: Shading | Tiling
+    alpha: Shading | None
     matrix: Matrix
     opacity: float
 
@@ -189,7 +192,7 @@ class _Placing:
 # --- stops -----------------------------------------------------------------------------------
 
 
-def _stops(compiler: Compiling, chain: list) -> list[tuple[float, Rgb, float]]:
+def _stops(compiler: Compiling, chain: Chain) -> list[Stop]:
     """(offset, rgb, opacity) of the stops of the first gradient in the chain with any."""
     for element, attrs in chain:
         stops = [child for child in element if child.tag == f"{NS}stop"]
@@ -199,10 +202,13 @@ def _stops(compiler: Compiling, chain: list) -> list[tuple[float, Rgb, float]]:
 
 
 def _read_stops(
-    compiler: Compiling, gradient: etree._Element, gradient_attrs: dict, stops: list
-) -> list[tuple[float, Rgb, float]]:
+    compiler: Compiling,
+    gradient: etree._Element,
+    gradient_attrs: dict[str, str],
+    stops: list[etree._Element],
+) -> list[Stop]:
     """Offsets clamped to 0-1 and never decreasing; colours and opacities as specified."""
-    out: list[tuple[float, Rgb, float]] = []
+    out: list[Stop] = []
     previous = 0.0
     for stop in stops:
         attrs = compiler.specified(stop)
@@ -231,7 +237,10 @@ def _offset(text: str | None) -> float:
 
 
 def _stop_colour(
-    compiler: Compiling, stop: etree._Element, attrs: dict, gradient_attrs: dict
+    compiler: Compiling,
+    stop: etree._Element,
+    attrs: dict[str, str],
+    gradient_attrs: dict[str, str],
 ) -> tuple[Rgb, float]:
     """A stop's colour and its alpha (black when not given or invalid)."""
     text = attrs.get("stop-color")
@@ -252,9 +261,9 @@ def _stop_colour(
 
 
 def _server(
-    kind: str,
+    kind: Kind,
     geometry: tuple[float, ...],
-    stops: list[tuple[float, Rgb, float]],
+    stops: list[Stop],
     spread: str,
     matrix: Matrix,
     painted: Box | None,
@@ -265,18 +274,18 @@ def _server(
         t0, t1 = _reach(kind, geometry, matrix, painted)
     elif spread == "pad":
         t0, t1 = _pad_ends(kind, stops)
-    colours = [(o, rgb) for o, rgb, _ in stops]
-    alphas = [(o, (a,)) for o, _, a in stops]
+    colours: list[tuple[float, Colour]] = [(o, rgb) for o, rgb, _ in stops]
+    alphas: list[tuple[float, Colour]] = [(o, (a,)) for o, _, a in stops]
     coords = _coords(kind, geometry, t0, t1)
-    shading = (kind, coords, (t0, t1), _pieces(colours, spread, t0, t1), 3)
+    shading: Shading = (kind, coords, (t0, t1), _pieces(colours, spread, t0, t1), 3)
     shared = {a for _, _, a in stops}
     if len(shared) == 1:
         return Server(shading, None, matrix, shared.pop())
-    alpha = (kind, coords, (t0, t1), _pieces(alphas, spread, t0, t1), 1)
+    alpha: Shading = (kind, coords, (t0, t1), _pieces(alphas, spread, t0, t1), 1)
     return Server(shading, alpha, matrix, 1.0)
 
 
-def _pad_ends(kind: str, stops: list[tuple[float, Rgb, float]]) -> tuple[float, float]:
+def _pad_ends(kind: Kind, stops: list[Stop]) -> tuple[float, float]:
     """The domain of a padded gradient: 0-1, widened where stops change colour right at an
     end (PDF pads with the function's value at the end of its domain)."""
     t0 = -PAD_MARGIN if kind == "linear" and len(stops) > 1 and stops[1][0] == 0 else 0.0
@@ -284,7 +293,7 @@ def _pad_ends(kind: str, stops: list[tuple[float, Rgb, float]]) -> tuple[float, 
     return t0, t1
 
 
-def _coords(kind: str, geometry: tuple[float, ...], t0: float, t1: float) -> tuple:
+def _coords(kind: Kind, geometry: tuple[float, ...], t0: float, t1: float) -> tuple[float, ...]:
     """The shading's coordinates at the ends of its domain."""
     if kind == "linear":
         x1, y1, x2, y2 = geometry
@@ -298,7 +307,9 @@ def _coords(kind: str, geometry: tuple[float, ...], t0: float, t1: float) -> tup
     return (*circle(t0), *circle(t1))
 
 
-def _reach(kind: str, geometry: tuple, matrix: Matrix, painted: Box) -> tuple[float, float]:
+def _reach(
+    kind: Kind, geometry: tuple[float, ...], matrix: Matrix, painted: Box
+) -> tuple[float, float]:
     """The range of the gradient's parameter over the painted box (at most MAX_PERIODS)."""
     inverse = invert(matrix)
     assert inverse is not None
@@ -317,7 +328,7 @@ def _reach(kind: str, geometry: tuple, matrix: Matrix, painted: Box) -> tuple[fl
     return float(min(low, 0)), float(max(high, 1))
 
 
-def _radial_reach(geometry: tuple, x: float, y: float) -> float:
+def _radial_reach(geometry: tuple[float, ...], x: float, y: float) -> float:
     """The smallest t from 1 whose circle holds the point (found by halving)."""
     fx, fy, fr, cx, cy, r = geometry
 
@@ -340,11 +351,11 @@ def _radial_reach(geometry: tuple, x: float, y: float) -> float:
 
 
 def _pieces(
-    stops: list[tuple[float, tuple]], spread: str, t0: float, t1: float
-) -> tuple[tuple, ...]:
+    stops: list[tuple[float, Colour]], spread: str, t0: float, t1: float
+) -> tuple[Piece, ...]:
     """Pieces (start, end, colour0, colour1) across [t0, t1]: the stops padded to 0-1, and
     repeated or reflected in every period beyond."""
-    base: list[tuple[float, float, tuple, tuple]] = []
+    base: list[Piece] = []
     if stops[0][0] > 0:
         base.append((0.0, stops[0][0], stops[0][1], stops[0][1]))
     for (o0, c0), (o1, c1) in zip(stops, stops[1:], strict=False):
@@ -359,7 +370,7 @@ def _pieces(
         tail = [(1.0, t1, stops[-1][1], stops[-1][1])] if t1 > 1 else []
         return tuple(head + base + tail)
     mirrored = [(1 - e, 1 - s, c1, c0) for s, e, c0, c1 in reversed(base)]
-    out = []
+    out: list[Piece] = []
     for period in range(int(t0), int(t1)):
         pieces = mirrored if spread == "reflect" and period % 2 else base
         out.extend((s + period, e + period, c0, c1) for s, e, c0, c1 in pieces)
