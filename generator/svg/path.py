@@ -64,13 +64,23 @@ def parse_path(d: str) -> list[Segment]:
     return segments
 
 
+class _Pen:
+    """Where reading path data has got to: the current point, the start of its subpath, and
+    the last control point and command (which S and T reflect)."""
+
+    __slots__ = ("x", "y", "start_x", "start_y", "control_x", "control_y", "previous")
+
+    def __init__(self) -> None:
+        self.x = self.y = self.start_x = self.start_y = 0.0
+        self.control_x = self.control_y = 0.0
+        self.previous = ""
+
+
 def _parse_into(d: str, out: list[Segment]) -> None:
     """Read path data into ``out`` until it ends or an error is raised."""
     position, end = 0, len(d)
-    x = y = start_x = start_y = 0.0
+    pen = _Pen()
     command = ""
-    previous = ""  # the command of the previous segment, for S and T
-    control_x = control_y = 0.0  # its last control point
     closed = False
     while True:
         match = _TOKEN.match(d, position)
@@ -84,8 +94,8 @@ def _parse_into(d: str, out: list[Segment]) -> None:
             if command in "Zz":
                 if out:
                     out.append(("Z",))
-                x, y = start_x, start_y
-                previous = "Z"
+                pen.x, pen.y = pen.start_x, pen.start_y
+                pen.previous = "Z"
                 closed = True
                 continue
         elif not command or command in "Zz":
@@ -95,53 +105,60 @@ def _parse_into(d: str, out: list[Segment]) -> None:
             raise ValueError("path data must begin with a moveto")
         args, position = _arguments(d, position, upper)
         if closed and upper != "M":
-            out.append(("M", x, y))  # a new subpath from the closed one's start
+            out.append(("M", pen.x, pen.y))  # a new subpath from the closed one's start
         closed = False
         if command != upper:
-            args = _absolute(upper, args, x, y)
+            args = _absolute(upper, args, pen.x, pen.y)
         if upper == "M":
-            x, y = start_x, start_y = args
-            out.append(("M", x, y))
             command = "L" if command == "M" else "l"  # further pairs are lines
-        elif upper in "LHV":
-            if upper == "L":
-                x, y = args
-            elif upper == "H":
-                x = args[0]
-            else:
-                y = args[0]
-            out.append(("L", x, y))
-        elif upper in "CS":
-            if upper == "S":
-                reflect = previous in ("C", "S")
-                first = (2 * x - control_x, 2 * y - control_y) if reflect else (x, y)
-                args = [*first, *args]
-            x1, y1, control_x, control_y, x, y = args
-            out.append(("C", x1, y1, control_x, control_y, x, y))
-        elif upper in "QT":
-            if upper == "T":
-                reflect = previous in ("Q", "T")
-                q = (2 * x - control_x, 2 * y - control_y) if reflect else (x, y)
-                args = [*q, *args]
-            qx, qy, end_x, end_y = args
-            out.append(
-                (
-                    "C",
-                    x + 2 / 3 * (qx - x),
-                    y + 2 / 3 * (qy - y),
-                    end_x + 2 / 3 * (qx - end_x),
-                    end_y + 2 / 3 * (qy - end_y),
-                    end_x,
-                    end_y,
-                )
-            )
-            control_x, control_y, x, y = qx, qy, end_x, end_y
-        else:
-            out.extend(arc(x, y, *args))
-            x, y = args[5], args[6]
-        previous = upper
+        _segment(upper, args, pen, out)
+        pen.previous = upper
         if position >= end:
             return
+
+
+def _segment(upper: str, args: list[float], pen: _Pen, out: list[Segment]) -> None:
+    """One command's segment (absolute ``args``) from the pen, which it moves."""
+    x, y = pen.x, pen.y
+    if upper == "M":
+        pen.x, pen.y = pen.start_x, pen.start_y = args
+        out.append(("M", pen.x, pen.y))
+    elif upper in "LHV":
+        if upper == "L":
+            pen.x, pen.y = args
+        elif upper == "H":
+            pen.x = args[0]
+        else:
+            pen.y = args[0]
+        out.append(("L", pen.x, pen.y))
+    elif upper in "CS":
+        if upper == "S":
+            reflect = pen.previous in ("C", "S")
+            first = (2 * x - pen.control_x, 2 * y - pen.control_y) if reflect else (x, y)
+            args = [*first, *args]
+        x1, y1, pen.control_x, pen.control_y, pen.x, pen.y = args
+        out.append(("C", x1, y1, pen.control_x, pen.control_y, pen.x, pen.y))
+    elif upper in "QT":
+        if upper == "T":
+            reflect = pen.previous in ("Q", "T")
+            q = (2 * x - pen.control_x, 2 * y - pen.control_y) if reflect else (x, y)
+            args = [*q, *args]
+        qx, qy, end_x, end_y = args
+        out.append(
+            (
+                "C",
+                x + 2 / 3 * (qx - x),
+                y + 2 / 3 * (qy - y),
+                end_x + 2 / 3 * (qx - end_x),
+                end_y + 2 / 3 * (qy - end_y),
+                end_x,
+                end_y,
+            )
+        )
+        pen.control_x, pen.control_y, pen.x, pen.y = qx, qy, end_x, end_y
+    else:
+        out.extend(arc(x, y, *args))
+        pen.x, pen.y = args[5], args[6]
 
 
 def _arguments(d: str, position: int, upper: str) -> tuple[list[float], int]:
