@@ -1,4 +1,4 @@
-"""The pieces the SVG compiler (``svgdraw``) is built of: the operations being written with
+"""The pieces the SVG compiler (``compiler``) is built of: the operations being written with
 the graphics state they leave (``Builder``), what an element inherits (``Ctx``), viewports
 and references, and the error for SVG that cannot be drawn at all.
 """

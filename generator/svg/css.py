@@ -164,6 +164,7 @@ class Matcher:
         return found
 
     def _test(self, element: etree._Element, index: int) -> bool:
+        """Whether ``element`` matches the selector's parts up to ``index`` (uncached)."""
         self.meter.spend()
         if not self.parts[index].matches(element):
             return False
@@ -201,6 +202,7 @@ class Matcher:
 
 
 def _parent(element: etree._Element) -> etree._Element | None:
+    """An element's parent (None for the root): the step a descendant combinator takes."""
     return element.getparent()
 
 
@@ -444,6 +446,8 @@ class Elements:
 
 
 def _index(root: etree._Element) -> Elements:
+    """The document's elements in order, and by tag, id and class: where a selector's last
+    part looks for candidates."""
     found = Elements()
     for element in root.iter():
         if not isinstance(element.tag, str):

@@ -1,6 +1,7 @@
 """An element's properties as the compiler reads them: lengths in user units (``user``,
-``attr_length``), what its children inherit (``inherit``, with font sizes) and the paint it
-actually uses (``actual``: currentColor and the context paints of a ``use``).
+``attr_length``, and a box of four, ``rectangle``), transforms (``matrix_of``), what its
+children inherit (``inherit``, with font sizes) and the paint it actually uses (``actual``:
+currentColor and the context paints of a ``use``).
 
 None of these needs more than the element's attributes and the context it inherits, so they
 are plain functions, shared by every part of the compiler.

@@ -1,4 +1,4 @@
-"""The basic shapes and paths: their outlines (``geometry``), drawn filled and stroked
+"""The basic shapes and paths: their outlines (``geometry_of``), drawn filled and stroked
 (``shape``, painted by ``painting``), and the bounding boxes of anything the compiler draws
 (``bbox_of``), which gradients, patterns, clip paths and masks in ``objectBoundingBox``
 units are sized by.
