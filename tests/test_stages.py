@@ -1,6 +1,7 @@
 """The code follows the data: one package per stage, and no module imports from a later stage
 (lazy imports and type-checking imports included), nor do modules import each other in a
-circle. Read from the source with ``ast``, so a new import that breaks the order fails here."""
+circle (type-checking imports included). Read from the source with ``ast``, so a new import
+that breaks the order fails here."""
 
 from __future__ import annotations
 
@@ -43,10 +44,21 @@ def stage(module: str) -> str:
     return "cli"  # __main__: above every stage
 
 
+def module_level(tree: ast.Module) -> list[ast.stmt]:
+    """The statements run when a module is imported, and those a type checker reads as if
+    they were (``if TYPE_CHECKING:``): a type-checking import counts in a circle too."""
+    nodes: list[ast.stmt] = []
+    for node in tree.body:
+        nodes.append(node)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            nodes.extend(node.body)
+    return nodes
+
+
 def imports(path: Path, top_level_only: bool = False) -> set[str]:
     """The ``generator`` modules a file imports (at module level only, if asked)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    nodes = module_level(tree) if top_level_only else list(ast.walk(tree))
     found: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

@@ -11,8 +11,8 @@ import pytest
 from lxml import etree
 
 from generator.svg import compiler
+from generator.svg import images as svg_images
 from generator.svg.compiler import SvgError, compile_svg
-from generator.svg.images import Images
 from generator.svg.safexml import SAFE_PARSER
 
 OPEN = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
@@ -32,13 +32,13 @@ def compiled(body: str, base: Path, **options: object) -> compiler.Drawer:
 def compiles(monkeypatch) -> list[etree._Element]:
     """The roots of the pictures compiled, in order."""
     seen: list[etree._Element] = []
-    original = Images.compile_picture
+    original = svg_images.compile_picture
 
-    def counting(self, root):  # noqa: ANN001, ANN202 - the method it stands in for
+    def counting(compiler, root):  # noqa: ANN001, ANN202 - the function it stands in for
         seen.append(root)
-        return original(self, root)
+        return original(compiler, root)
 
-    monkeypatch.setattr(Images, "compile_picture", counting)
+    monkeypatch.setattr(svg_images, "compile_picture", counting)
     return seen
 
 

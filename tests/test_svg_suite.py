@@ -1,10 +1,9 @@
 """The project's renderer against an independent one: the test pictures of resvg's suite
-(``shared/svg-suite`` beside the repository; the test fails without it), each drawn through
-the art path (``ArtStore`` to a ``Drawer``, every other one inside a form as the PDF writer
-draws repeated art) into one
-PDF, a page each, rendered by pypdfium2 and compared with resvg's own rendering. The metric
-is ``pixels.bad_share``: blurred by a pixel, edges may move two pixels, at most 0.5% of the
-pixels may differ by more than 40 of 255.
+(``shared/svg-suite`` beside the repository; the test fails without it), each drawn through the
+art path (``ArtStore`` to a ``Drawer``, every other one inside a form as the PDF writer draws
+repeated art) into one PDF, a page each, rendered by pypdfium2 and compared with resvg's own
+rendering. The metric is ``pixels.bad_share``: blurred by a pixel, edges may move two pixels, at
+most 0.5% of the pixels may differ by more than 40 of 255.
 
 At least 90% of the pictures must match. The pictures known not to match are listed with the
 reason; any other that does not match fails the test, and one of them that starts to match is

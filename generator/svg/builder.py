@@ -1,4 +1,4 @@
-"""The pieces the SVG compiler (``svgdraw``) is built of: the operations being written with
+"""The pieces the SVG compiler (``compiler``) is built of: the operations being written with
 the graphics state they leave (``Builder``), what an element inherits (``Ctx``), viewports
 and references, and the error for SVG that cannot be drawn at all.
 """
@@ -12,8 +12,17 @@ from functools import lru_cache
 from lxml import etree
 
 from generator.svg.path import fmt
-from generator.svg.pdf import FILL_ALPHA, RESTORE, SAVE, STROKE_ALPHA, TRANSFORM
-from generator.svg.values import ABSOLUTE_UNITS, IDENTITY, Matrix, length, multiply, numbers
+from generator.svg.pdf import FILL_ALPHA, RESTORE, SAVE, STROKE_ALPHA, TRANSFORM, Op, Ops
+from generator.svg.values import (
+    ABSOLUTE_UNITS,
+    DEFAULT_FONT_SIZE,
+    IDENTITY,
+    Matrix,
+    Paint,
+    length,
+    multiply,
+    numbers,
+)
 
 NS = "{http://www.w3.org/2000/svg}"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -24,6 +33,10 @@ ALIGNS = frozenset(
 )
 Warn = Callable[[str, str], None]  # (what to look for in the template, message)
 Box = tuple[float, float, float, float]
+Line = tuple[float, int, int, float, str]  # a stroke's width, cap, join, miter limit, dash
+# what a Builder knows the graphics state to be (see Builder), compared only for equality
+State = list[object]
+STATE_SIZE = 9
 
 
 class SvgError(ValueError):
@@ -60,11 +73,11 @@ class Builder:
 
     __slots__ = ("ops", "literal", "state", "saved")
 
-    def __init__(self, state: list | None = None):
-        self.ops: list = []
+    def __init__(self, state: State | None = None):
+        self.ops: list[Op] = []
         self.literal: list[str] = []
-        self.state: list = state[:] if state is not None else [None] * 9
-        self.saved: list[list] = []
+        self.state: State = state[:] if state is not None else [None] * STATE_SIZE
+        self.saved: list[State] = []
 
     def flush(self) -> None:
         """Close the literal operators written so far into one string operation."""
@@ -94,7 +107,11 @@ class Builder:
             return
         self.op(RESTORE)
 
-    def finish(self) -> tuple:
+    def forget(self) -> None:
+        """The graphics state is not known (after operations written elsewhere)."""
+        self.state = [None] * STATE_SIZE
+
+    def finish(self) -> Ops:
         """The operations written."""
         self.flush()
         return tuple(self.ops)
@@ -140,26 +157,46 @@ class Builder:
 
 
 class Ctx:
-    """What an element inherits: the inherited properties (fill and stroke as ``Paint``),
-    the font size and viewport size in user units, and the matrix from user units to the
-    drawing's points."""
+    """What an element inherits: the inherited properties as text (``style``), its paints
+    (``paints``: fill, stroke and, inside a ``use``, context-fill and context-stroke), the
+    font size and viewport size in user units, and the matrix from user units to the
+    drawing's points. Neither dict is changed once made: a child that changes one gets a
+    copy."""
 
-    __slots__ = ("style", "font_size", "vw", "vh", "ctm")
+    __slots__ = ("style", "paints", "font_size", "vw", "vh", "ctm")
 
-    def __init__(self, style: dict, font_size: float, vw: float, vh: float, ctm: Matrix) -> None:
+    def __init__(
+        self,
+        style: dict[str, str],
+        paints: dict[str, Paint],
+        font_size: float,
+        vw: float,
+        vh: float,
+        ctm: Matrix,
+    ) -> None:
         self.style = style
+        self.paints = paints
         self.font_size = font_size
         self.vw = vw
         self.vh = vh
         self.ctm = ctm
 
+    @staticmethod
+    def initial(vw: float, vh: float, ctm: Matrix = IDENTITY) -> Ctx:
+        """The context of a root: nothing inherited, the default font size."""
+        return Ctx({}, {}, DEFAULT_FONT_SIZE, vw, vh, ctm)
+
     def moved(self, matrix: Matrix) -> Ctx:
         """The same context in a user space transformed by ``matrix``."""
-        return Ctx(self.style, self.font_size, self.vw, self.vh, multiply(self.ctm, matrix))
+        return self.placed(self.vw, self.vh, multiply(self.ctm, matrix))
 
     def viewport(self, vw: float, vh: float, matrix: Matrix) -> Ctx:
         """The context inside a new viewport of size vw x vh."""
-        return Ctx(self.style, self.font_size, vw, vh, multiply(self.ctm, matrix))
+        return self.placed(vw, vh, multiply(self.ctm, matrix))
+
+    def placed(self, vw: float, vh: float, ctm: Matrix) -> Ctx:
+        """The same inherited properties in a viewport of vw x vh, with this matrix."""
+        return Ctx(self.style, self.paints, self.font_size, vw, vh, ctm)
 
 
 def view_box_matrix(box: Box | None, align: str | None, width: float, height: float) -> Matrix:
@@ -192,7 +229,8 @@ def parse_view_box(text: str | None) -> Box | None:
         return None
     if len(values) != 4 or values[2] <= 0 or values[3] <= 0:
         return None
-    return values  # type: ignore[return-value]
+    x, y, width, height = values
+    return (x, y, width, height)
 
 
 def local_name(element: etree._Element) -> str | None:

@@ -26,7 +26,8 @@ def written(canvas: Canvas) -> dict[str, str]:
     doc = canvas._doc
     if not hasattr(doc, "_pnp_objects"):
         doc._pnp_objects = {}
-    return doc._pnp_objects
+    objects: dict[str, str] = doc._pnp_objects
+    return objects
 
 
 @dataclass
@@ -51,7 +52,7 @@ def drawn_aside(canvas: Canvas) -> Iterator[Aside]:
         canvas._code, canvas._formsinuse = saved
 
 
-def graphics_states(canvas: Canvas) -> dict:
+def graphics_states(canvas: Canvas) -> dict[str, object]:
     """The graphics states (transparency) the canvas has named so far."""
     known = canvas._extgstate.getState()
     return dict(known.dict) if known else {}
@@ -76,7 +77,10 @@ class _FormXObject(pdfdoc.PDFFormXObject):
     resources, so viewers cannot find them; build the resources as reportlab does for a
     page."""
 
-    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+    Resources: pdfdoc.PDFResourceDictionary | None  # set by reportlab (None until built)
+
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        """The form, its resources built first if it has none."""
         if not self.Resources:
             resources = pdfdoc.PDFResourceDictionary()
             resources.basicFonts()
@@ -87,7 +91,8 @@ class _FormXObject(pdfdoc.PDFFormXObject):
                 resources.ExtGState = self.ExtGState
             resources.setColorSpace(getattr(self, "_colorsUsed", {}))
             self.Resources = resources
-        return super().format(document)
+        formatted: bytes = super().format(document)
+        return formatted
 
 
 def end_form(canvas: Canvas, name: str) -> None:

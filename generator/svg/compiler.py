@@ -1,19 +1,23 @@
 """The project's SVG renderer: SVG compiled once into a short list of PDF operations (a
-``Drawer``, ``svgpdf``) that draws straight onto a reportlab canvas.
+``Drawer``, ``pdf``) that draws straight onto a reportlab canvas.
 
 It follows SVG 1.1/2 as resvg does, for the SVG designers export (Inkscape, Illustrator,
 Affinity) as much as for our templates' own:
 
-- every shape, and path data with SVG's error handling (``svgpath``);
+- every shape, and path data with SVG's error handling (``shapes``, ``path``);
 - units (px, pt, pc, mm, cm, in, em, ex, %), every CSS colour notation, ``currentColor``,
-  paints with ``url(#id) fallback`` (``svgvalues``), fill and stroke with all their
-  properties, dashes;
+  paints with ``url(#id) fallback`` (``values``, ``properties``), fill and stroke with all
+  their properties, dashes (``painting``);
 - opacity, fill-opacity, stroke-opacity; ``opacity`` on anything with more than one paint
-  is a transparency group painted at that alpha (``svgpdf.GROUP``);
-- linear and radial gradients (``svgpaint``), patterns (``svgpattern``), clip paths and masks
-  (``svgclip``), ``use``, ``symbol``, nested ``svg``, ``switch``, images (``svgimage``: raster,
-  or SVG drawn by this renderer), text (``svgtext``);
-- CSS ``<style>`` sheets and the cascade (``svgstyle``).
+  is a transparency group painted at that alpha (``pdf.GROUP``);
+- linear and radial gradients (``gradients``), patterns (``patterns``), clip paths and masks
+  (``clips``), ``use``, ``symbol``, nested ``svg``, ``switch`` (``structure``), images
+  (``images``: raster, or SVG drawn by this renderer), text (``textruns``, ``textdraw``);
+- CSS ``<style>`` sheets and the cascade (``css``).
+
+The ``Compiler`` walks the tree, drawing each element with the handler for its tag
+(``HANDLERS``); the handlers and everything they use of the compiler are typed against
+``compiling.Compiling``.
 
 What it does not draw (filters, markers, foreign objects, text on a path ...) is reported
 through ``warn`` with the element's tag and line, and the rest is drawn. Input it cannot make
@@ -30,67 +34,47 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.svg import gradients, patterns, textruns
+from generator.svg import clips, images, shapes, structure, textdraw
 from generator.svg.builder import (
     NS,
     PX_TO_PT,
-    XML_SPACE,
     Box,
     Builder,
     Ctx,
     SvgError,
     Warn,
-    absolute_length,
-    href_of,
-    is_ancestor,
     local_name,
     parse_view_box,
-    union,
     view_box_matrix,
 )
-from generator.svg.clips import EMPTY_MASK, SHAPES, ClipsAndMasks
+from generator.svg.compiling import Body, Compiling, LazyBox, Pictures
 from generator.svg.css import Cascade, cascade, declarations
 from generator.svg.fonts import register_fonts
-from generator.svg.images import Images, Pictures
-from generator.svg.path import (
-    EMPTY,
-    Geometry,
-    ellipse_geometry,
-    fmt,
-    line_geometry,
-    path_geometry,
-    polyline_geometry,
-    rect_geometry,
-)
+from generator.svg.path import fmt
 from generator.svg.pdf import (
     FILL_ALPHA,
     GROUP,
-    PAINT,
     RESTORE,
     SAVE,
     STROKE_ALPHA,
-    TEXT,
     TRANSFORM,
     Drawer,
+    Mask,
 )
+from generator.svg.properties import inherit
 from generator.svg.values import (
     ABSOLUTE_UNITS,
     DEFAULT_FONT_SIZE,
     IDENTITY,
-    NO_PAINT,
     Length,
     Matrix,
-    Paint,
+    Rgb,
     bbox_through,
     colour,
     invert,
     length,
-    lengths,
     multiply,
-    number,
-    number_prefix,
     opacity,
-    paint,
     transform,
 )
 
@@ -101,48 +85,7 @@ MAX_DEPTH = 64  # levels of nesting (groups, use, nested svg, images of SVG)
 # elements one drawing draws in all: use instances and the elements of the SVG pictures it
 # draws (each as often as it is drawn) included
 MAX_ELEMENTS = 100_000
-MAX_DASHES = 100_000  # dashes along a stroke beyond which it is drawn solid
-LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
-LINE_JOINS = {"miter": 0, "miter-clip": 0, "arcs": 0, "round": 1, "bevel": 2}
-DEFAULT_MITER = 4.0  # SVG's default stroke-miterlimit
-BLACK = Paint(colour=(0.0, 0.0, 0.0, 1.0))
 
-INHERITED = frozenset(
-    (
-        "fill",
-        "fill-opacity",
-        "fill-rule",
-        "stroke",
-        "stroke-width",
-        "stroke-opacity",
-        "stroke-dasharray",
-        "stroke-dashoffset",
-        "stroke-linecap",
-        "stroke-linejoin",
-        "stroke-miterlimit",
-        "font-family",
-        "font-weight",
-        "font-style",
-        "font-variant",
-        "font-stretch",
-        "text-anchor",
-        "dominant-baseline",
-        "alignment-baseline",
-        "baseline-shift",
-        "letter-spacing",
-        "word-spacing",
-        "writing-mode",
-        "direction",
-        "visibility",
-        "color",
-        "clip-rule",
-        "paint-order",
-        "marker-start",
-        "marker-mid",
-        "marker-end",
-        XML_SPACE,
-    )
-)
 # elements never drawn where they stand (only through a reference, if at all)
 NOT_DRAWN = frozenset(
     (
@@ -178,19 +121,6 @@ NOT_DRAWN = frozenset(
         "altGlyphDef",
     )
 )
-MARKED = frozenset(("path", "line", "polyline", "polygon"))
-MARKERS = frozenset(("marker-start", "marker-mid", "marker-end"))
-# attributes that take an element out of the common case (drawn where it stands, as it is)
-SPECIAL = frozenset(("transform", "opacity", "clip-path", "mask", "filter", "mix-blend-mode"))
-FONT_SIZES = {
-    "xx-small": 9 / 16,
-    "x-small": 10 / 16,
-    "small": 13 / 16,
-    "medium": 1.0,
-    "large": 18 / 16,
-    "x-large": 24 / 16,
-    "xx-large": 2.0,
-}
 
 
 def compile_svg(
@@ -208,10 +138,7 @@ def compile_svg(
     return Compiler(base, warn, depth, pictures).compile(root)
 
 
-# --- output ----------------------------------------------------------------------------------
-
-
-class Compiler(ClipsAndMasks, Images):
+class Compiler:
     """Walks the tree once and writes the operations."""
 
     def __init__(
@@ -223,7 +150,7 @@ class Compiler(ClipsAndMasks, Images):
         limit: int | None = None,
     ) -> None:
         self.base = base
-        self._warn = warn
+        self.listener = warn
         self.warned: dict[tuple[str, str], None] = {}
         self.nesting = self.deepest = depth
         self.count = 0
@@ -236,8 +163,7 @@ class Compiler(ClipsAndMasks, Images):
         self.root: etree._Element | None = None
         self.width = self.height = 0.0
         self.canvas: Box = (0.0, 0.0, 0.0, 0.0)  # what can be seen, in the ctm's space
-        self.active: list[etree._Element] = []  # use targets and clip paths being drawn
-        self.fonts: dict[tuple[str, str, str], str] = {}
+        self.active: list[etree._Element] = []  # use targets, clip paths, masks, patterns
 
     @property
     def b(self) -> Builder:
@@ -249,8 +175,8 @@ class Compiler(ClipsAndMasks, Images):
         key = (needle, message)
         if key not in self.warned:
             self.warned[key] = None
-            if self._warn is not None:
-                self._warn(needle, message)
+            if self.listener is not None:
+                self.listener(needle, message)
 
     def where(self, element: etree._Element) -> str:
         """An element named for a message: its tag and line in the SVG."""
@@ -277,8 +203,7 @@ class Compiler(ClipsAndMasks, Images):
             flip, view_box_matrix(box, attrs.get("preserveAspectRatio"), width, height)
         )
         vw, vh = (box[2], box[3]) if box else (width, height)
-        ctx = Ctx({}, DEFAULT_FONT_SIZE, vw, vh, IDENTITY)
-        ctx = self.inherit(attrs, ctx)
+        ctx = inherit(attrs, Ctx.initial(vw, vh))
         if attrs.get("display", "").strip() != "none":
             self.background(attrs)
             self.b.op(TRANSFORM, matrix)
@@ -304,8 +229,8 @@ class Compiler(ClipsAndMasks, Images):
     def content_box(self, root: etree._Element, attrs: dict[str, str]) -> Box | None:
         """For a root without a size or viewBox: the box from the origin to the far corner
         of what it draws, as its viewBox (as resvg sizes it)."""
-        ctx = self.inherit(attrs, Ctx({}, DEFAULT_FONT_SIZE, 100.0, 100.0, IDENTITY))
-        box = self.content_bbox(root, ctx)
+        ctx = inherit(attrs, Ctx.initial(100.0, 100.0))
+        box = shapes.content_bbox(self, root, ctx)
         if box is None or box[2] <= 0 or box[3] <= 0:
             return None
         return (0.0, 0.0, box[2], box[3])
@@ -358,92 +283,16 @@ class Compiler(ClipsAndMasks, Images):
 
     # --- values ---------------------------------------------------------------------------
 
-    def user(self, value: Length, ctx: Ctx, axis: str) -> float:
-        """A length in user units; percentages of the viewport's width ('x'), height ('y')
-        or diagonal ('xy'), em and ex of the font size."""
-        unit = value.unit
-        factor = ABSOLUTE_UNITS.get(unit)
-        if factor is not None:
-            return value.value * factor
-        if unit == "%":
-            if axis == "x":
-                whole = ctx.vw
-            elif axis == "y":
-                whole = ctx.vh
-            else:
-                whole = math.sqrt((ctx.vw**2 + ctx.vh**2) / 2)
-            return value.value * whole / 100
-        if unit == "em":
-            return value.value * ctx.font_size
-        return value.value * ctx.font_size / 2  # ex
+    def context_of(self, element: etree._Element, ctx: Ctx) -> Ctx:
+        """What an element draws inherits from its own ancestors (a mask's or a pattern's
+        content, say), placed in the current user space."""
+        chain = [node for node in element.iterancestors() if local_name(node) is not None]
+        inner = Ctx.initial(ctx.vw, ctx.vh, ctx.ctm)
+        for node in reversed(chain):
+            inner = inherit(self.specified(node), inner)
+        return inherit(self.specified(element), inner)
 
-    def length(
-        self, attrs: dict[str, str], name: str, ctx: Ctx, axis: str, default: float = 0.0
-    ) -> float:
-        """An attribute's length in user units (``default`` when absent or invalid)."""
-        text = attrs.get(name)
-        if text is None:
-            return default
-        value = absolute_length(text)
-        if value is None:
-            return self.user(length(text), ctx, axis)
-        return default if value != value else value  # NaN: invalid
-
-    def inherit(self, attrs: dict[str, str], ctx: Ctx) -> Ctx:
-        """The context an element's children inherit: its own inherited properties over
-        its parent's."""
-        style = None
-        font_size = ctx.font_size
-        paints: dict[str, str] | None = None
-        for name, value in attrs.items():
-            if name in INHERITED:
-                value = value.strip()
-                if value == "inherit" or not value:
-                    continue
-                if style is None:
-                    style = dict(ctx.style)
-                if name == "fill" or name == "stroke":
-                    paints = paints or {}
-                    paints[name] = value
-                elif name == "color":
-                    if value != "currentColor" and _valid_colour(value):
-                        style[name] = value
-                else:
-                    style[name] = value
-            elif name == "font-size":
-                font_size = self.font_size(value, ctx)
-        if paints:
-            assert style is not None
-            for name, value in paints.items():
-                try:
-                    style[name] = paint(value)
-                except ValueError:
-                    continue  # an invalid paint counts as not given
-        if style is None and font_size == ctx.font_size:
-            return ctx
-        return Ctx(style if style is not None else ctx.style, font_size, ctx.vw, ctx.vh, ctx.ctm)
-
-    def font_size(self, text: str, ctx: Ctx) -> float:
-        """A computed font size: lengths, percentages and em of the parent's size, and the
-        CSS keywords."""
-        text = text.strip()
-        if text in FONT_SIZES:
-            return DEFAULT_FONT_SIZE * FONT_SIZES[text]
-        if text == "larger":
-            return ctx.font_size * 1.2
-        if text == "smaller":
-            return ctx.font_size / 1.2
-        try:
-            value = length(text)
-        except ValueError:
-            return ctx.font_size
-        if value.unit == "%":
-            size = ctx.font_size * value.value / 100
-        else:
-            size = self.user(value, ctx, "xy")
-        return size if size >= 0 else ctx.font_size
-
-    def current_colour(self, element: etree._Element) -> tuple[float, float, float]:
+    def current_colour(self, element: etree._Element) -> Rgb:
         """The ``color`` an element has, looking up its ancestors (black by default)."""
         node: etree._Element | None = element
         while node is not None:
@@ -485,7 +334,7 @@ class Compiler(ClipsAndMasks, Images):
             return
         self.nesting += 1  # (an error ends the whole drawing: no need to count back)
         self.reached(1, self.nesting)
-        handler(self, element, attrs, self.inherit(attrs, ctx))
+        handler(self, element, attrs, inherit(attrs, ctx))
         self.nesting -= 1
 
     def reached(self, elements: int, nesting: int) -> None:
@@ -501,29 +350,15 @@ class Compiler(ClipsAndMasks, Images):
             raise SvgError(f"the SVG nests elements more than {MAX_DEPTH} levels deep")
         self.deepest = max(self.deepest, nesting)
 
-    def group(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
-        """``g`` and ``a``: their children, as one group."""
-        self.render(element, attrs, ctx, lambda c: self.children(element, c), fold=False)
-
-    def switch(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
-        """``switch``: the first child whose conditions hold."""
-        for child in element:
-            if local_name(child) is None:
-                continue
-            child_attrs = self.specified(child)
-            if _conditions_hold(child_attrs):
-                self.render(element, attrs, ctx, lambda c, e=child: self.node(e, c), fold=False)
-                return
-
     def render(
         self,
         element: etree._Element,
         attrs: dict[str, str],
         ctx: Ctx,
-        body: Callable[[Ctx], None],
+        body: Body,
         fold: bool,
-        bbox: Callable[[], Box | None] | None = None,
-        opacity_in: list | None = None,
+        bbox: LazyBox | None = None,
+        opacity_in: list[float] | None = None,
     ) -> None:
         """Draw ``body`` as an element: in its transform, clipped by its clip path, through
         its mask and at its opacity (a group, unless ``fold``: then the body multiplies the
@@ -541,10 +376,10 @@ class Compiler(ClipsAndMasks, Images):
             ctx = ctx.moved(matrix)  # type: ignore[arg-type]
         if bbox is None:
             inner = ctx
-            bbox = lambda: self.content_bbox(element, inner)  # noqa: E731
-        clip = self.clip_of(element, attrs, ctx, bbox)
-        masked = self.mask_of(element, attrs, ctx, bbox)
-        if (clip is not None and clip.empty) or masked is EMPTY_MASK:
+            bbox = lambda: shapes.content_bbox(self, element, inner)  # noqa: E731
+        clip = clips.clip_of(self, element, attrs, ctx, bbox)
+        masked = clips.mask_of(self, element, attrs, ctx, bbox)
+        if (clip is not None and clip.empty) or masked is clips.EMPTY_MASK:
             if saved:
                 b.restore()
             return
@@ -565,9 +400,7 @@ class Compiler(ClipsAndMasks, Images):
         if saved:
             b.restore()
 
-    def grouped(
-        self, ctx: Ctx, body: Callable[[Ctx], None], alpha: float, masks: list[tuple]
-    ) -> None:
+    def grouped(self, ctx: Ctx, body: Body, alpha: float, masks: list[Mask]) -> None:
         """``body`` drawn as one transparency group, painted at ``alpha``, through each of
         ``masks`` (a group nested in a group for each)."""
         box = self.viewport_box(ctx)
@@ -614,665 +447,32 @@ class Compiler(ClipsAndMasks, Images):
         if blend is not None and blend.strip() not in ("normal", ""):
             self.warn("mix-blend-mode", f"mix-blend-mode on {self.where(element)} is not drawn")
 
-    # --- use, nested svg, symbol ----------------------------------------------------------
-
-    def use(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
-        """``use``: its target drawn in its place, moved by x and y."""
-        href = href_of(attrs)
-        if not href or not href.startswith("#"):
-            if href:
-                self.warn("href", f"{self.where(element)} refers to '{href}', outside this SVG")
-            return
-        target = self.lookup(href[1:])
-        if target is None or local_name(target) is None:
-            return
-        if target in self.active or is_ancestor(target, element) or self.loops(target):
-            return  # a use that leads back to itself draws nothing
-        x = self.length(attrs, "x", ctx, "x")
-        y = self.length(attrs, "y", ctx, "y")
-        moved = dict(attrs)
-        shift = f"translate({x!r} {y!r})"
-        moved["transform"] = (
-            f"{attrs.get('transform', '')} {shift}" if x or y else attrs.get("transform", "")
-        )
-        tag = local_name(target)
-
-        def body(inner: Ctx) -> None:
-            self.active.append(target)
-            try:
-                self.instance(target, tag, attrs, self.in_context(inner))
-            finally:
-                self.active.pop()
-
-        self.render(element, moved, ctx, body, fold=False, bbox=lambda: self.bbox_of(target, ctx))
-
-    def in_context(self, ctx: Ctx) -> Ctx:
-        """The context of what a ``use`` draws: its fill and stroke are the context paints."""
-        style = dict(ctx.style)
-        style["$context-fill"] = actual(ctx.style.get("fill", BLACK), ctx.style)
-        style["$context-stroke"] = actual(ctx.style.get("stroke", NO_PAINT), ctx.style)
-        return Ctx(style, ctx.font_size, ctx.vw, ctx.vh, ctx.ctm)
-
-    def instance(self, target: etree._Element, tag: str | None, use: dict, ctx: Ctx) -> None:
-        """The element a ``use`` refers to: a symbol or an svg in a viewport the use may
-        size, anything else as if it stood in the use's place."""
-        if tag not in ("symbol", "svg"):
-            self.node(target, ctx)
-            return
-        attrs = self.specified(target)
-        if (attrs.get("display") or "").strip() == "none":
-            return
-        sized = dict(attrs)
-        for name in ("width", "height"):
-            if name in use:
-                sized[name] = use[name]
-        if tag == "symbol":
-            sized.pop("transform", None)  # SVG 1.1 has no transform on a symbol
-        inner = self.inherit(attrs, ctx)
-        self.render(
-            target, sized, inner, lambda c: self.viewport_element(target, sized, c), fold=False
-        )
-
-    def loops(self, target: etree._Element) -> bool:
-        """Whether drawing ``target`` would lead to a ``use`` that refers back into it."""
-        stack = [target]
-        seen: set[int] = set()
-        while stack:
-            node = stack.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            for element in node.iter(f"{NS}use"):
-                href = href_of(dict(element.attrib))
-                ref = self.lookup(href[1:]) if href and href.startswith("#") else None
-                if ref is None:
-                    continue
-                if ref is target or is_ancestor(ref, element) or ref in self.active:
-                    return True
-                stack.append(ref)
-            if len(seen) > 10_000:
-                return True
-        return False
-
-    def svg(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
-        """A nested ``svg``: a new viewport."""
-        self.render(
-            element, attrs, ctx, lambda c: self.viewport_element(element, attrs, c), fold=False
-        )
-
-    def viewport_element(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
-        """The children of an ``svg`` or ``symbol`` in a viewport at x, y of width x height
-        (100% when not given), clipped to it unless its overflow is visible."""
-        x = self.length(attrs, "x", ctx, "x")
-        y = self.length(attrs, "y", ctx, "y")
-        width = self.length(attrs, "width", ctx, "x", ctx.vw)
-        height = self.length(attrs, "height", ctx, "y", ctx.vh)
-        if width <= 0 or height <= 0:
-            return
-        box = parse_view_box(attrs.get("viewBox"))
-        b = self.b
-        b.save()
-        overflow = (attrs.get("overflow") or "hidden").strip()
-        if overflow not in ("visible", "auto"):
-            b.literal.append(f"{fmt(x, y, width, height)} re W n")
-        matrix = multiply(
-            (1.0, 0.0, 0.0, 1.0, x, y),
-            view_box_matrix(box, attrs.get("preserveAspectRatio"), width, height),
-        )
-        if matrix != IDENTITY:
-            b.op(TRANSFORM, matrix)
-        vw, vh = (box[2], box[3]) if box else (width, height)
-        self.children(element, ctx.viewport(vw, vh, matrix))
-        b.restore()
-
-    # --- shapes ---------------------------------------------------------------------------
-
-    def shape(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
-        """A basic shape or a path, filled and stroked."""
-        tag = element.tag[len(NS) :]
-        geometry = self.geometry(tag, attrs, ctx)
-        if not geometry.pdf:
-            return
-        style = ctx.style
-        visibility = style.get("visibility")
-        if visibility is not None and visibility != "visible":
-            return
-        if not MARKERS.isdisjoint(style) and tag in MARKED:
-            self.markers(element, style)
-        fill = style.get("fill", BLACK) if geometry.fillable else NO_PAINT
-        stroke = style.get("stroke", NO_PAINT)
-        line = self.line_style(style, ctx, geometry, element) if stroke is not NO_PAINT else None
-        if line is None:
-            stroke = NO_PAINT
-        painted = (fill is not NO_PAINT) + (stroke is not NO_PAINT)
-        if not painted:
-            return
-        if SPECIAL.isdisjoint(attrs):  # the common case: painted where it stands
-            self.paint_shape(element, geometry, fill, stroke, line, ctx, 1.0)
-            return
-        alphas: list[float] = []
-
-        def body(inner: Ctx) -> None:
-            scale = alphas[0] if alphas else 1.0
-            self.paint_shape(element, geometry, fill, stroke, line, inner, scale)
-
-        self.render(
-            element, attrs, ctx, body, fold=painted == 1, bbox=lambda: geometry.bbox,
-            opacity_in=alphas,
-        )  # fmt: skip
-
-    def markers(self, element: etree._Element, style: dict) -> None:
-        """Warn of markers, which are not drawn."""
-        if any(style.get(name, "none") != "none" for name in MARKERS):
-            self.warn("marker", f"markers on {self.where(element)} are not drawn")
-
-    def geometry(self, tag: str, attrs: dict[str, str], ctx: Ctx) -> Geometry:
-        """The outline of a shape (EMPTY when it draws nothing)."""
-        if tag == "path":
-            d = attrs.get("d")
-            return path_geometry(d) if d else EMPTY
-        if tag in ("polyline", "polygon"):
-            points = number_prefix(attrs.get("points", ""))
-            return polyline_geometry(points, tag == "polygon")
-        if tag == "rect":
-            return self.rect(attrs, ctx)
-        if tag == "circle":
-            r = self.length(attrs, "r", ctx, "xy")
-            if r <= 0:
-                return EMPTY
-            return ellipse_geometry(
-                self.length(attrs, "cx", ctx, "x"), self.length(attrs, "cy", ctx, "y"), r, r
-            )
-        if tag == "ellipse":
-            rx, ry = self.radii(attrs, ctx)
-            if rx <= 0 or ry <= 0:
-                return EMPTY
-            return ellipse_geometry(
-                self.length(attrs, "cx", ctx, "x"), self.length(attrs, "cy", ctx, "y"), rx, ry
-            )
-        return line_geometry(
-            self.length(attrs, "x1", ctx, "x"),
-            self.length(attrs, "y1", ctx, "y"),
-            self.length(attrs, "x2", ctx, "x"),
-            self.length(attrs, "y2", ctx, "y"),
-        )
-
-    def radii(self, attrs: dict[str, str], ctx: Ctx) -> tuple[float, float]:
-        """rx and ry of a rect or ellipse: a missing, negative or 'auto' one equals the
-        other (0 when both are)."""
-        rx = self.length(attrs, "rx", ctx, "x", -1.0)
-        ry = self.length(attrs, "ry", ctx, "y", -1.0)
-        if rx < 0:
-            rx = ry
-        if ry < 0:
-            ry = rx
-        return max(rx, 0.0), max(ry, 0.0)
-
-    def rect(self, attrs: dict[str, str], ctx: Ctx) -> Geometry:
-        """A rect's outline (EMPTY without a positive width and height)."""
-        x, y = self.length(attrs, "x", ctx, "x"), self.length(attrs, "y", ctx, "y")
-        w = self.length(attrs, "width", ctx, "x")
-        h = self.length(attrs, "height", ctx, "y")
-        if w <= 0 or h <= 0:
-            return EMPTY
-        rx, ry = self.radii(attrs, ctx)
-        return rect_geometry(x, y, w, h, min(rx, w / 2), min(ry, h / 2))
-
-    def line_style(
-        self, style: dict, ctx: Ctx, geometry: Geometry, element: etree._Element
-    ) -> tuple | None:
-        """(width, cap, join, miter limit, dash operator) of a stroke; None when it is too
-        thin to show."""
-        width = 1.0
-        text = style.get("stroke-width")
-        if text is not None:
-            try:
-                width = self.user(length(text), ctx, "xy")
-            except ValueError:
-                width = 1.0
-            if width < 0:
-                width = 1.0
-        if width <= 0:
-            return None
-        cap = LINE_CAPS.get(style.get("stroke-linecap", "butt"), 0)
-        join = LINE_JOINS.get(style.get("stroke-linejoin", "miter"), 0)
-        miter = DEFAULT_MITER
-        text = style.get("stroke-miterlimit")
-        if text is not None:
-            try:
-                miter = number(text)
-            except ValueError:
-                miter = DEFAULT_MITER
-            if miter < 1:
-                miter = 1.0
-        dash = self.dash(style, ctx, geometry, element)
-        return (width, cap, join, miter, dash)
-
-    def dash(self, style: dict, ctx: Ctx, geometry: Geometry, element: etree._Element) -> str:
-        """The PDF dash operator of stroke-dasharray and stroke-dashoffset (solid when the
-        array is none, invalid, negative, all zero or would make too many dashes)."""
-        text = style.get("stroke-dasharray")
-        solid = "[] 0 d"
-        if text is None or text.strip() in ("none", ""):
-            return solid
-        try:
-            values = [self.user(v, ctx, "xy") for v in lengths(text)]
-        except ValueError:
-            return solid
-        if not values or any(v < 0 for v in values) or sum(values) <= 0:
-            return solid
-        if len(values) % 2:
-            values = values * 2
-        period = sum(values)
-        if geometry.bbox is not None:
-            x0, y0, x1, y1 = geometry.bbox
-            if 2 * ((x1 - x0) + (y1 - y0)) / period > MAX_DASHES * len(values):
-                self.warn(
-                    "stroke-dasharray",
-                    f"the dashes of {self.where(element)} are too many to draw; the line is "
-                    "drawn solid",
-                )
-                return solid
-        offset = 0.0
-        text = style.get("stroke-dashoffset")
-        if text is not None:
-            try:
-                offset = self.user(length(text), ctx, "xy")
-            except ValueError:
-                offset = 0.0
-        return f"[{fmt(*values)}] {fmt(offset % period)} d"
-
-    def paint_shape(
-        self,
-        element: etree._Element,
-        geometry: Geometry,
-        fill: Paint,
-        stroke: Paint,
-        line: tuple | None,
-        ctx: Ctx,
-        scale: float,
-    ) -> None:
-        """Fill and stroke a geometry (in paint-order), ``scale`` multiplying the alphas."""
-        style = ctx.style
-        evenodd = style.get("fill-rule") == "evenodd"
-        fill_alpha = opacity(style.get("fill-opacity")) * scale
-        stroke_alpha = opacity(style.get("stroke-opacity")) * scale
-        if (
-            (fill.colour is not None or fill is NO_PAINT)
-            and (stroke.colour is not None or stroke is NO_PAINT)
-            and "paint-order" not in style
-        ):
-            self.plain(
-                geometry, fill.colour, stroke.colour, fill_alpha, stroke_alpha, line, evenodd
-            )
-            return
-        painted = geometry.bbox
-        if painted is not None and line is not None:  # the stroke's reach, for gradients
-            grow = line[0] * max(line[3], 1.0)
-            painted = (painted[0] - grow, painted[1] - grow, painted[2] + grow, painted[3] + grow)
-        fill_paint = self.paint_of(fill, geometry.bbox, geometry.bbox, ctx, element)
-        stroke_paint = self.paint_of(stroke, geometry.bbox, painted, ctx, element)
-        order = (style.get("paint-order") or "normal").split()
-        stroke_first = order[:1] == ["stroke"] or order[:2] == ["markers", "stroke"]
-        if not stroke_first and fill_paint and stroke_paint and _plain(fill_paint, stroke_paint):
-            fa, sa = fill_paint[1] * fill_alpha, stroke_paint[1] * stroke_alpha
-            if fa > 0 and sa >= 1:  # B knocks the fill out under the stroke
-                assert line is not None
-                b = self.b
-                b.fill(fill_paint[0], fa)
-                b.stroke(stroke_paint[0], sa)
-                b.line(*line)
-                b.literal.append(geometry.pdf)
-                b.literal.append("B*" if evenodd else "B")
-                self.dots(geometry, stroke_paint[0], sa, line)
-                return
-        steps = [(False, fill_paint), (True, stroke_paint)]
-        if stroke_first:
-            steps.reverse()
-        for is_stroke, resolved in steps:
-            if resolved is None:
-                continue
-            if is_stroke:
-                assert line is not None
-                self.stroke_with(geometry, resolved, stroke_alpha, line, ctx)
-            else:
-                self.fill_with(geometry, resolved, fill_alpha, evenodd, ctx)
-
-    def plain(
-        self,
-        geometry: Geometry,
-        fill: tuple | None,
-        stroke: tuple | None,
-        fill_alpha: float,
-        stroke_alpha: float,
-        line: tuple | None,
-        evenodd: bool,
-    ) -> None:
-        """Fill and stroke in plain colours: the common case, kept short."""
-        b = self.b
-        fa = fill[3] * fill_alpha if fill is not None else 0.0
-        sa = stroke[3] * stroke_alpha if stroke is not None else 0.0
-        if fa > 0 and sa >= 1:  # B knocks the fill out under the stroke: only when opaque
-            b.fill(fill[:3], fa)  # type: ignore[index]
-            b.stroke(stroke[:3], sa)  # type: ignore[index]
-            b.line(*line)  # type: ignore[misc]
-            b.literal.append(geometry.pdf)
-            b.literal.append("B*" if evenodd else "B")
-            self.dots(geometry, stroke[:3], sa, line)  # type: ignore[index, arg-type]
-            return
-        if fa > 0:
-            b.fill(fill[:3], fa)  # type: ignore[index]
-            b.literal.append(geometry.pdf)
-            b.literal.append("f*" if evenodd else "f")
-        if sa > 0:
-            b.stroke(stroke[:3], sa)  # type: ignore[index]
-            b.line(*line)  # type: ignore[misc]
-            b.literal.append(geometry.pdf)
-            b.literal.append("S")
-            self.dots(geometry, stroke[:3], sa, line)  # type: ignore[index, arg-type]
-
-    def fill_with(
-        self, geometry: Geometry, resolved: tuple, alpha: float, evenodd: bool, ctx: Ctx
-    ) -> None:
-        """Fill a geometry with a colour or a gradient."""
-        operator = "f*" if evenodd else "f"
-        if resolved[0] is not None:
-            rgb, colour_alpha = resolved
-            total = colour_alpha * alpha
-            if total <= 0:
-                return
-            self.b.fill(rgb, total)
-            self.b.literal.append(geometry.pdf)
-            self.b.literal.append(operator)
-            return
-        self.gradient(resolved[1], alpha, False, (f"{geometry.pdf} {operator}",), ctx)
-
-    def stroke_with(
-        self, geometry: Geometry, resolved: tuple, alpha: float, line: tuple, ctx: Ctx
-    ) -> None:
-        """Stroke a geometry with a colour or a gradient."""
-        if resolved[0] is not None:
-            rgb, colour_alpha = resolved
-            total = colour_alpha * alpha
-            if total <= 0:
-                return
-            b = self.b
-            b.stroke(rgb, total)
-            b.line(*line)
-            b.literal.append(geometry.pdf)
-            b.literal.append("S")
-            self.dots(geometry, rgb, total, line)
-            return
-        inner = Builder(self.b.state)
-        inner.line(*line)
-        inner.literal.append(f"{geometry.pdf} S")
-        self.gradient(resolved[1], alpha, True, inner.finish(), ctx)
-
-    def dots(self, geometry: Geometry, rgb: tuple, alpha: float, line: tuple) -> None:
-        """Square caps of zero-length subpaths, which PDF leaves out (round ones it draws)."""
-        if not geometry.dots or line[1] != 2:
-            return
-        half = line[0] / 2
-        self.b.fill(rgb, alpha)
-        for x, y in geometry.dots:
-            self.b.literal.append(f"{fmt(x - half, y - half, line[0], line[0])} re f")
-
-    def gradient(
-        self, server: gradients.Server, alpha: float, stroke: bool, ops: tuple, ctx: Ctx
-    ) -> None:
-        """``ops`` painted with a gradient or a pattern at ``alpha`` times the opacity its
-        stops share. A pattern's tile sets its own alphas, which some viewers let replace
-        the alpha it is painted at: a pattern not opaque is painted in a group."""
-        total = alpha * server.opacity
-        box = self.viewport_box(ctx)
-        if total <= 0 or box is None:
-            return
-        b = self.b
-        paint = (PAINT, box, server.shading, server.alpha, server.matrix, stroke, ops)
-        if server.shading[0] == "tile":
-            if total < 1:
-                b.save()
-                b.op(FILL_ALPHA, total)
-                b.op(STROKE_ALPHA, total)
-                b.op(GROUP, box, None, (paint,))
-                b.restore()
-            else:
-                b.op(*paint)
-            return
-        b.state[3 if stroke else 1] = None
-        b.op(STROKE_ALPHA if stroke else FILL_ALPHA, total)
-        b.op(*paint)
-
-    def paint_of(
-        self,
-        value: Paint,
-        bbox: Box | None,
-        painted: Box | None,
-        ctx: Ctx,
-        element: etree._Element,
-    ) -> tuple | None:
-        """A paint resolved: (rgb, alpha) for a colour, (None, Server) for a gradient, None
-        for nothing."""
-        value = actual(value, ctx.style)
-        if value.colour is None and value.url is None:
-            return None
-        if value.colour is not None:
-            r, g, b, a = value.colour
-            return ((r, g, b), a) if a > 0 else None
-        server = self.lookup(value.url)
-        kind = local_name(server) if server is not None else None
-        if kind in ("linearGradient", "radialGradient"):
-            assert server is not None
-            result = gradients.resolve(_Resolver(self, ctx), server, bbox, painted)
-            if result is None and value.fallback is not None:
-                return self.paint_of(value.fallback, bbox, painted, ctx, element)
-            if result is None:
-                return None
-            if isinstance(result, gradients.Solid):
-                return (result.rgb, result.alpha) if result.alpha > 0 else None
-            return (None, result)
-        if kind == "pattern" and server not in self.active:
-            assert server is not None
-            tiles = patterns.resolve(self, element, server, bbox, painted, ctx)
-            if tiles is not None:
-                return (None, tiles)
-        if value.fallback is not None:
-            return self.paint_of(value.fallback, bbox, painted, ctx, element)
-        return None
-
-    def tile(
-        self,
-        content: etree._Element,
-        pattern: etree._Element,
-        ctx: Ctx,
-        matrix: Matrix,
-        size: tuple[float, float],
-    ) -> tuple:
-        """The operations of a pattern's tile of ``size``: its content's children, drawn
-        through ``matrix`` into the tile."""
-        canvas = self.canvas
-        self.canvas = (0.0, 0.0, *size)
-        inner = self.context_of(content, ctx)
-        inner = Ctx(inner.style, inner.font_size, inner.vw, inner.vh, matrix)
-        self.builders.append(Builder())
-        self.active.append(pattern)
-        try:
-            if matrix != IDENTITY:
-                self.b.op(TRANSFORM, matrix)
-            self.children(content, inner)
-        finally:
-            self.active.pop()
-            ops = self.builders.pop().finish()
-            self.canvas = canvas
-        return ops if any(op.__class__ is str or op[0] != TRANSFORM for op in ops) else ()
-
-    # --- bounding boxes -------------------------------------------------------------------
-
-    def content_bbox(self, element: etree._Element, ctx: Ctx) -> Box | None:
-        """The bounding box of what an element holds, in its own user space."""
-        box = None
-        for child in element:
-            box = union(box, self.bbox_of(child, ctx))
-        return box
-
-    def bbox_of(self, element: etree._Element, ctx: Ctx) -> Box | None:
-        """The bounding box of an element in its parent's user space (fill only)."""
-        name = local_name(element)
-        if name is None:
-            return None
-        attrs = self.specified(element)
-        if (attrs.get("display") or "").strip() == "none":
-            return None
-        inner = self.inherit(attrs, ctx)
-        box: Box | None = None
-        if name in SHAPES:
-            box = self.geometry(name, attrs, inner).bbox
-        elif name == "text":
-            runs = textruns.layout(self, element, attrs, inner)
-            box = textruns.bbox(runs)
-        elif name in ("g", "a", "switch", "svg", "symbol"):
-            for child in element:
-                box = union(box, self.bbox_of(child, inner))
-        elif name == "use":
-            href = href_of(attrs)
-            target = self.lookup(href[1:]) if href and href.startswith("#") else None
-            if (
-                target is not None
-                and target not in self.active
-                and not is_ancestor(target, element)
-            ):
-                self.active.append(target)
-                try:
-                    box = self.bbox_of(target, inner)
-                finally:
-                    self.active.pop()
-                if box is not None:
-                    x, y = self.length(attrs, "x", inner, "x"), self.length(attrs, "y", inner, "y")
-                    box = (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
-        elif name == "image":
-            x, y = self.length(attrs, "x", inner, "x"), self.length(attrs, "y", inner, "y")
-            w = self.length(attrs, "width", inner, "x")
-            h = self.length(attrs, "height", inner, "y")
-            box = (x, y, x + w, y + h) if w > 0 and h > 0 else None
-        if box is None:
-            return None
-        try:
-            matrix = transform(attrs.get("transform", ""))
-        except ValueError:
-            matrix = IDENTITY
-        return bbox_through(matrix, box) if matrix != IDENTITY else box
-
-    # --- text -----------------------------------------------------------------------------
-
-    def text(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
-        """A text element: its runs of glyphs, filled and stroked (as one group when its
-        opacity applies to strokes over fills)."""
-        runs = textruns.layout(self, element, attrs, ctx)
-        if not runs:
-            return
-        boxes: list[Box | None] = []
-
-        def bbox() -> Box | None:
-            if not boxes:
-                boxes.append(textruns.bbox(runs))
-            return boxes[0]
-
-        if SPECIAL.isdisjoint(attrs):
-            for run in runs:
-                self.paint_run(element, run, bbox, ctx, 1.0)
-            return
-        single = all(run.style.get("stroke", NO_PAINT) is NO_PAINT for run in runs)
-        alphas: list[float] = []
-
-        def body(inner: Ctx) -> None:
-            scale = alphas[0] if alphas else 1.0
-            for run in runs:
-                self.paint_run(element, run, bbox, inner, scale)
-
-        self.render(element, attrs, ctx, body, fold=single, bbox=bbox, opacity_in=alphas)
-
-    def paint_run(
-        self,
-        element: etree._Element,
-        run: textruns.Run,
-        bbox: Callable[[], Box | None],
-        ctx: Ctx,
-        scale: float,
-    ) -> None:
-        """One run of text in its own fill and stroke."""
-        style = run.style
-        if style.get("visibility", "visible") != "visible":
-            return
-        fill_value = style.get("fill", BLACK)
-        fill = (
-            ((fill_value.colour[:3], fill_value.colour[3]) if fill_value.colour[3] > 0 else None)
-            if fill_value.colour is not None
-            else self.paint_of(fill_value, bbox(), bbox(), ctx, element)
-        )
-        stroke_value = style.get("stroke", NO_PAINT)
-        line = None
-        stroke = None
-        if stroke_value is not NO_PAINT:
-            line = self.line_style(style, run.ctx, EMPTY, element)
-            if line is not None:
-                stroke = self.paint_of(stroke_value, bbox(), bbox(), ctx, element)
-        fill_alpha = opacity(style.get("fill-opacity")) * scale
-        stroke_alpha = opacity(style.get("stroke-opacity")) * scale
-        text_op = (TEXT, run.font, run.size, run.x, run.y, run.text)
-        b = self.b
-        if fill is not None and fill[0] is not None and fill[1] * fill_alpha > 0:
-            b.fill(fill[0], fill[1] * fill_alpha)
-            mode = 0
-            if stroke is not None and stroke[0] is not None and stroke[1] * stroke_alpha > 0:
-                assert line is not None
-                b.stroke(stroke[0], stroke[1] * stroke_alpha)
-                b.line(*line)
-                mode = 2
-                stroke = None
-            b.op(*text_op, mode, run.spacing)
-        elif fill is not None and fill[0] is None:
-            self.gradient(fill[1], fill_alpha, False, ((*text_op, 0, run.spacing),), ctx)
-        if stroke is None:
-            return
-        assert line is not None
-        if stroke[0] is not None:
-            if stroke[1] * stroke_alpha > 0:
-                b.stroke(stroke[0], stroke[1] * stroke_alpha)
-                b.line(*line)
-                b.op(*text_op, 1, run.spacing)
-            return
-        inner = Builder(b.state)
-        inner.line(*line)
-        inner.op(*text_op, 1, run.spacing)
-        self.gradient(stroke[1], stroke_alpha, True, inner.finish(), ctx)
-
-    def foreign(self, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
-        """``foreignObject``: not drawn."""
-        self.warn("<foreignObject", f"{self.where(element)} is not drawn")
+    def nested(self, warn: Warn) -> Compiler:
+        """A compiler for an SVG picture drawn here: one level deeper, with what is left of
+        this drawing's budget of elements."""
+        return Compiler(self.base, warn, self.nesting + 1, self.pictures, self.limit - self.count)
 
 
-HANDLERS = {  # the element each method draws, by its tag with the SVG namespace
-    "g": Compiler.group,
-    "a": Compiler.group,
-    "switch": Compiler.switch,
-    "use": Compiler.use,
-    "svg": Compiler.svg,
-    "text": Compiler.text,
-    "image": Compiler.image,
-    "foreignObject": Compiler.foreign,
-    **dict.fromkeys(SHAPES, Compiler.shape),
+def foreign(compiler: Compiling, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
+    """``foreignObject``: not drawn."""
+    compiler.warn("<foreignObject", f"{compiler.where(element)} is not drawn")
+
+
+Handler = Callable[[Compiling, etree._Element, dict[str, str], Ctx], None]
+HANDLERS: dict[str, Handler] = {  # what draws each element, by its tag with the SVG namespace
+    NS + name: handler
+    for name, handler in (
+        ("g", structure.group),
+        ("a", structure.group),
+        ("switch", structure.switch),
+        ("use", structure.use),
+        ("svg", structure.svg),
+        ("text", textdraw.text),
+        ("image", images.image),
+        ("foreignObject", foreign),
+        *((name, shapes.shape) for name in shapes.SHAPES),
+    )
 }
-HANDLERS = {NS + name: handler for name, handler in HANDLERS.items()}
-
-
-class _Resolver(gradients.Resolver):
-    """What gradients need from the compiler, in one element's context."""
-
-    def __init__(self, compiler: Compiler, ctx: Ctx):
-        self.specified = compiler.specified
-        self.lookup = compiler.lookup
-        self.user_length = lambda value, axis: compiler.user(value, ctx, axis)
-        self.current_colour = compiler.current_colour
 
 
 SQUASHED = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # a transform that leaves nothing to see
@@ -1291,43 +491,3 @@ def _own_transform(attrs: dict[str, str]) -> Matrix | None:
     if invert(matrix) is None:
         return SQUASHED
     return None if matrix == IDENTITY else matrix
-
-
-def _valid_colour(text: str) -> bool:
-    """Whether the text is a colour."""
-    try:
-        colour(text)
-    except ValueError:
-        return False
-    return True
-
-
-def actual(value: Paint, style: dict) -> Paint:
-    """A paint with currentColor taken from the ``color`` in ``style`` and a context paint
-    from the ``use`` that draws the element."""
-    if value.current:
-        try:
-            return Paint(colour=colour(style.get("color", "black")))
-        except ValueError:
-            return BLACK
-    if value.context is not None:
-        return style.get(f"$context-{value.context}", NO_PAINT)
-    if value.fallback is not None and (value.fallback.current or value.fallback.context):
-        return value._replace(fallback=actual(value.fallback, style))
-    return value
-
-
-def _plain(*resolved: tuple) -> bool:
-    """Whether every resolved paint is a plain colour."""
-    return all(r[0] is not None for r in resolved)
-
-
-def _conditions_hold(attrs: dict[str, str]) -> bool:
-    """A ``switch`` child's conditions: no extension is supported, English is."""
-    if "requiredExtensions" in attrs and attrs["requiredExtensions"].strip():
-        return False
-    languages = attrs.get("systemLanguage")
-    if languages is not None:
-        wanted = [lang.strip().lower() for lang in languages.split(",")]
-        return any(lang == "en" or lang.startswith("en-") for lang in wanted)
-    return True

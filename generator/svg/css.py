@@ -164,6 +164,7 @@ class Matcher:
         return found
 
     def _test(self, element: etree._Element, index: int) -> bool:
+        """Whether ``element`` matches the selector's parts up to ``index`` (uncached)."""
         self.meter.spend()
         if not self.parts[index].matches(element):
             return False
@@ -201,6 +202,7 @@ class Matcher:
 
 
 def _parent(element: etree._Element) -> etree._Element | None:
+    """An element's parent (None for the root): the step a descendant combinator takes."""
     return element.getparent()
 
 
@@ -289,7 +291,9 @@ def declarations(text: str) -> tuple[Declaration, ...]:
 
 def _split_declarations(text: str) -> list[str]:
     """Split at semicolons outside quotes and parentheses."""
-    parts, current, quote, depth = [], [], "", 0
+    parts: list[str] = []
+    current: list[str] = []
+    quote, depth = "", 0
     for char in text:
         if quote:
             quote = "" if char == quote else quote
@@ -442,6 +446,8 @@ class Elements:
 
 
 def _index(root: etree._Element) -> Elements:
+    """The document's elements in order, and by tag, id and class: where a selector's last
+    part looks for candidates."""
     found = Elements()
     for element in root.iter():
         if not isinstance(element.tag, str):

@@ -195,7 +195,8 @@ def text_width(
     family: str = "sans-serif",
 ) -> float:
     """Width of ``text`` at font ``size``, in the same unit as ``size``."""
-    return pdfmetrics.stringWidth(text, font_name(weight, style, family), size)
+    width: float = pdfmetrics.stringWidth(text, font_name(weight, style, family), size)
+    return width
 
 
 def wrap(

@@ -8,8 +8,9 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from generator.svg.values import LIMIT
 
@@ -19,7 +20,9 @@ _TOKEN = re.compile(
     r"[\s,]*(?:([MmLlHhVvCcSsQqTtAaZz])|([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))"
 )
 _FLAG = re.compile(r"[\s,]*([01])")
-Segment = tuple  # ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
+Cubic = tuple[Literal["C"], float, float, float, float, float, float]  # two controls, an end
+# an absolute segment: a move or a line to (x, y), a cubic, or a close
+Segment = tuple[Literal["M", "L"], float, float] | Cubic | tuple[Literal["Z"]]
 
 
 class Geometry(NamedTuple):
@@ -61,13 +64,23 @@ def parse_path(d: str) -> list[Segment]:
     return segments
 
 
+class _Pen:
+    """Where reading path data has got to: the current point, the start of its subpath, and
+    the last control point and command (which S and T reflect)."""
+
+    __slots__ = ("x", "y", "start_x", "start_y", "control_x", "control_y", "previous")
+
+    def __init__(self) -> None:
+        self.x = self.y = self.start_x = self.start_y = 0.0
+        self.control_x = self.control_y = 0.0
+        self.previous = ""
+
+
 def _parse_into(d: str, out: list[Segment]) -> None:
     """Read path data into ``out`` until it ends or an error is raised."""
     position, end = 0, len(d)
-    x = y = start_x = start_y = 0.0
+    pen = _Pen()
     command = ""
-    previous = ""  # the command of the previous segment, for S and T
-    control_x = control_y = 0.0  # its last control point
     closed = False
     while True:
         match = _TOKEN.match(d, position)
@@ -81,8 +94,8 @@ def _parse_into(d: str, out: list[Segment]) -> None:
             if command in "Zz":
                 if out:
                     out.append(("Z",))
-                x, y = start_x, start_y
-                previous = "Z"
+                pen.x, pen.y = pen.start_x, pen.start_y
+                pen.previous = "Z"
                 closed = True
                 continue
         elif not command or command in "Zz":
@@ -92,53 +105,60 @@ def _parse_into(d: str, out: list[Segment]) -> None:
             raise ValueError("path data must begin with a moveto")
         args, position = _arguments(d, position, upper)
         if closed and upper != "M":
-            out.append(("M", x, y))  # a new subpath from the closed one's start
+            out.append(("M", pen.x, pen.y))  # a new subpath from the closed one's start
         closed = False
         if command != upper:
-            args = _absolute(upper, args, x, y)
+            args = _absolute(upper, args, pen.x, pen.y)
         if upper == "M":
-            x, y = start_x, start_y = args
-            out.append(("M", x, y))
             command = "L" if command == "M" else "l"  # further pairs are lines
-        elif upper in "LHV":
-            if upper == "L":
-                x, y = args
-            elif upper == "H":
-                x = args[0]
-            else:
-                y = args[0]
-            out.append(("L", x, y))
-        elif upper in "CS":
-            if upper == "S":
-                reflect = previous in ("C", "S")
-                first = (2 * x - control_x, 2 * y - control_y) if reflect else (x, y)
-                args = [*first, *args]
-            out.append(("C", *args))
-            control_x, control_y, x, y = args[2:]
-        elif upper in "QT":
-            if upper == "T":
-                reflect = previous in ("Q", "T")
-                q = (2 * x - control_x, 2 * y - control_y) if reflect else (x, y)
-                args = [*q, *args]
-            qx, qy, end_x, end_y = args
-            out.append(
-                (
-                    "C",
-                    x + 2 / 3 * (qx - x),
-                    y + 2 / 3 * (qy - y),
-                    end_x + 2 / 3 * (qx - end_x),
-                    end_y + 2 / 3 * (qy - end_y),
-                    end_x,
-                    end_y,
-                )
-            )
-            control_x, control_y, x, y = qx, qy, end_x, end_y
-        else:
-            out.extend(arc(x, y, *args))
-            x, y = args[5], args[6]
-        previous = upper
+        _segment(upper, args, pen, out)
+        pen.previous = upper
         if position >= end:
             return
+
+
+def _segment(upper: str, args: list[float], pen: _Pen, out: list[Segment]) -> None:
+    """One command's segment (absolute ``args``) from the pen, which it moves."""
+    x, y = pen.x, pen.y
+    if upper == "M":
+        pen.x, pen.y = pen.start_x, pen.start_y = args
+        out.append(("M", pen.x, pen.y))
+    elif upper in "LHV":
+        if upper == "L":
+            pen.x, pen.y = args
+        elif upper == "H":
+            pen.x = args[0]
+        else:
+            pen.y = args[0]
+        out.append(("L", pen.x, pen.y))
+    elif upper in "CS":
+        if upper == "S":
+            reflect = pen.previous in ("C", "S")
+            first = (2 * x - pen.control_x, 2 * y - pen.control_y) if reflect else (x, y)
+            args = [*first, *args]
+        x1, y1, pen.control_x, pen.control_y, pen.x, pen.y = args
+        out.append(("C", x1, y1, pen.control_x, pen.control_y, pen.x, pen.y))
+    elif upper in "QT":
+        if upper == "T":
+            reflect = pen.previous in ("Q", "T")
+            q = (2 * x - pen.control_x, 2 * y - pen.control_y) if reflect else (x, y)
+            args = [*q, *args]
+        qx, qy, end_x, end_y = args
+        out.append(
+            (
+                "C",
+                x + 2 / 3 * (qx - x),
+                y + 2 / 3 * (qy - y),
+                end_x + 2 / 3 * (qx - end_x),
+                end_y + 2 / 3 * (qy - end_y),
+                end_x,
+                end_y,
+            )
+        )
+        pen.control_x, pen.control_y, pen.x, pen.y = qx, qy, end_x, end_y
+    else:
+        out.extend(arc(x, y, *args))
+        pen.x, pen.y = args[5], args[6]
 
 
 def _arguments(d: str, position: int, upper: str) -> tuple[list[float], int]:
@@ -184,7 +204,7 @@ def arc(
     sweep: float,
     x2: float,
     y2: float,
-) -> list[Segment]:
+) -> Sequence[Segment]:
     """An elliptical arc from (x1, y1) as cubic Béziers (SVG implementation notes F.6)."""
     if x1 == x2 and y1 == y2:
         return []  # the same point: no arc at all
@@ -215,7 +235,7 @@ def arc(
     pieces = max(1, math.ceil(abs(delta) / (math.pi / 2) - 1e-9))
     step = delta / pieces
     k = 4 / 3 * math.tan(step / 4)
-    out: list[Segment] = []
+    out: list[Cubic] = []
     for index in range(pieces):
         a0, a1 = start + index * step, start + (index + 1) * step
         e0 = (math.cos(a0), math.sin(a0))
@@ -229,8 +249,10 @@ def arc(
             (cx + rx * px * cos - ry * py * sin, cy + rx * px * sin + ry * py * cos)
             for px, py in points
         ]
-        out.append(("C", *mapped[0], *mapped[1], *mapped[2]))
-    out[-1] = (*out[-1][:5], x2, y2)  # ends exactly on the end point
+        (ax, ay), (bx, by), (ex, ey) = mapped
+        out.append(("C", ax, ay, bx, by, ex, ey))
+    _, ax, ay, bx, by, _, _ = out[-1]
+    out[-1] = ("C", ax, ay, bx, by, x2, y2)  # ends exactly on the end point
     return out
 
 
@@ -248,16 +270,15 @@ def geometry_of(segments: list[Segment]) -> Geometry:
     curved = False
     x = y = 0.0
     for segment in segments:
-        kind = segment[0]
-        if kind == "M":
-            x, y = segment[1], segment[2]
-            words.append(f"{fmt(x, y)} m")
-            subpaths.append([(x, y)])
-        elif kind == "L":
-            x, y = segment[1], segment[2]
-            words.append(f"{fmt(x, y)} l")
-            subpaths[-1].append((x, y))
-        elif kind == "C":
+        if segment[0] == "M" or segment[0] == "L":
+            _, x, y = segment
+            if segment[0] == "M":
+                words.append(f"{fmt(x, y)} m")
+                subpaths.append([(x, y)])
+            else:
+                words.append(f"{fmt(x, y)} l")
+                subpaths[-1].append((x, y))
+        elif segment[0] == "C":
             words.append(f"{fmt(*segment[1:])} c")
             _cubic_extremes(x, y, segment, xs, ys)
             x, y = segment[5], segment[6]
@@ -277,12 +298,14 @@ def geometry_of(segments: list[Segment]) -> Geometry:
     return Geometry(" ".join(words), bbox, fillable, dots)
 
 
-def _straight_cubic(start: tuple[float, float], segment: Segment) -> bool:
+def _straight_cubic(start: tuple[float, float], segment: Cubic) -> bool:
     """Whether a cubic's control points lie on the line from its start to its end."""
-    return _flat([start, (segment[1], segment[2]), (segment[3], segment[4]), segment[5:7]])
+    return _flat(
+        [start, (segment[1], segment[2]), (segment[3], segment[4]), (segment[5], segment[6])]
+    )
 
 
-def _cubic_extremes(x0: float, y0: float, seg: Segment, xs: list, ys: list) -> None:
+def _cubic_extremes(x0: float, y0: float, seg: Cubic, xs: list[float], ys: list[float]) -> None:
     """Add the points where a cubic turns in x or y (its bounding box beyond its ends)."""
     _, x1, y1, x2, y2, x3, y3 = seg
     for p0, p1, p2, p3, out in ((x0, x1, x2, x3, xs), (y0, y1, y2, y3, ys)):

@@ -11,56 +11,22 @@ need more than ``MAX_TILES`` copies is not drawn (a warning).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lxml import etree
 
-from generator.svg.builder import parse_view_box, view_box_matrix
-from generator.svg.gradients import Server, href_of
-from generator.svg.values import (
-    IDENTITY,
-    Length,
-    Matrix,
-    bbox_through,
-    invert,
-    length,
-    multiply,
-    transform,
-)
+from generator.svg.builder import NS, Box, Builder, Ctx, parse_view_box, view_box_matrix
+from generator.svg.compiling import Compiling
+from generator.svg.gradients import Chain, Server, chain_of, first
+from generator.svg.pdf import TRANSFORM, Ops
+from generator.svg.properties import matrix_of, rectangle
+from generator.svg.values import IDENTITY, Length, Matrix, bbox_through, invert, multiply
 
-if TYPE_CHECKING:
-    from generator.svg.builder import Ctx
-    from generator.svg.compiler import Compiler
-
-PATTERN = "{http://www.w3.org/2000/svg}pattern"
-MAX_TILES = 100_000
-Box = tuple[float, float, float, float]
-
-
-def _chain(compiler: Compiler, pattern: etree._Element) -> list[tuple[etree._Element, dict]]:
-    """The pattern and those its href chain leads to, each with its attributes."""
-    chain = []
-    seen: set[int] = set()
-    current: etree._Element | None = pattern
-    while current is not None and current.tag == PATTERN and id(current) not in seen:
-        seen.add(id(current))
-        attrs = compiler.specified(current)
-        chain.append((current, attrs))
-        target = href_of(attrs)
-        current = compiler.lookup(target) if target else None
-    return chain
-
-
-def _first(chain: list, name: str) -> str | None:
-    """The first value of an attribute along the chain."""
-    for _, attrs in chain:
-        if name in attrs:
-            return attrs[name]
-    return None
+PATTERN = f"{NS}pattern"
+MAX_TILES = 100_000  # copies of a tile the painted area may need before it is not drawn
+TILE = (Length(0.0, ""),) * 4  # x, y, width and height of a tile when not given
 
 
 def resolve(
-    compiler: Compiler,
+    compiler: Compiling,
     element: etree._Element,
     pattern: etree._Element,
     bbox: Box | None,
@@ -69,22 +35,19 @@ def resolve(
 ) -> Server | None:
     """The tiling of a pattern for an element with bounding box ``bbox`` whose painted area
     is ``painted``; None when it paints nothing."""
-    chain = _chain(compiler, pattern)
+    chain = chain_of(compiler, pattern, (PATTERN,))
     content = next((e for e, _ in chain if any(isinstance(c.tag, str) for c in e)), None)
-    bounding = (_first(chain, "patternUnits") or "").strip() != "userSpaceOnUse"
-    on_box = bounding or (_first(chain, "patternContentUnits") or "").strip() == (
+    bounding = (first(chain, "patternUnits") or "").strip() != "userSpaceOnUse"
+    on_box = bounding or (first(chain, "patternContentUnits") or "").strip() == (
         "objectBoundingBox"
     )
     if content is None or (on_box and (bbox is None or bbox[2] <= bbox[0] or bbox[3] <= bbox[1])):
         return None
-    x, y, w, h = _tile(compiler, chain, ctx, bbox if bounding else None)
+    texts = [first(chain, name) for name in ("x", "y", "width", "height")]
+    x, y, w, h = rectangle(texts, TILE, ctx, bbox if bounding else None)
     if w <= 0 or h <= 0:
         return None
-    try:
-        own = transform(_first(chain, "patternTransform") or "")
-    except ValueError:
-        own = IDENTITY
-    matrix = multiply(own, (1.0, 0.0, 0.0, 1.0, x, y))
+    matrix = multiply(matrix_of(first(chain, "patternTransform")), (1.0, 0.0, 0.0, 1.0, x, y))
     inverse = invert(matrix)
     if inverse is None:
         return None
@@ -97,43 +60,47 @@ def resolve(
                 f"(more than {MAX_TILES:,} of them); it is not drawn",
             )
             return None
-    cell = _content_matrix(compiler, chain, w, h, bbox)
-    ops = compiler.tile(content, pattern, ctx, cell, (w, h))
+    cell = _content_matrix(chain, w, h, bbox)
+    ops = _tile(compiler, content, pattern, ctx, cell, (w, h))
     if not ops:
         return None
     return Server(("tile", (w, h), ops), None, matrix, 1.0)
 
 
-def _tile(
-    compiler: Compiler, chain: list, ctx: Ctx, box: Box | None
-) -> tuple[float, float, float, float]:
-    """x, y, width and height of the tile: fractions of ``box``, or user lengths."""
-    values = []
-    for name, axis in (("x", "x"), ("y", "y"), ("width", "x"), ("height", "y")):
-        text = _first(chain, name)
-        try:
-            value = length(text) if text is not None else Length(0.0, "")
-        except ValueError:
-            value = Length(0.0, "")
-        if box is None:
-            values.append(compiler.user(value, ctx, axis))
-            continue
-        fraction = value.value / 100 if value.unit == "%" else value.value
-        start, size = (box[0], box[2] - box[0]) if axis == "x" else (box[1], box[3] - box[1])
-        values.append(fraction * size + (start if name in ("x", "y") else 0.0))
-    x, y, w, h = values
-    return x, y, w, h
-
-
-def _content_matrix(
-    compiler: Compiler, chain: list, w: float, h: float, bbox: Box | None
-) -> Matrix:
+def _content_matrix(chain: Chain, w: float, h: float, bbox: Box | None) -> Matrix:
     """From the pattern's content to its tile: its viewBox, else the bounding box's size
     (patternContentUnits objectBoundingBox), else nothing."""
-    box = parse_view_box(_first(chain, "viewBox"))
+    box = parse_view_box(first(chain, "viewBox"))
     if box is not None:
-        return view_box_matrix(box, _first(chain, "preserveAspectRatio"), w, h)
-    if (_first(chain, "patternContentUnits") or "").strip() == "objectBoundingBox":
+        return view_box_matrix(box, first(chain, "preserveAspectRatio"), w, h)
+    if (first(chain, "patternContentUnits") or "").strip() == "objectBoundingBox":
         assert bbox is not None
         return (bbox[2] - bbox[0], 0.0, 0.0, bbox[3] - bbox[1], 0.0, 0.0)
     return IDENTITY
+
+
+def _tile(
+    compiler: Compiling,
+    content: etree._Element,
+    pattern: etree._Element,
+    ctx: Ctx,
+    matrix: Matrix,
+    size: tuple[float, float],
+) -> Ops:
+    """The operations of a pattern's tile of ``size``: its content's children, drawn
+    through ``matrix`` into the tile (none when they draw nothing)."""
+    canvas = compiler.canvas
+    compiler.canvas = (0.0, 0.0, *size)
+    inner = compiler.context_of(content, ctx)
+    inner = inner.placed(inner.vw, inner.vh, matrix)
+    compiler.builders.append(Builder())
+    compiler.active.append(pattern)
+    try:
+        if matrix != IDENTITY:
+            compiler.b.op(TRANSFORM, matrix)
+        compiler.children(content, inner)
+    finally:
+        compiler.active.pop()
+        ops = compiler.builders.pop().finish()
+        compiler.canvas = canvas
+    return ops if any(op.__class__ is str or op[0] != TRANSFORM for op in ops) else ()

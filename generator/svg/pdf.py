@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
@@ -36,6 +37,21 @@ from generator.svg.raster import draw_image
 SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT, IMAGE, GROUP, PAINT = range(9)
 _RGB_OPERATOR = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) (rg|RG)\b")
 Box = tuple[float, float, float, float]
+# an operation: literal PDF text, or a code above with its operands (each code takes its own:
+# ``_Painter.run`` passes them on to the method that draws it, whose signature they follow)
+Op = str | tuple[Any, ...]
+Ops = tuple[Op, ...]
+Mask = tuple[str, Ops]  # a soft mask: its kind ("Alpha" or "Luminosity"), what draws it
+Colour = tuple[float, ...]  # the components of a colour: RGB, or one grey
+Piece = tuple[float, float, Colour, Colour]  # a gradient's piece: from t0 to t1, colour to colour
+# a shading: linear or radial, its coordinates, its domain, its pieces and how many components
+# its colours have
+Shading = tuple[
+    Literal["linear", "radial"], tuple[float, ...], tuple[float, float], tuple[Piece, ...], int
+]
+Tiling = tuple[Literal["tile"], tuple[float, float], Ops]  # a pattern's tile: its size and ops
+Resources = dict[str, dict[str, object]]  # a form's resources: its XObjects, states, patterns
+Group = dict[str, object]  # a transparency group's dictionary
 
 
 def luminance_of(rgb: tuple[float, ...]) -> tuple[float]:
@@ -65,7 +81,13 @@ class Drawer:
 
     __slots__ = ("width", "height", "ops", "warnings")
 
-    def __init__(self, width: float, height: float, ops: tuple, warnings: tuple = ()):
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        ops: Ops,
+        warnings: tuple[tuple[str, str], ...] = (),
+    ):
         self.width = width
         self.height = height
         self.ops = ops
@@ -101,14 +123,15 @@ class _Literal(pdfdoc.PDFObject):
     def __init__(self, text: str):
         self.text = text
 
-    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        """The token's bytes."""
         return self.text.encode()
 
 
 TRUE = _Literal("true")
 
 
-def _array(values: tuple | list) -> pdfdoc.PDFArray:
+def _array(values: Sequence[float]) -> pdfdoc.PDFArray:
     """Numbers as a PDF array, four decimals at most."""
     return pdfdoc.PDFArray([_Literal(fmt(v)) for v in values])
 
@@ -116,7 +139,7 @@ def _array(values: tuple | list) -> pdfdoc.PDFArray:
 class _Form(pdfdoc.PDFObject):
     """A form XObject with its own resources, optionally a transparency group."""
 
-    def __init__(self, content: str, bbox: Box, resources: dict, group: dict | None):
+    def __init__(self, content: str, bbox: Box, resources: Resources, group: Group | None):
         self.content = content
         self.bbox = bbox
         self.resources = resources
@@ -137,24 +160,27 @@ class _Form(pdfdoc.PDFObject):
         d["Resources"] = resources
         return stream
 
-    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        """The form's stream, a transparency group if it is one."""
         stream = self.stream()
         d = stream.dictionary
         d["Type"] = pdfdoc.PDFName("XObject")
         d["Subtype"] = pdfdoc.PDFName("Form")
         if self.group is not None:
             d["Group"] = pdfdoc.PDFDictionary(self.group)
-        return stream.format(document)
+        formatted: bytes = stream.format(document)
+        return formatted
 
 
 class _Tiling(_Form):
     """A coloured tiling pattern: one tile, repeated edge to edge."""
 
-    def __init__(self, content: str, bbox: Box, resources: dict, matrix: tuple):
+    def __init__(self, content: str, bbox: Box, resources: Resources, matrix: Sequence[float]):
         super().__init__(content, bbox, resources, None)
         self.matrix = matrix
 
-    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        """The pattern's stream: its tile, stepped by the tile's size."""
         stream = self.stream()
         d = stream.dictionary
         d["Type"] = pdfdoc.PDFName("Pattern")
@@ -164,13 +190,14 @@ class _Tiling(_Form):
         d["XStep"] = _Literal(fmt(self.bbox[2]))
         d["YStep"] = _Literal(fmt(self.bbox[3]))
         d["Matrix"] = _array(self.matrix)
-        return stream.format(document)
+        formatted: bytes = stream.format(document)
+        return formatted
 
 
-def _function(segments: tuple, colours: Colours) -> pdfdoc.PDFDictionary:
+def _function(segments: tuple[Piece, ...], colours: Colours) -> pdfdoc.PDFDictionary:
     """A PDF function of the colour stops: pieces (t0, t1, colour0, colour1) joined."""
 
-    def piece(c0: tuple, c1: tuple, domain: tuple) -> pdfdoc.PDFDictionary:
+    def piece(c0: Colour, c1: Colour, domain: tuple[float, float]) -> pdfdoc.PDFDictionary:
         """One linear piece from colour c0 to colour c1."""
         return pdfdoc.PDFDictionary(
             {
@@ -196,7 +223,7 @@ def _function(segments: tuple, colours: Colours) -> pdfdoc.PDFDictionary:
     )
 
 
-def _pattern(shading: tuple, matrix: tuple, colours: Colours) -> pdfdoc.PDFDictionary:
+def _pattern(shading: Shading, matrix: Sequence[float], colours: Colours) -> pdfdoc.PDFDictionary:
     """A shading pattern: ``shading`` is (kind, coords, domain, pieces, components)."""
     kind, coords, domain, segments, components = shading
     last = convert(segments[-1][3], colours)
@@ -232,7 +259,7 @@ class _Painter:
         self.doc = rl.document(canvas)
         self.objects = rl.written(canvas)  # the name identical content was written under
 
-    def run(self, ops: tuple) -> None:
+    def run(self, ops: Ops) -> None:
         """Every operation, in order."""
         canvas, rgb = self.canvas, self.colours is RGB
         for op in ops:
@@ -286,10 +313,10 @@ class _Painter:
         draw_image(canvas, source)
         canvas.restoreState()
 
-    def group(self, bbox: Box, mask: tuple | None, ops: tuple) -> None:
+    def group(self, bbox: Box, mask: Mask | None, ops: Ops) -> None:
         """A transparency group, through a soft mask if given, painted at the current
         alpha as one layer."""
-        states = {}
+        states: dict[str, object] = {}
         if mask is not None:
             name, state = self.mask_state(mask[0], bbox, mask[1])
             ops = (f"/{name} gs", *ops)
@@ -298,7 +325,7 @@ class _Painter:
         self.do(content, bbox, resources, {"S": pdfdoc.PDFName("Transparency")})
 
     def mask_state(
-        self, kind: str, bbox: Box, ops: tuple, patterns: tuple = ()
+        self, kind: str, bbox: Box, ops: Ops, patterns: tuple[str, ...] = ()
     ) -> tuple[str, pdfdoc.PDFDictionary]:
         """A graphics state setting a soft mask drawn by ``ops``: its name and dictionary (a
         luminosity mask's colours drawn as the greys an SVG mask sees in them)."""
@@ -331,18 +358,18 @@ class _Painter:
     def paint(
         self,
         bbox: Box,
-        shading: tuple,
-        alpha: tuple | None,
-        matrix: tuple,
+        shading: Shading | Tiling,
+        alpha: Shading | None,
+        matrix: Sequence[float],
         stroke: bool,
-        ops: tuple,
+        ops: Ops,
     ) -> None:
         """``ops`` painted with a gradient (its fill or its stroke colour), in a form of
         their own; ``alpha`` is the grey shading of varying stop opacities, if any."""
         pattern = self.pattern(shading, matrix)
         space, colour = ("CS", "SCN") if stroke else ("cs", "scn")
         head = [f"/Pattern {space} /{pattern} {colour}"]
-        states = {}
+        states: dict[str, object] = {}
         if alpha is not None:
             alpha_pattern = self.pattern(alpha, matrix)
             x0, y0, x1, y1 = bbox
@@ -353,7 +380,7 @@ class _Painter:
         content, resources = self.capture((*head, *ops), False, (pattern,), states)
         self.do(content, bbox, resources, None)
 
-    def pattern(self, shading: tuple, matrix: tuple) -> str:
+    def pattern(self, shading: Shading | Tiling, matrix: Sequence[float]) -> str:
         """The name of a shading pattern, or of a tiling one (``shading`` is then ("tile",
         size, operations of a tile)), written once per document."""
         key = "PnpP" + hashlib.sha1(repr((shading, matrix, self.colours.name)).encode()).hexdigest()
@@ -370,8 +397,8 @@ class _Painter:
         return name
 
     def capture(
-        self, ops: tuple, reset_alpha: bool, patterns: tuple, states: dict
-    ) -> tuple[str, dict]:
+        self, ops: Ops, reset_alpha: bool, patterns: tuple[str, ...], states: dict[str, object]
+    ) -> tuple[str, Resources]:
         """The content stream ``ops`` draw and the resources it names (with ``patterns``
         and the graphics ``states`` it sets itself), drawn aside from the canvas's own
         stream. A transparency group starts at full alpha."""
@@ -391,7 +418,7 @@ class _Painter:
         }
         return "\n".join(aside.code), resources
 
-    def form(self, content: str, bbox: Box, resources: dict, group: dict | None) -> str:
+    def form(self, content: str, bbox: Box, resources: Resources, group: Group | None) -> str:
         """The name of a form XObject with this content, written once per document."""
         key = repr(("form", bbox, group is not None, content))
         name = self.objects.get(key)
@@ -401,6 +428,6 @@ class _Painter:
             self.objects[key] = name
         return name
 
-    def do(self, content: str, bbox: Box, resources: dict, group: dict | None) -> None:
+    def do(self, content: str, bbox: Box, resources: Resources, group: Group | None) -> None:
         """Paint a form XObject with this content here."""
         rl.paint(self.canvas, self.form(content, bbox, resources, group))

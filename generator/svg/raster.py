@@ -157,9 +157,9 @@ def _decoded(raw: bytes) -> Raster:
     """Any other image, decoded: 8-bit colour (grey, RGB or CMYK) and its alpha, if any part
     of it is transparent, as a separate channel."""
     try:
-        with Image.open(io.BytesIO(raw)) as image:
-            image.seek(0)  # an animation prints its first frame
-            image = ImageOps.exif_transpose(image) if image.format == "JPEG" else image.copy()
+        with Image.open(io.BytesIO(raw)) as opened:
+            opened.seek(0)  # an animation prints its first frame
+            image = ImageOps.exif_transpose(opened) if opened.format == "JPEG" else opened.copy()
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         kind = exc.__class__.__name__
         raise ImageProblem(
@@ -203,7 +203,8 @@ class _ImageXObject(pdfdoc.PDFImageXObject):
         self.mask = None
         self.smask = mask
 
-    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        """The image's stream, naming its soft mask."""
         r = self.raster
         stream = _image_stream(r.data, r.width, r.height, r.colour_space, r.filter)
         d = stream.dictionary
@@ -213,7 +214,8 @@ class _ImageXObject(pdfdoc.PDFImageXObject):
             d["Decode"] = pdfdoc.PDFArray(list(r.decode))
         if self.smask:
             d["SMask"] = pdfdoc.PDFObjectReference(self.smask)
-        return stream.format(document)
+        formatted: bytes = stream.format(document)
+        return formatted
 
 
 class _MaskXObject(pdfdoc.PDFImageXObject):
@@ -225,11 +227,13 @@ class _MaskXObject(pdfdoc.PDFImageXObject):
         self.width, self.height = raster.width, raster.height
         self.mask = None
 
-    def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        """The alpha channel's stream."""
         r = self.raster
         assert r.alpha is not None
         stream = _image_stream(r.alpha, r.width, r.height, "DeviceGray", "FlateDecode")
-        return stream.format(document)
+        formatted: bytes = stream.format(document)
+        return formatted
 
 
 def _image_stream(

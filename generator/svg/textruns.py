@@ -11,29 +11,24 @@ warning.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from lxml import etree
 from reportlab.pdfbase import pdfmetrics
 
-from generator.svg.builder import SvgError
+from generator.svg.builder import NS, XLINK_HREF, XML_SPACE, Box, Ctx, SvgError
+from generator.svg.compiling import Compiling
 from generator.svg.fonts import font_for, missing_in
+from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import length, numbers
 
-if TYPE_CHECKING:
-    from generator.svg.builder import Ctx
-    from generator.svg.compiler import Compiler
-
-NS = "{http://www.w3.org/2000/svg}"
-XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 SPANS = frozenset(("tspan", "a"))
 POSITIONS = ("x", "y", "dx", "dy")
-Box = tuple[float, float, float, float]
 
 
 class Run(NamedTuple):
     """Glyphs drawn as one piece of text: where its baseline starts, the text, its font,
-    size and letter spacing (user units), and the style and context it inherits."""
+    size and letter spacing (user units), the context it inherits and its width."""
 
     x: float
     y: float
@@ -41,9 +36,12 @@ class Run(NamedTuple):
     font: str
     size: float
     spacing: float
-    style: dict
-    ctx: object
+    ctx: Ctx
     width: float
+
+
+# per character: x, y, dx and dy, None where not given
+Position = tuple[float | None, float | None, float | None, float | None]
 
 
 class _Text:
@@ -54,12 +52,12 @@ class _Text:
     __slots__ = ("parts", "length", "space", "spans")
 
     def __init__(self) -> None:
-        self.parts: list[tuple[int, str, object]] = []
+        self.parts: list[tuple[int, str, Ctx]] = []
         self.length = 0
         self.space = True  # nothing yet: a leading space is dropped
-        self.spans: list[tuple[int, int, int, dict]] = []
+        self.spans: list[tuple[int, int, int, dict[str, tuple[float, ...]]]] = []
 
-    def add(self, text: str | None, ctx: object, preserve: bool) -> None:
+    def add(self, text: str | None, ctx: Ctx, preserve: bool) -> None:
         """Append text: newlines dropped and spaces collapsed (xml:space default, across
         pieces too, none at the start), or newlines and tabs as spaces (preserve)."""
         if not text:
@@ -89,7 +87,9 @@ _PRESERVE = str.maketrans("\r\n\t", "   ")
 _SPACES = re.compile(" {2,}")
 
 
-def layout(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
+def layout(
+    compiler: Compiling, element: etree._Element, attrs: dict[str, str], ctx: Ctx
+) -> list[Run]:
     """The runs of a ``text`` element."""
     if len(element) == 0 and SIMPLE_TEXT.isdisjoint(attrs) and SIMPLE_STYLE.isdisjoint(ctx.style):
         return _plain(compiler, element, attrs, ctx)
@@ -112,7 +112,9 @@ SIMPLE_STYLE = frozenset(
 _ONE_NUMBER = re.compile(r"\s*[^\s,]+\s*")
 
 
-def _plain(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
+def _plain(
+    compiler: Compiling, element: etree._Element, attrs: dict[str, str], ctx: Ctx
+) -> list[Run]:
     """The common case, kept short: a text without children, at one x and y."""
     x_text, y_text = attrs.get("x", "0"), attrs.get("y", "0")
     if not (_ONE_NUMBER.fullmatch(x_text) and _ONE_NUMBER.fullmatch(y_text)):
@@ -121,13 +123,13 @@ def _plain(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -
     text = text.replace("\t", " ").strip(" ")
     if not text:
         return []
-    x, y = compiler.length(attrs, "x", ctx, "x"), compiler.length(attrs, "y", ctx, "y")
+    x, y = attr_length(attrs, "x", ctx, "x"), attr_length(attrs, "y", ctx, "y")
     font = _font(compiler, ctx.style)
     size = ctx.font_size
     lacking = _missing(font, text)
     if lacking:
         _no_glyph(lacking, text)
-    width = pdfmetrics.stringWidth(text, font, size)
+    width: float = pdfmetrics.stringWidth(text, font, size)
     anchor = ctx.style.get("text-anchor", "start")
     if anchor == "middle":
         x -= width / 2
@@ -135,10 +137,12 @@ def _plain(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -
         x -= width
     if size <= 0:
         return []
-    return [Run(x, y, text, font, size, 0.0, ctx.style, ctx, width)]
+    return [Run(x, y, text, font, size, 0.0, ctx, width)]
 
 
-def _layout(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> list[Run]:
+def _layout(
+    compiler: Compiling, element: etree._Element, attrs: dict[str, str], ctx: Ctx
+) -> list[Run]:
     """Any text: its characters collected, positioned, laid out in runs."""
     collected = _Text()
     _collect(compiler, element, attrs, ctx, collected, 0, _preserve(ctx))
@@ -163,9 +167,9 @@ def _preserve(ctx: Ctx) -> bool:
 
 
 def _collect(
-    compiler: Compiler,
+    compiler: Compiling,
     element: etree._Element,
-    attrs: dict,
+    attrs: dict[str, str],
     ctx: Ctx,
     collected: _Text,
     depth: int,
@@ -181,7 +185,7 @@ def _collect(
             if name in SPANS:
                 child_attrs = compiler.specified(child)
                 if (child_attrs.get("display") or "").strip() != "none":
-                    child_ctx = compiler.inherit(child_attrs, ctx)
+                    child_ctx = inherit(child_attrs, ctx)
                     _collect(compiler, child, child_attrs, child_ctx, collected, depth + 1,
                              _preserve(child_ctx))  # fmt: skip
             elif name == "tref":
@@ -189,12 +193,12 @@ def _collect(
             elif name == "textPath":
                 compiler.warn("<textPath", f"{compiler.where(child)} is not drawn")
         collected.add(child.tail, ctx, preserve)
-    lists = {}
+    lists: dict[str, tuple[float, ...]] = {}
     for name in POSITIONS:
         if name in attrs:
             try:
                 lists[name] = tuple(
-                    compiler.user(length(v), ctx, "x" if name in ("x", "dx") else "y")
+                    user(length(v), ctx, "x" if name in ("x", "dx") else "y")
                     for v in attrs[name].replace(",", " ").split()
                 )
             except ValueError:
@@ -204,34 +208,36 @@ def _collect(
 
 
 def _tref(
-    compiler: Compiler, tref: etree._Element, ctx: Ctx, collected: _Text, preserve: bool
+    compiler: Compiling, tref: etree._Element, ctx: Ctx, collected: _Text, preserve: bool
 ) -> None:
     """A ``tref``: the text of the element it refers to, in the tref's own style."""
     attrs = compiler.specified(tref)
     if (attrs.get("display") or "").strip() == "none":
         return
-    href = (attrs.get("href") or attrs.get("{http://www.w3.org/1999/xlink}href") or "").strip()
+    href = (attrs.get("href") or attrs.get(XLINK_HREF) or "").strip()
     target = compiler.lookup(href[1:]) if href.startswith("#") else None
     if target is not None:
-        collected.add("".join(target.itertext()), compiler.inherit(attrs, ctx), preserve)
+        collected.add("".join(target.itertext()), inherit(attrs, ctx), preserve)
 
 
-def _positions(collected: _Text) -> dict[int, list]:
-    """[x, y, dx, dy] of the characters that have any (None where not given), the
-    innermost element's lists winning over its ancestors'."""
-    out: dict[int, list] = {}
+def _positions(collected: _Text) -> dict[int, Position]:
+    """x, y, dx and dy of the characters that have any, the innermost element's lists
+    winning over its ancestors'."""
+    out: dict[int, list[float | None]] = {}
     for start, end, _, lists in sorted(collected.spans, key=lambda s: s[2]):
         end = min(end, collected.length)
         for k, name in enumerate(POSITIONS):
             for offset, value in enumerate(lists.get(name, ())[: max(0, end - start)]):
                 out.setdefault(start + offset, [None, None, None, None])[k] = value
-    return out
+    return {index: (p[0], p[1], p[2], p[3]) for index, p in out.items()}
 
 
 UNSUPPORTED = frozenset(("textLength", "rotate", "text-decoration"))
 
 
-def _warn_unsupported(compiler: Compiler, element: etree._Element, attrs: dict, ctx: Ctx) -> None:
+def _warn_unsupported(
+    compiler: Compiling, element: etree._Element, attrs: dict[str, str], ctx: Ctx
+) -> None:
     """Warn of what text layout leaves out."""
     style = ctx.style
     if UNSUPPORTED.isdisjoint(attrs) and "writing-mode" not in style and "direction" not in style:
@@ -255,7 +261,7 @@ def _warn_unsupported(compiler: Compiler, element: etree._Element, attrs: dict, 
         compiler.warn("direction", f"right-to-left text ({where}) is drawn left to right")
 
 
-def _font(compiler: Compiler, style: dict) -> str:
+def _font(compiler: Compiling, style: dict[str, str]) -> str:
     """The registered font for a style (a family not found is a warning)."""
     key = (
         style.get("font-family", "sans-serif"),
@@ -272,28 +278,20 @@ def _font(compiler: Compiler, style: dict) -> str:
     return font
 
 
-_FONTS: dict[tuple, tuple[str, str | None]] = {}  # font_for's answers
+_FONTS: dict[tuple[str, str, str, int], tuple[str, str | None]] = {}  # font_for's answers
 
 
-def _spacing(compiler: Compiler, style: dict, ctx: Ctx) -> float:
-    """letter-spacing in user units."""
-    text = style.get("letter-spacing")
-    if text is None or text.strip() == "normal":
-        return 0.0
-    try:
-        return compiler.user(length(text), ctx, "x")
-    except ValueError:
-        return 0.0
-
-
-def _baseline(compiler: Compiler, style: dict, ctx: Ctx, font: str, size: float) -> float:
+def _baseline(
+    compiler: Compiling, style: dict[str, str], ctx: Ctx, font: str, size: float
+) -> float:
     """How far down the baseline moves for dominant-baseline and baseline-shift."""
     if not (
         "dominant-baseline" in style or "alignment-baseline" in style or "baseline-shift" in style
     ):
         return 0.0
     face = pdfmetrics.getFont(font).face
-    ascent, descent = face.ascent / 1000 * size, face.descent / 1000 * size
+    ascent: float = face.ascent / 1000 * size
+    descent: float = face.descent / 1000 * size
     shifts = {
         "middle": ascent * 0.35,
         "central": (ascent + descent) / 2,
@@ -309,11 +307,11 @@ def _baseline(compiler: Compiler, style: dict, ctx: Ctx, font: str, size: float)
     shift = shifts.get(baseline.strip(), 0.0)
     raised = style.get("baseline-shift")
     if raised:
-        shift -= _baseline_shift(compiler, raised, ctx, size)
+        shift -= _baseline_shift(raised, ctx, size)
     return shift
 
 
-def _baseline_shift(compiler: Compiler, text: str, ctx: Ctx, size: float) -> float:
+def _baseline_shift(text: str, ctx: Ctx, size: float) -> float:
     """How far baseline-shift raises the text (sub, super, a length or a percentage)."""
     text = text.strip()
     if text == "sub":
@@ -326,17 +324,17 @@ def _baseline_shift(compiler: Compiler, text: str, ctx: Ctx, size: float) -> flo
         return 0.0
     if value.unit == "%":
         return value.value / 100 * size
-    return compiler.user(value, ctx, "y")
+    return user(value, ctx, "y")
 
 
-def _runs(compiler: Compiler, collected: _Text, positions: dict[int, list]) -> list[Run]:
+def _runs(compiler: Compiling, collected: _Text, positions: dict[int, Position]) -> list[Run]:
     """Pieces of text placed, chunks anchored, and made runs."""
     text = "".join(part[1] for part in collected.parts)
     owners = {part[0]: part[2] for part in collected.parts}
     breaks = sorted({*owners, *positions, len(text)})
     pen_x = pen_y = 0.0
-    chunks: list[list[list]] = []  # pieces: [x, y, text, font, size, spacing, ctx, width]
-    ctx = None
+    chunks: list[list[Run]] = []  # runs that start where a text chunk starts
+    ctx = collected.parts[0][2]
     for start, end in zip(breaks, breaks[1:], strict=False):
         ctx = owners.get(start, ctx)
         x, y, dx, dy = positions.get(start, _NO_POSITION)
@@ -347,21 +345,20 @@ def _runs(compiler: Compiler, collected: _Text, positions: dict[int, list]) -> l
         pen_x += dx or 0.0
         pen_y += dy or 0.0
         piece = text[start:end]
-        style = ctx.style  # type: ignore[union-attr]
+        style = ctx.style
         font = _font(compiler, style)
-        size = ctx.font_size  # type: ignore[union-attr]
-        spacing = _spacing(compiler, style, ctx)
-        width = pdfmetrics.stringWidth(piece, font, size) + spacing * len(piece)
+        size = ctx.font_size
+        spacing = attr_length(style, "letter-spacing", ctx, "x")  # "normal" is 0
+        width: float = pdfmetrics.stringWidth(piece, font, size) + spacing * len(piece)
         shift = _baseline(compiler, style, ctx, font, size)
-        chunks[-1].append([pen_x, pen_y + shift, piece, font, size, spacing, ctx, width])
+        chunks[-1].append(Run(pen_x, pen_y + shift, piece, font, size, spacing, ctx, width))
         pen_x += width
         lacking = _missing(font, piece)
         if lacking:
             _no_glyph(lacking, text)
     runs: list[Run] = []
     for chunk in chunks:
-        _anchor(chunk)
-        runs.extend(_run(piece) for piece in chunk if piece[4] > 0 and piece[2].strip())
+        runs.extend(run for run in _anchored(chunk) if run.size > 0 and run.text.strip())
     return runs
 
 
@@ -380,22 +377,15 @@ def _missing(font: str, text: str) -> list[str]:
     return lacking
 
 
-def _anchor(chunk: list[list]) -> None:
-    """Move a chunk as its first character's text-anchor says."""
-    anchor = chunk[0][6].style.get("text-anchor", "start")
+def _anchored(chunk: list[Run]) -> list[Run]:
+    """A chunk moved as its first character's text-anchor says."""
+    anchor = chunk[0].ctx.style.get("text-anchor", "start")
     if anchor not in ("middle", "end"):
-        return
-    start = chunk[0][0]
-    end = max(g[0] + g[7] for g in chunk)
+        return chunk
+    start = chunk[0].x
+    end = max(run.x + run.width for run in chunk)
     shift = (end - start) / 2 if anchor == "middle" else end - start
-    for glyph in chunk:
-        glyph[0] -= shift
-
-
-def _run(piece: list) -> Run:
-    """A placed piece of text as a run."""
-    x, y, text, font, size, spacing, ctx, width = piece
-    return Run(x, y, text, font, size, spacing, ctx.style, ctx, width)
+    return [run._replace(x=run.x - shift) for run in chunk]
 
 
 def bbox(runs: list[Run]) -> Box | None:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 Matrix = tuple[float, float, float, float, float, float]
+Rgb = tuple[float, float, float]  # a colour's red, green and blue, 0-1
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 DEFAULT_FONT_SIZE = 12.0  # user units, resvg's default (the CSS ``medium``)
 # user units per unit; em, ex and % depend on the element and are resolved by the caller
@@ -197,7 +198,9 @@ def apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
     return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
 
-def bbox_through(m: Matrix, box: tuple[float, float, float, float]) -> tuple[float, ...]:
+def bbox_through(
+    m: Matrix, box: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
     """The bounding box (x0, y0, x1, y1) of ``box`` transformed by ``m``."""
     x0, y0, x1, y1 = box
     points = [apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
@@ -273,8 +276,8 @@ def _function(name: str, body: str) -> tuple[float, float, float, float]:
     if "," in body:
         parts = [p.strip() for p in body.split(",")]
     else:
-        main, _, alpha = body.partition("/")
-        parts = main.split() + ([alpha.strip()] if alpha.strip() else [])
+        main, _, after_slash = body.partition("/")
+        parts = main.split() + ([after_slash.strip()] if after_slash.strip() else [])
     if len(parts) not in (3, 4):
         raise ValueError(f"{name}() takes 3 or 4 values")
     values = [length(p) for p in parts]
