@@ -10,6 +10,7 @@ state and pictures, or hand that thread a job and wait for it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import queue
 import sys
@@ -276,7 +277,7 @@ class Preview:
         serial = next(reversed(session.plans), None)
         for start in range(0, len(wanted), PICTURES_PER_JOB):
             chunk = wanted[start : start + PICTURES_PER_JOB]
-            self.submit(lambda chunk=chunk: self._draw_pieces(session, serial, chunk))
+            self.submit(functools.partial(self._draw_pieces, session, serial, chunk))
 
     def _look(self, session: Session) -> list[tuple[str, ShopPage]]:
         """Plan and publish, if the files changed; the pictures the new state wants."""
@@ -306,7 +307,8 @@ class Preview:
         errors = [error_record(e, session.root) for e in planned.errors]
         if planned.game is not None:
             session.languages = list(planned.game.spec.languages)
-        view, wanted = None, []
+        view: dict | None = None
+        wanted: list[tuple[str, ShopPage]] = []
         if planned.pack is not None and (not errors or session.good is None):
             view, wanted = self._describe(session, planned, folder)
             if not errors:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from generator.art.richtext import Overflow
 from generator.art.templates import Subject, TemplateRenderer
@@ -207,9 +208,9 @@ class MemoRenderer(TemplateRenderer):
         self.env.bytecode_cache = BYTECODE
         self._design: Design | None = None
         self._side = "face"
-        boxed = self.env.globals["textbox"]
+        boxed: Callable[..., Markup] = self._textbox
 
-        def textbox(text: Any, x: float, y: float, w: float, h: float, *args, **kwargs):  # noqa: ANN202
+        def textbox(text: Any, x: float, y: float, w: float, h: float, *args, **kwargs) -> Markup:  # noqa: ANN002, ANN003
             before = len(self.overflows)
             out = boxed(text, x, y, w, h, *args, **kwargs)
             for index in range(before, len(self.overflows)):

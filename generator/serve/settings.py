@@ -5,7 +5,9 @@ value is checked against the few it may be: nothing from an address becomes a pa
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from generator.options import PrintOptions
 
@@ -83,8 +85,10 @@ def parse(
     return settings
 
 
-def _with(settings: Settings, name: str, value: str, allowed) -> Settings:  # noqa: ANN001
+def _with(settings: Settings, name: str, value: str, allowed: Sequence[str]) -> Settings:
+    """``settings`` with ``name`` set to ``value``, one of ``allowed``."""
     if value not in allowed:
         offered = ", ".join(a or "(empty)" for a in allowed)
         raise BadSettings(f"{_NAMES[name]}: not one of {offered}")
-    return replace(settings, **{name: value})
+    changes: dict[str, Any] = {name: value}
+    return replace(settings, **changes)

@@ -212,11 +212,13 @@ def _piece_findings(
             rect = None
         path = o.path or (specs[o.component].path if o.component in specs else None)
         message = f"text does not fit: box {o.box}: {o.missing} missing"
-        record = {"kind": "overflow", "side": side, "box": rect, "message": clean(message)}
+        record: dict[str, object] = {"kind": "overflow", "side": side, "box": rect}
+        record["message"] = clean(message)
         record |= {"file": shown(path, root), "line": o.line}
         put(o.component, o.piece, record)
     printing = verdict.printing
     for small in printing.small if printing else ():
+        assert printing is not None  # only its own small texts are listed
         side = "face" if small.side == "front" else small.side
         record = {"kind": "small", "side": side, "message": clean(small.message(printing.floor))}
         record |= {"file": shown(small.path, root), "line": small.line}
