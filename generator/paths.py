@@ -1,15 +1,26 @@
-"""Paths named in specs, and the one rule for every file the engine opens or writes: resolved
-to its real path (links in its folders included), it must lie inside the folder it belongs to
-(the game folder, the package's own data, or for writes the output folder), and only regular
-files are read: a link out, a FIFO or a device is refused, whatever named it (a spec, a
-template, an include, a catalog, a font, a data file or a linked folder).
+"""Paths named in specs, and the one gate every byte the engine reads goes through: resolved
+to its real path (links in its folders included), a file must lie inside the folder it belongs
+to (the game folder, the package's own data, the folder pnp runs in, the user's config
+folder), be a regular file (a link out, a FIFO or a device is refused, whatever named it: a
+spec, a template, an include, a catalog, a font, a picture, a data file or a linked folder)
+and be no larger than the limit for its kind (``limits.FILE_BYTES``), all checked on the open
+file before a byte is read. ``read_bytes`` and ``read_text`` are that gate; writes have theirs
+in ``output.atomic``.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
+
+from generator.limits import FILE_BYTES
+
+# opened without following a link at the last step (the real path was checked already), and
+# without waiting: a FIFO opened for reading would block until a writer comes
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_READ_FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 class PathRefused(ValueError):
@@ -67,3 +78,43 @@ def writable_target(root: Path, path: Path) -> Path:
         raise PathRefused("is a link; the engine does not write through links")
     within(root, path.parent)
     return path
+
+
+def read_bytes(root: Path, path: Path, kind: str) -> bytes:
+    """The bytes of ``path``, a file of ``kind`` (a key of ``limits.FILE_BYTES``) that lies
+    inside ``root``: ``PathRefused`` for a link out, a missing or unreadable file, anything but
+    a regular file, or a file larger than its kind may be, before any of it is read."""
+    limit = FILE_BYTES[kind]
+    real = within(root, path)
+    try:
+        fd = os.open(real, _READ_FLAGS)
+    except FileNotFoundError:
+        raise PathRefused("not found") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise PathRefused("is a link; copy the file in") from None
+        raise PathRefused(f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise PathRefused("is not a regular file (a folder, a pipe or a device)")
+        if info.st_size > limit:
+            raise PathRefused(_too_large(info.st_size, limit, kind))
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # it grew while being read
+        raise PathRefused(_too_large(len(data), limit, kind))
+    return data
+
+
+def read_text(root: Path, path: Path, kind: str, encoding: str = "utf-8") -> str:
+    """The text of a file, through ``read_bytes``; ``UnicodeDecodeError`` (a ``ValueError``)
+    when it is not in ``encoding``, for the caller to place at its line."""
+    return read_bytes(root, path, kind).decode(encoding)
+
+
+def _too_large(size: int, limit: int, kind: str) -> str:
+    return f"is {size:,} bytes; a {kind} file may be {limit:,} at most"

@@ -36,6 +36,7 @@ TIERS = {
         "test_profile",
         "test_legibility",
         "test_sandbox",
+        "test_gate",
     },
     "acceptance": {
         "test_duplex",

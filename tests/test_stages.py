@@ -23,7 +23,7 @@ ORDER = [
     "serve",
     "cli",
 ]
-BASICS = {"errors", "paths", "options", "profile"}
+BASICS = {"errors", "paths", "options", "profile", "limits"}
 STAGES = set(ORDER) - {"basics"}
 
 
