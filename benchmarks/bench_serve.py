@@ -95,6 +95,7 @@ def measure(components: Path, rows: list[list[str]], runs: int) -> dict[str, flo
         [sys.executable, "-m", "generator", "serve", "bench", "--port", "0",
          "--components", str(components)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C reaches it
     )  # fmt: skip
     try:
         line = process.stdout.readline()

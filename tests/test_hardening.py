@@ -41,6 +41,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from children import hears_ctrl_c
 from PIL import Image
 
 from generator.model.fields import MAX_COPIES
@@ -1479,13 +1480,6 @@ def kill_pack(tmp_path_factory: pytest.TempPathFactory) -> Pack:
     return pack
 
 
-def _hears_ctrl_c() -> None:
-    """In the child: Ctrl-C as a terminal delivers it. A test run started in the background
-    (``make test &``, as CI scripts do) ignores SIGINT, and a child inherits that: the
-    build would never hear the signal the test sends."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def build_and_kill(pack: Pack, paper: str, sig: signal.Signals) -> tuple[Proc, bool]:
     """Start a build on ``paper`` and send ``sig`` while it writes its temporary PDF;
     returns the finished process and whether it was caught writing. The build is frozen
@@ -1500,7 +1494,7 @@ def build_and_kill(pack: Pack, paper: str, sig: signal.Signals) -> tuple[Proc, b
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_hears_ctrl_c,
+        preexec_fn=hears_ctrl_c,
     )
     tmp = pack.folder / f".{pack.game}.pdf{TMP_MARK}{popen.pid}"
     caught = False
@@ -1694,7 +1688,7 @@ def test_ctrl_c_during_a_build_of_several_games_leaves_no_staged_pack(tmp_path: 
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal's foreground job
-        preexec_fn=_hears_ctrl_c,
+        preexec_fn=hears_ctrl_c,
     )
     staged = packs[0].folder / f".manifest.json{TMP_MARK}{popen.pid}"
     caught = False

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
+from children import hears_ctrl_c
 from click.testing import CliRunner
 from PIL import Image
 from serving import (
@@ -355,6 +356,7 @@ def _start(args: list[str], cwd: Path, temp: Path) -> tuple[subprocess.Popen, st
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=hears_ctrl_c,
     )
     line = process.stdout.readline()
     match = re.search(r"http://[^ ]+", line)
