@@ -84,8 +84,8 @@ def load_game(
             readable.append(path)
         except PathRefused as exc:
             errors.add(path, None, f"{exc}; a spec is a YAML file inside the game folder")
-    doc = _parse(game_file, errors) if game_file in readable else None
-    docs = [d for p in readable if p != game_file and (d := _parse(p, errors)) is not None]
+    doc = _parse(root, game_file, errors) if game_file in readable else None
+    docs = [d for p in readable if p != game_file and (d := _parse(root, p, errors)) is not None]
     data_files: set[Path] = set()
     docs = [d for d in docs if _read_data(root, d, errors, data_files)]
     docs = [d for d in docs if d.path not in data_files]
@@ -138,11 +138,11 @@ def _translate(
             errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
             return None
         try:
-            catalog = catalogs.read_catalog(path)
+            catalog = catalogs.read_catalog(root, path)
         except ValueError as exc:
             errors.add(
                 path,
-                _catalog_line(path, str(exc)),
+                exc.line if isinstance(exc, catalogs.CatalogError) else None,
                 f"broken catalog: {exc}; fix the entry or run pnp i18n update",
             )
             return None
@@ -187,24 +187,6 @@ def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> 
         doc.sources[(key,)] = (table.path, table.lines)
         read.add(table.path)
     return True
-
-
-def _catalog_line(path: Path, message: str) -> int | None:
-    """The line of a catalog that a reading error points at, where it can be told."""
-    if path.stat().st_size > catalogs.MAX_CATALOG_BYTES:
-        return None
-    raw = path.read_bytes()
-    found = re.search(r"\bon (?:line )?(\d+)", message)
-    if found:
-        return int(found[1]) + 1  # Babel counts lines from 0
-    if "decode" in message:
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return raw.count(b"\n", 0, exc.start) + 1
-    if "encoding" in message and b"charset=" in raw:
-        return raw.count(b"\n", 0, raw.index(b"charset=")) + 1
-    return None
 
 
 def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[Path, ...] = ()) -> None:
@@ -261,9 +243,9 @@ def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:
     return []
 
 
-def _parse(path: Path, errors: ErrorList) -> YamlDoc | None:
+def _parse(root: Path, path: Path, errors: ErrorList) -> YamlDoc | None:
     try:
-        return load_yaml(path)
+        return load_yaml(path, root)
     except SpecError as exc:
         errors.errors.append(exc)
         return None
