@@ -33,7 +33,8 @@ class TooLarge(PathRefused):
     says it in its own words."""
 
     def __init__(self, size: int, limit: int, kind: str):
-        super().__init__(f"is {size:,} bytes; a {kind} file may be {limit:,} at most")
+        article = "an" if kind[0] in "aeiou" else "a"
+        super().__init__(f"is {size:,} bytes; {article} {kind} file may be {limit:,} at most")
         self.size = size
         self.limit = limit
 
