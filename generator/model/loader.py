@@ -26,7 +26,7 @@ from generator.model.gamefolders import (
 )
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.yamlsource import YamlDoc, load_yaml
-from generator.paths import PathRefused, regular_file, within
+from generator.paths import PathRefused, check, regular_file, within
 from generator.svg.fonts import FontFile, read_font
 
 
@@ -298,7 +298,7 @@ def _check_templates(root: Path, component: Component, errors: ErrorList) -> Non
         problem = "not found in {0}/templates/ or the shared templates/; check the file name"
         if found:
             try:
-                regular_file(*found[0])
+                check(*found[0], "template")
                 continue
             except PathRefused as exc:
                 problem = str(exc)
