@@ -261,7 +261,7 @@ def image_problem(root: Path, path: Path) -> str | None:
         real = within(root, path)
     except PathRefused as exc:
         return str(exc)
-    if not real.is_file():
+    if not (real.exists() or real.is_symlink()):
         return "is not in the game folder"
     try:
         if real.suffix.lower() == ".svg":
