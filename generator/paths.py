@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator.limits import FILE_BYTES
@@ -25,6 +26,17 @@ _READ_FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 class PathRefused(ValueError):
     """A file the engine will not open: what is wrong with it, in the user's terms."""
+
+
+class TooLarge(PathRefused):
+    """A file larger than its kind may be: its ``size`` and the ``limit``, for a caller that
+    says it in its own words."""
+
+    def __init__(self, size: int, limit: int, kind: str):
+        article = "an" if kind[0] in "aeiou" else "a"
+        super().__init__(f"is {size:,} bytes; {article} {kind} file may be {limit:,} at most")
+        self.size = size
+        self.limit = limit
 
 
 def relative_problem(name: str) -> str | None:
@@ -80,11 +92,10 @@ def writable_target(root: Path, path: Path) -> Path:
     return path
 
 
-def read_bytes(root: Path, path: Path, kind: str) -> bytes:
-    """The bytes of ``path``, a file of ``kind`` (a key of ``limits.FILE_BYTES``) that lies
-    inside ``root``: ``PathRefused`` for a link out, a missing or unreadable file, anything but
-    a regular file, or a file larger than its kind may be, before any of it is read."""
-    limit = FILE_BYTES[kind]
+def _open(root: Path, path: Path, limit: int, kind: str) -> tuple[int, Path]:
+    """A file descriptor of ``path`` (inside ``root``) and its real path, opened without
+    following a last link or waiting on a pipe, checked to be a regular file of at most
+    ``limit`` bytes."""
     real = within(root, path)
     try:
         fd = os.open(real, _READ_FLAGS)
@@ -99,22 +110,45 @@ def read_bytes(root: Path, path: Path, kind: str) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise PathRefused("is not a regular file (a folder, a pipe or a device)")
         if info.st_size > limit:
-            raise PathRefused(_too_large(info.st_size, limit, kind))
+            raise TooLarge(info.st_size, limit, kind)
     except BaseException:
         os.close(fd)
         raise
-    with os.fdopen(fd, "rb") as handle:
+    return fd, real
+
+
+def check(root: Path, path: Path, kind: str) -> Path:
+    """The real path of a file of ``kind`` that would pass ``read_bytes``, checked on the open
+    file and nothing read: for a file named now and read later (a template, at its render)."""
+    fd, real = _open(root, path, FILE_BYTES[kind], kind)
+    os.close(fd)
+    return real
+
+
+def read_bytes(root: Path, path: Path, kind: str) -> bytes:
+    """The bytes of ``path``, a file of ``kind`` (a key of ``limits.FILE_BYTES``) that lies
+    inside ``root``: ``PathRefused`` for a link out, a missing or unreadable file, anything but
+    a regular file, or a file larger than its kind may be, before any of it is read."""
+    limit = FILE_BYTES[kind]
+    with os.fdopen(_open(root, path, limit, kind)[0], "rb") as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:  # it grew while being read
-        raise PathRefused(_too_large(len(data), limit, kind))
+        raise TooLarge(len(data), limit, kind)
     return data
+
+
+def chunks(root: Path, path: Path, limit: int, size: int = 1 << 20) -> Iterator[bytes]:
+    """The bytes of a file of at most ``limit`` bytes (checked as ``read_bytes`` does), in
+    pieces of ``size``: for hashing a file without holding it whole. It stops at ``limit``
+    should the file grow while it is read."""
+    with os.fdopen(_open(root, path, limit, "hashed")[0], "rb") as handle:
+        left = limit
+        while left > 0 and (piece := handle.read(min(size, left))):
+            left -= len(piece)
+            yield piece
 
 
 def read_text(root: Path, path: Path, kind: str, encoding: str = "utf-8") -> str:
     """The text of a file, through ``read_bytes``; ``UnicodeDecodeError`` (a ``ValueError``)
     when it is not in ``encoding``, for the caller to place at its line."""
     return read_bytes(root, path, kind).decode(encoding)
-
-
-def _too_large(size: int, limit: int, kind: str) -> str:
-    return f"is {size:,} bytes; a {kind} file may be {limit:,} at most"

@@ -20,6 +20,7 @@ from typing import Any
 
 from generator.errors import SpecError, display_path
 from generator.options import PrintOptions
+from generator.paths import PathRefused, read_text
 
 HERE = Path("pnp.toml")
 KEYS = ("paper", "duplex", "back_offset", "layout", "ink_saver")
@@ -62,7 +63,7 @@ def load_profile(papers: tuple[str, ...]) -> Profile:
     be used raises SpecError naming it (and the line, where TOML tells it)."""
     profile = Profile()
     for path in (user_config(), HERE):
-        if not path.is_file():
+        if not (path.exists() or path.is_symlink()):
             continue
         printer = _printer_table(path)
         for key, value in printer.items():
@@ -73,14 +74,21 @@ def load_profile(papers: tuple[str, ...]) -> Profile:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    """A TOML file's data; SpecError (with the line, where TOML tells it) if it is broken."""
+    """A TOML file's data, read through the gate (a regular file in its own folder, not a
+    link out of it); SpecError (with the line, where TOML tells it) if it is broken."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_text(path.parent, path, "profile"))
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
         raise SpecError(path, int(line[1]) if line else None, f"not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise SpecError(path, None, f"cannot read it: {exc}") from None
+    except PathRefused as exc:
+        raise SpecError(path, None, f"{exc}; a profile is a TOML file") from None
+    except (RecursionError, ValueError):  # arrays nested thousands deep, a 5,000-digit number
+        raise SpecError(
+            path, None, "cannot be read as TOML (nested too deep, or a number too long)"
+        ) from None
 
 
 def _printer_table(path: Path) -> dict[str, Any]:
@@ -129,7 +137,7 @@ def save(path: Path, updates: dict[str, Any]) -> None:
     """Write ``updates`` into the ``[printer]`` table of ``path``, keeping its other keys and
     tables (rewritten as plain TOML; comments are not kept)."""
     data: dict[str, Any] = {}
-    if path.is_file():
+    if path.exists() or path.is_symlink():
         data = {**_read(path)}
     if not isinstance(data.get("printer", {}), dict):
         raise SpecError(path, None, "'printer' must be a table: [printer]")

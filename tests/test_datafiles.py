@@ -14,6 +14,7 @@ import pypdf
 import pytest
 
 from generator.errors import SpecError
+from generator.limits import FILE_BYTES
 from generator.model import datafiles
 
 FACE = """\
@@ -250,14 +251,14 @@ def test_limits_stop_a_huge_table_before_it_is_read(tmp_path, monkeypatch):
     monkeypatch.setattr(datafiles, "MAX_ROWS", 20)
     with pytest.raises(SpecError, match="more than 20 rows"):
         datafiles.read_table(root, "cards.csv")
-    monkeypatch.setattr(datafiles, "MAX_DATA_BYTES", 100)
+    monkeypatch.setitem(FILE_BYTES, "data", 100)
     with pytest.raises(SpecError, match="data files are limited to 100"):
         datafiles.read_table(root, "cards.csv")
     bomb = tmp_path / "bomb.xlsx"
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("xl/sharedStrings.xml", b" " * 60_000_000)
     (root / "bomb.xlsx").write_bytes(bomb.read_bytes())
-    monkeypatch.setattr(datafiles, "MAX_DATA_BYTES", 5_000_000)
+    monkeypatch.setitem(FILE_BYTES, "data", 5_000_000)
     with pytest.raises(SpecError, match="unpacks to 60,000,000 bytes"):
         datafiles.read_table(root, "bomb.xlsx")
 

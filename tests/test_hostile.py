@@ -9,11 +9,15 @@ own error (exit 2, ``file:LINE: message``), no traceback, within seconds.
 
 from __future__ import annotations
 
+import base64
 import os
+import resource
+import struct
 import subprocess
 import sys
 import textwrap
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -466,3 +470,221 @@ def test_style_sheets_and_pictures_cannot_multiply_the_work(tmp_path, case: str)
     else:
         assert "face.svg.j2" not in run.stderr, run.stderr
         assert (tmp_path / "out" / "g").is_dir()
+
+
+# -- the gate: every file the engine reads, whatever names it -------------------------------
+
+MEMORY = 1_500_000_000  # bytes of address space a hostile run may take (a build needs < 1 GB)
+SECONDS = 20  # each case ends within this, its error said
+
+
+def _limited() -> None:
+    """In the child: no more address space than ``MEMORY`` (a read of a sparse file's size,
+    or a picture decoded past its limit, ends in MemoryError instead of swapping)."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def limited_build(
+    tmp_path: Path, components: Path, *extra: object, cwd: Path | None = None
+) -> tuple[subprocess.CompletedProcess, float]:
+    """``pnp build`` in a child process with a time and a memory limit: how it ended, and how
+    long it took."""
+    command = [sys.executable, "-m", "generator", "build", "--components", components]
+    command += ["--out", tmp_path / "out", *extra]
+    started = time.perf_counter()
+    run = subprocess.run(
+        [str(part) for part in command],
+        cwd=cwd or tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=_limited,  # noqa: PLW1509 - a limit only, set before the exec
+    )
+    assert "Traceback" not in run.stderr and "internal error" not in run.stderr, run.stderr
+    return run, time.perf_counter() - started
+
+
+def _face(body: str) -> str:
+    return CARD_FACE.replace("</svg>", f"  {body}\n</svg>")
+
+
+# where a file is named, the game files that name it, and what else the build is given
+PLACES: dict[str, tuple[str, dict[str, str], tuple[str, ...]]] = {
+    "spec": ("extra.yaml", {}, ()),
+    "template": ("templates/t.svg.j2", {"deck.yaml": DECK.replace("face.svg.j2", "t.svg.j2")}, ()),
+    "include": (
+        "templates/part.svg",
+        {"templates/face.svg.j2": CARD_FACE.replace("{{ card.name }}", "{% include 'part.svg' %}")},
+        (),
+    ),
+    "data file": (
+        "cards.csv",
+        {"deck.yaml": DECK.split("cards:")[0] + "cards: {from: cards.csv}\n"},
+        (),
+    ),
+    "font": ("f.ttf", {"game.yaml": GAME + "fonts:\n  - {family: Mine, file: f.ttf}\n"}, ()),
+    "picture": (
+        "art/p.png",
+        {"templates/face.svg.j2": _face("<image href=\"{{ asset('art/p.png') }}\" width='9'/>")},
+        (),
+    ),
+    "picture named in the SVG": (
+        "art/p.png",
+        {"templates/face.svg.j2": _face('<image href="art/p.png" width="9" height="9"/>')},
+        (),
+    ),
+    "SVG picture": (
+        "art/p.svg",
+        {"templates/face.svg.j2": _face("<image href=\"{{ asset('art/p.svg') }}\" width='9'/>")},
+        (),
+    ),
+    "catalog": ("locale/de.po", {}, ("--lang", "de")),
+    "pnp.toml": ("../../here/pnp.toml", {}, ()),
+}
+
+
+def _sparse(path: Path, tmp_path: Path) -> None:
+    with open(path, "wb") as handle:
+        handle.truncate(3_000_000_000)
+
+
+TRICKS = {
+    "a pipe": lambda path, tmp_path: os.mkfifo(path),
+    "a link to /dev/zero": lambda path, tmp_path: path.symlink_to("/dev/zero"),
+    "a link out": lambda path, tmp_path: path.symlink_to(tmp_path / "outside" / "secret.txt"),
+    "a 3 GB sparse file": _sparse,
+}
+
+
+@pytest.mark.parametrize("trick", list(TRICKS))
+@pytest.mark.parametrize("place", list(PLACES))
+def test_a_file_that_is_no_file_of_the_game_is_refused_where_it_is_named(
+    tmp_path, place: str, trick: str
+):
+    """A pipe (which would block), a link to /dev/zero (which never ends), a link out of the
+    folder and a 3 GB sparse file (a few bytes in a tar), each as every kind of file a game
+    names: refused before a byte is read, an error naming the file (exit 2), within seconds,
+    in bounded memory, nothing of the file outside printed."""
+    name, files, extra = PLACES[place]
+    components = game(tmp_path, files)
+    here = tmp_path / "here"
+    here.mkdir()
+    path = components / "g" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    TRICKS[trick](path, tmp_path)
+    run, seconds = limited_build(tmp_path, components, *extra, cwd=here)
+    assert run.returncode == 2, run.stderr
+    assert seconds < SECONDS, f"it took {seconds:.1f} s"
+    assert Path(name).name in run.stderr, run.stderr
+    assert SECRET not in run.stdout + run.stderr
+    assert not (tmp_path / "out" / "g").exists()
+
+
+def _eps() -> bytes:
+    """EPS that would keep Ghostscript busy for ever (Pillow hands EPS to it)."""
+    return b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n{ } loop\n"
+
+
+def _dds() -> bytes:
+    """A DDS header alone (200 bytes), a format Pillow has a plugin for."""
+    header = struct.pack("<4sII", b"DDS ", 124, 0x1007) + struct.pack("<II", 64, 64)
+    return (header + bytes(124)).ljust(200, b"\0")
+
+
+def _huge_png(side: int) -> bytes:
+    """A PNG of ``side`` x ``side`` RGBA pixels, all zero: under a megabyte on disk."""
+    packer = zlib.compressobj(9)
+    row = bytes(1 + side * 4)
+    data = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body).to_bytes(4, "big")
+        return len(body).to_bytes(4, "big") + kind + body + crc
+
+    head = struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0)
+    signature = b"\x89PNG\r\n\x1a\n"
+    return signature + chunk(b"IHDR", head) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
+
+
+def _ico(inside: bytes) -> bytes:
+    """An ICO holding one picture (a PNG) that its directory calls 256 x 256."""
+    entry = struct.pack("<BBBBHHII", 0, 0, 0, 0, 1, 32, len(inside), 22)
+    return struct.pack("<HHH", 0, 1, 1) + entry + inside
+
+
+def _icns(inside: bytes) -> bytes:
+    """An ICNS holding one picture (a PNG) as its 512 x 512 icon."""
+    body = b"ic09" + struct.pack(">I", len(inside) + 8) + inside
+    return b"icns" + struct.pack(">I", len(body) + 8) + body
+
+
+PICTURES = {
+    "EPS named a.png": lambda: _eps(),
+    "a DDS header": lambda: _dds(),
+    "an ICO with a 15,000 px picture inside": lambda: _ico(_huge_png(15_000)),
+    "an ICNS with a 15,000 px picture inside": lambda: _icns(_huge_png(15_000)),
+    "random bytes": lambda: os.urandom(5000),
+}
+
+
+@pytest.mark.parametrize("place", ["picture", "picture named in the SVG"])
+@pytest.mark.parametrize("case", list(PICTURES))
+def test_a_picture_is_decoded_only_as_one_of_the_kinds_the_readme_lists(
+    tmp_path, case: str, place: str
+):
+    """A picture may be PNG, JPEG, WebP, GIF or TIFF: EPS (Ghostscript), DDS, ICO and ICNS
+    (which decode the picture inside before its size is known) are never decoded; the error
+    names the picture and the card that draws it, within seconds, in bounded memory."""
+    name, files, _ = PLACES[place]
+    components = game(tmp_path, files)
+    (components / "g" / "art").mkdir()
+    (components / "g" / name).write_bytes(PICTURES[case]())
+    run, seconds = limited_build(tmp_path, components)
+    assert run.returncode == 2, run.stderr
+    assert seconds < SECONDS, f"it took {seconds:.1f} s"
+    assert "'art/p.png'" in run.stderr and "card 'a'" in run.stderr, run.stderr
+
+
+def test_an_eps_as_a_data_uri_is_a_warning_and_never_runs_ghostscript(tmp_path):
+    """EPS in a ``data:`` URI is not drawn: a warning at the template line, as every picture
+    the art cannot draw, and no Ghostscript (whose ``{ } loop`` would never end)."""
+    uri = "data:image/png;base64," + base64.b64encode(_eps()).decode()
+    face = _face(f'<image href="{uri}" width="9" height="9"/>')
+    components = game(tmp_path, {"templates/face.svg.j2": face})
+    run, seconds = limited_build(tmp_path, components)
+    assert seconds < SECONDS, f"it took {seconds:.1f} s"
+    line = next(n for n, text in enumerate(face.splitlines(), 1) if "<image" in text)
+    assert f"face.svg.j2:{line}: warning:" in run.stderr, run.stderr
+    assert "cannot be read as an image" in run.stderr, run.stderr
+    assert run.returncode in (0, 1), run.stderr
+
+
+@pytest.mark.parametrize("place", ["picture", "picture named in the SVG", "font"])
+def test_a_file_that_is_a_link_to_itself_is_an_error(tmp_path, place: str):
+    name, files, _ = PLACES[place]
+    components = game(tmp_path, files)
+    path = components / "g" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(path.name)
+    run, seconds = limited_build(tmp_path, components)
+    assert run.returncode == 2, run.stderr
+    assert seconds < SECONDS, f"it took {seconds:.1f} s"
+    assert "loop of links" in run.stderr and Path(name).name in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_font_refused_at_loading_is_never_opened_again(tmp_path, command: str):
+    """``build`` and ``check`` keep loading errors back to draw what they can; the art stage
+    then registers the game's fonts: one refused at loading (random bytes, a pipe) is not
+    among them, so nothing blocks and nothing is exit 4."""
+    fonts = "fonts:\n  - {family: Mine, file: f.ttf}\n  - {family: Pipe, file: p.ttf}\n"
+    face = CARD_FACE.replace('font-family="sans-serif"', 'font-family="Mine, Pipe"')
+    components = game(tmp_path, {"game.yaml": GAME + fonts, "templates/face.svg.j2": face})
+    (components / "g" / "f.ttf").write_bytes(os.urandom(5000))
+    os.mkfifo(components / "g" / "p.ttf")
+    extra = ("--out", tmp_path / "out") if command == "build" else ()
+    run = pnp(tmp_path, command, "--components", components, *extra, timeout=SECONDS)
+    assert run.returncode == 2, run.stderr
+    assert "game.yaml:5: font 'f.ttf' is not a TrueType font" in run.stderr, run.stderr
+    assert "game.yaml:6: font 'p.ttf' is not a regular file" in run.stderr, run.stderr

@@ -120,7 +120,7 @@ def init_german(pnp, game: Path, table: dict[str, str] = GERMAN) -> Path:
 def test_extract_lists_every_printed_string_with_its_place(pnp, game):
     result = pnp("i18n", "extract", GAME, "--components", game.parent)
     assert result.exit_code == 0, result.output
-    catalog = read_catalog(game / "locale" / f"{GAME}.pot")
+    catalog = read_catalog(game, game / "locale" / f"{GAME}.pot")
     found = {m.id: m.locations for m in catalog if m.id}
     assert set(found) == set(GERMAN), found
     assert ("cards.yaml", 7) in found["Trade freely with everyone."]

@@ -24,9 +24,11 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.layers import Layered, LayerFinder
 from generator.errors import SpecError
+from generator.paths import PathRefused, check, read_bytes, within
 from generator.svg.compiler import Drawer, SvgError, compile_svg
 from generator.svg.images import Pictures
 from generator.svg.pdf import RGB, Colours
+from generator.svg.raster import open_image
 from generator.svg.safexml import TEXT_PARSER
 
 # what makes one part of an SVG depend on another (a style sheet, references by id), so that
@@ -227,11 +229,13 @@ def template_line(source: Path, needle: str) -> int | None:
 
 @lru_cache(maxsize=256)
 def _template_lines(source: Path, stamp: int) -> tuple[str, ...]:
-    """A template's lines as of its modification time ``stamp`` (none when unreadable)."""
+    """A template's lines as of its modification time ``stamp``, read through the gate in
+    its own folder (none when it cannot be read)."""
     try:
-        return tuple(source.read_text(encoding="utf-8", errors="replace").splitlines())
-    except OSError:
+        raw = read_bytes(source.parent, source, "template")
+    except PathRefused:
         return ()
+    return tuple(raw.decode("utf-8", errors="replace").splitlines())
 
 
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -243,25 +247,31 @@ def check_images(root: etree._Element, base: Path, source: Path, where: str) -> 
         href = (element.get("href") or element.get(XLINK_HREF) or "").strip()
         if href.startswith("data:") or not href:
             continue
-        path = (base / href).resolve()
-        if ":" in href or href.startswith("/") or not path.is_relative_to(base.resolve()):
+        if ":" in href or href.startswith("/"):
             raise SpecError(source, None, f"image '{href}' is outside the game folder ({where})")
-        if path.suffix.lower() == ".svg":
-            problem = None if path.is_file() else "is not in the game folder"
-        else:
-            problem = image_problem(path)
+        problem = image_problem(base, base / href)
         if problem:
             raise SpecError(source, None, f"image '{href}' {problem} ({where})")
 
 
-def image_problem(path: Path) -> str | None:
-    """Why a file cannot be used as an image, or None if it can."""
-    if not path.is_file():
+def image_problem(root: Path, path: Path) -> str | None:
+    """Why a file cannot be used as an image (or an SVG picture), or None if it can: it is
+    checked through the gate, and a raster opened as one of the kinds pictures may be."""
+    try:
+        real = within(root, path)
+    except PathRefused as exc:
+        return str(exc)
+    if not (real.exists() or real.is_symlink()):
         return "is not in the game folder"
     try:
-        with Image.open(path) as image:
+        if real.suffix.lower() == ".svg":
+            check(root, real, "svg")
+            return None
+        with open_image(read_bytes(root, real, "image")) as image:
             image.verify()
-    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+    except PathRefused as exc:
+        return str(exc)
+    except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as exc:
         return f"cannot be read as an image ({exc.__class__.__name__}); export it as PNG or JPEG"
     return None
 

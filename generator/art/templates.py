@@ -6,6 +6,7 @@ fields. Errors name the template and line, and the spec entry being drawn.
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from generator.errors import SpecError, display_path
 from generator.model.designs import Design
 from generator.model.game import merged_style
 from generator.model.loader import Game
-from generator.paths import PathRefused, regular_file, relative_problem
+from generator.paths import PathRefused, check, read_text, relative_problem
 from generator.svg.fonts import text_width, wrap
 from generator.svg.safexml import SAFE_PARSER
 
@@ -82,29 +83,56 @@ def resolve_asset(root: Path, name: str) -> str:
     problem = relative_problem(name)
     if problem:
         raise AssetError(name, f"asset '{name}' {problem}")
+    kind = "svg" if name.lower().endswith(".svg") else "image"
     try:
-        target = regular_file(root, root / name)
+        target = check(root, root / name, kind)
     except PathRefused as exc:
         where = f" in {display_path(root)}/" if str(exc) == "not found" else ""
         raise AssetError(name, f"asset '{name}' {exc}{where}") from None
     return target.relative_to(root.resolve()).as_posix()
 
 
-class ContainedLoader(jinja2.FileSystemLoader):
-    """A file-system loader that reads only regular files inside its folders: a link out of
-    them, a pipe or a device is refused before it is opened."""
+class ContainedLoader(jinja2.BaseLoader):
+    """A loader that reads templates (and what they include or import) through the gate
+    alone: a regular file inside one of its folders, no larger than a template may be; a
+    link out of them, a pipe or a device is refused before it is opened."""
 
-    def get_source(self, environment, template):  # noqa: ANN001, ANN201 - Jinja's signature
+    def __init__(self, searchpath: list[Path]):
+        self.searchpath = searchpath
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        """The text of ``template`` from the first folder that has it, and its file name."""
         parts = jinja2.loaders.split_template_path(template)
         for folder in self.searchpath:
             candidate = Path(folder, *parts)
-            if candidate.exists() or candidate.is_symlink():
-                try:
-                    regular_file(Path(folder), candidate)
-                except PathRefused as exc:
-                    raise jinja2.TemplateNotFound(f"{template} ({exc})") from None
-                break
-        return super().get_source(environment, template)
+            if not (candidate.exists() or candidate.is_symlink()):
+                continue
+            try:
+                text = read_text(folder, candidate, "template")
+            except PathRefused as exc:
+                raise jinja2.TemplateNotFound(f"{template} ({exc})") from None
+            except UnicodeDecodeError as exc:
+                problem = f"not UTF-8 text ({exc.reason}); save it as UTF-8"
+                raise jinja2.TemplateNotFound(f"{template} ({problem})") from None
+            filename = os.path.normpath(candidate)
+            return text, filename, _unchanged(filename)
+        raise jinja2.TemplateNotFound(template)
+
+
+def _unchanged(filename: str) -> Callable[[], bool]:
+    """Whether a template file is as it was when this was asked (Jinja's ``uptodate``)."""
+    stamp = _stamp(filename)
+    return lambda: _stamp(filename) == stamp
+
+
+def _stamp(filename: str) -> int | None:
+    """When a template file last changed (None when it is gone)."""
+    try:
+        return os.stat(filename).st_mtime_ns
+    except OSError:
+        return None
 
 
 class TemplateRenderer:
@@ -113,7 +141,7 @@ class TemplateRenderer:
     def __init__(self, game: Game, ink_saver: bool = False):
         self.game = game
         self.env = LimitedEnvironment(
-            loader=ContainedLoader([str(d) for d in game.template_dirs()]),
+            loader=ContainedLoader(game.template_dirs()),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,

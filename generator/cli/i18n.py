@@ -8,13 +8,13 @@ from pathlib import Path
 import click
 
 from generator.cli.common import components_option, load_games
-from generator.errors import display_path
+from generator.errors import SpecError, SpecFailure, display_path
 from generator.i18n import catalogs
 from generator.i18n.strings import engine_catalog
 from generator.model.kinds import ENTRY_LISTS
 from generator.model.loader import Game
 from generator.output.atomic import replacing
-from generator.paths import PathRefused, regular_file, writable_target
+from generator.paths import PathRefused, writable_target
 
 
 @click.group("i18n")
@@ -89,11 +89,7 @@ def update(game: str, components_dir: Path) -> None:
     loaded = _one_game(components_dir, game)
     template = _template(loaded)
     for path in sorted(catalogs.catalog_dir(loaded.root).glob("*.po")):
-        try:
-            regular_file(loaded.root, path)
-        except PathRefused as exc:
-            raise click.ClickException(f"{display_path(path)} {exc}") from None
-        catalog = catalogs.read_catalog(path)
+        catalog = _read(loaded.root, path)
         catalog.update(template)
         _write(catalog, loaded, path)
         click.echo(f"{display_path(path)}: updated")
@@ -119,13 +115,25 @@ def engine(language: str, out_dir: Path | None) -> None:
     folder = out_dir or (catalogs.ENGINE_LOCALE if _source_checkout() else Path.cwd())
     path = folder / f"{language}.po"
     if source.exists():
-        existing = catalogs.read_catalog(source)
+        existing = _read(catalogs.ENGINE_LOCALE, source)
         existing.update(catalog)
         catalog = existing
     folder.mkdir(parents=True, exist_ok=True)
     with replacing(path) as temporary:
         catalogs.write_catalog(catalog, temporary)
     click.echo(f"{display_path(path)}: {len(catalog)} strings")
+
+
+def _read(root: Path, path: Path) -> catalogs.Catalog:
+    """A catalog to update, read through the gate; one that cannot be read is a mistake at
+    its line (exit 2)."""
+    try:
+        return catalogs.read_catalog(root, path)
+    except catalogs.CatalogError as exc:
+        message = f"broken catalog: {exc}; fix the entry, or remove the file to start again"
+        raise SpecFailure([SpecError(path, exc.line, message)]) from None
+    except PathRefused as exc:
+        raise SpecFailure([SpecError(path, None, f"{exc}; a catalog is a PO file")]) from None
 
 
 def _source_checkout() -> bool:

@@ -19,7 +19,7 @@ import watchfiles
 from generator.cli import Failed
 from generator.cli.packs import Request, build
 from generator.errors import SpecFailure, clean, display_path
-from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
+from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES, watch_real_folders
 
 SETTLE_MS = 300  # wait this long after the last change of a burst (an editor's save, a copy)
 
@@ -65,14 +65,14 @@ def rebuild(root: Path, request: Request) -> None:
 
 def watch_games(roots: list[Path], request: Request, stop: Event | None = None) -> None:
     """Wait for changes to the games' folders and the shared templates; rebuild what
-    changed. Stops on Ctrl-C (or when ``stop`` is set, for tests)."""
+    changed. Each real folder is watched by itself: a link inside a game is never followed,
+    out of it least of all. Stops on Ctrl-C (or when ``stop`` is set, for tests)."""
     roots = sorted({root.resolve() for root in roots})
     where = display_path(request.components_dir)
     click.echo(f"watching {len(roots)} game(s) in {where}; Ctrl-C stops")
-    folders = [*roots, *([SHARED_TEMPLATES] if SHARED_TEMPLATES.is_dir() else [])]
     try:
-        for changes in watchfiles.watch(
-            *folders,
+        for changes in watch_real_folders(
+            [*roots, SHARED_TEMPLATES],
             watch_filter=_watched(request.out_dir, roots),
             debounce=SETTLE_MS * 4,
             step=SETTLE_MS // 6,

@@ -14,6 +14,7 @@ reported by ``pnp check --lang``.
 from __future__ import annotations
 
 import copy
+import io
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from babel.messages import pofile
 from babel.messages.catalog import Catalog
 
 from generator.errors import display_path
+from generator.limits import FILE_BYTES
+from generator.paths import TooLarge, read_bytes
 
 __all__ = ["Catalog"]
 
@@ -54,7 +57,7 @@ PO_STRING = re.compile(rb'(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)?\s*"(
 PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
 ENGINE_LOCALE = Path(__file__).resolve().parent / "locale"
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # catalogs diff cleanly
-MAX_CATALOG_BYTES = 5_000_000
+MAX_CATALOG_BYTES = FILE_BYTES["catalog"]
 
 Loc = tuple[str | int, ...]
 
@@ -158,29 +161,61 @@ def extract(
     return catalog
 
 
-def read_catalog(path: Path) -> Catalog:
-    """A PO/POT file; raises ValueError naming the line of a broken entry (or the size of a
-    file past ``MAX_CATALOG_BYTES``, before it is read)."""
-    size = path.stat().st_size
-    if size > MAX_CATALOG_BYTES:
-        raise ValueError(
-            f"the file is {size:,} bytes; a catalog may have {MAX_CATALOG_BYTES:,} (a game's "
+class CatalogError(ValueError):
+    """A catalog that cannot be read: what is wrong with it, and its line where that can be
+    told."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
+def read_catalog(root: Path, path: Path, kind: str = "catalog") -> Catalog:
+    """A PO/POT file inside ``root``, read through the gate; ``CatalogError`` naming the line
+    of a broken entry (or the size of a file past its limit, before it is read), and
+    ``PathRefused`` for a file that is not one inside ``root``."""
+    try:
+        raw = read_bytes(root, path, kind)
+    except TooLarge as exc:
+        raise CatalogError(
+            f"the file is {exc.size:,} bytes; a catalog may have {exc.limit:,} (a game's "
             "strings take a few hundred kilobytes)"
-        )
-    lines = path.read_bytes().splitlines()
-    for number, line in enumerate(lines):
+        ) from None
+    try:
+        return _parsed(raw)
+    except ValueError as exc:
+        raise CatalogError(str(exc), _catalog_line(raw, str(exc))) from None
+
+
+def _parsed(raw: bytes) -> Catalog:
+    """The catalog in ``raw``; ValueError for a broken one."""
+    for number, line in enumerate(raw.splitlines()):
         text = line.strip()
         if text.startswith((b"msgid", b"msgstr", b"msgctxt", b'"')) and not PO_STRING.fullmatch(
             text
         ):
             raise ValueError(f"a string is not closed on {number}")
-    with open(path, "rb") as handle:
+    try:
+        return pofile.read_po(io.BytesIO(raw), abort_invalid=True)
+    except pofile.PoFileError as exc:
+        raise ValueError(str(exc)) from None
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise ValueError(f"not readable as its declared charset ({exc})") from None
+
+
+def _catalog_line(raw: bytes, message: str) -> int | None:
+    """The line of a catalog that a reading error points at, where it can be told."""
+    found = re.search(r"\bon (?:line )?(\d+)", message)
+    if found:
+        return int(found[1]) + 1  # Babel counts lines from 0
+    if "decode" in message:
         try:
-            return pofile.read_po(handle, abort_invalid=True)
-        except pofile.PoFileError as exc:
-            raise ValueError(str(exc)) from None
-        except (UnicodeDecodeError, LookupError) as exc:
-            raise ValueError(f"not readable as its declared charset ({exc})") from None
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return raw.count(b"\n", 0, exc.start) + 1
+    if "encoding" in message and b"charset=" in raw:
+        return raw.count(b"\n", 0, raw.index(b"charset=")) + 1
+    return None
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:

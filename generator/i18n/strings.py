@@ -6,17 +6,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 import yaml
 
 from generator.i18n import catalogs
+from generator.paths import read_text
+
+HERE = Path(__file__).resolve().parent  # the package's own data: strings.yaml
 
 
 @cache
 def _strings() -> dict[str, str]:
-    text = resources.files("generator.i18n").joinpath("strings.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return yaml.safe_load(read_text(HERE, HERE / "strings.yaml", "package"))
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def words(language: str) -> Words:
         return Words(language, {})
     source = _strings()
     out: dict[str, str] = {}
-    for message in catalogs.read_catalog(path):
+    for message in catalogs.read_catalog(catalogs.ENGINE_LOCALE, path):
         key, string = message.context, message.string
         if key is None or key not in source or not isinstance(string, str) or not string:
             continue

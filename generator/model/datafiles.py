@@ -24,10 +24,11 @@ from typing import Any
 from lxml import etree
 
 from generator.errors import SpecError
-from generator.model.yamlsource import YamlDoc, load_yaml
-from generator.paths import PathRefused, regular_file
+from generator.limits import FILE_BYTES
+from generator.model.yamlsource import YamlDoc, parse_yaml
+from generator.paths import PathRefused, TooLarge, read_bytes, within
 
-MAX_DATA_BYTES = 5_000_000  # a data file's size
+MAX_DATA_BYTES = FILE_BYTES["data"]  # a data file's size
 MAX_UNZIPPED = 50_000_000  # what a spreadsheet (a zip) may unpack to
 MAX_ROWS = 5_000
 MAX_COLUMNS = 100
@@ -64,7 +65,11 @@ def read_table(root: Path, name: str, sheet: str | None = None) -> Table:
             "folder, e.g. cards.csv or data/cards.csv",
         )
     try:
-        real = regular_file(root, path)
+        data = read_bytes(root, path, "data")
+    except TooLarge as exc:
+        raise SpecError(
+            path, None, f"the file is {exc.size:,} bytes; data files are limited to {exc.limit:,}"
+        ) from None
     except PathRefused as exc:
         raise SpecError(
             path, None, f"{exc}; a data file is a file inside the game folder"
@@ -74,31 +79,26 @@ def read_table(root: Path, name: str, sheet: str | None = None) -> Table:
         raise SpecError(
             path, None, f"cannot read '{path.suffix}' files; save the table as {', '.join(FORMATS)}"
         )
-    size = real.stat().st_size
-    if size > MAX_DATA_BYTES:
-        raise SpecError(
-            path, None, f"the file is {size:,} bytes; data files are limited to {MAX_DATA_BYTES:,}"
-        )
     if suffix in (".yaml", ".yml", ".json"):
-        records, lines = _records(path, real, suffix)
+        records, lines = _records(path, within(root, path), data, suffix)
         return _entries_from_records(path, records, lines)
     if suffix in (".csv", ".tsv"):
-        grid = _csv_rows(path, real)
+        grid = _csv_rows(path, data)
     else:
-        _check_zip(path, real)
-        grid = _xlsx_rows(path, real, sheet) if suffix == ".xlsx" else _ods_rows(path, real, sheet)
+        _check_zip(path, data)
+        grid = _xlsx_rows(path, data, sheet) if suffix == ".xlsx" else _ods_rows(path, data, sheet)
     return _entries_from_grid(path, grid)
 
 
 # --- reading each format into rows of cells -------------------------------------------------
 
 
-def _csv_rows(path: Path, real: Path) -> list[tuple[int, list[Any]]]:
+def _csv_rows(path: Path, data: bytes) -> list[tuple[int, list[Any]]]:
     """(line, cells) of every row of a CSV file, the delimiter found from the first line."""
     try:
-        text = real.read_text(encoding="utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = real.read_bytes()[: exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise SpecError(path, line, "not UTF-8 text; save the file as CSV UTF-8") from None
     first = text.split("\n", 1)[0]
     delimiter = "\t" if path.suffix.lower() == ".tsv" else max(",;\t", key=first.count)
@@ -126,10 +126,10 @@ def _number(cell: str) -> Any:
     return cell
 
 
-def _check_zip(path: Path, real: Path) -> None:
+def _check_zip(path: Path, data: bytes) -> None:
     """A spreadsheet is a zip: refuse one that is not, or unpacks to too much."""
     try:
-        with zipfile.ZipFile(real) as archive:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, OSError):
         raise SpecError(
@@ -146,12 +146,12 @@ def _check_zip(path: Path, real: Path) -> None:
         )
 
 
-def _xlsx_rows(path: Path, real: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, list[Any]]]:
     """(row number, cells) of a worksheet of an Excel file: the first, or ``sheet``."""
     import openpyxl  # only games with Excel data pay for loading it
 
     try:
-        book = openpyxl.load_workbook(real, read_only=True, data_only=True)
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds on a damaged file
         raise SpecError(
             path,
@@ -195,11 +195,11 @@ def _whole(value: Any) -> Any:
     return str(value)
 
 
-def _ods_rows(path: Path, real: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+def _ods_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, list[Any]]]:
     """(row number, cells) of a table of an OpenDocument spreadsheet: the first, or ``sheet``.
     Repeated rows and cells (how ODS stores blank runs) are expanded only up to the limits."""
     try:
-        with zipfile.ZipFile(real) as archive:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             content = archive.read("content.xml")
         parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
         root = etree.fromstring(content, parser)
@@ -245,15 +245,22 @@ def _ods_cells(row: etree._Element) -> list[Any]:
     return cells[: MAX_COLUMNS + 1]
 
 
-def _records(path: Path, real: Path, suffix: str) -> tuple[list[Any], dict[tuple, int]]:
+def _records(
+    path: Path, real: Path, data: bytes, suffix: str
+) -> tuple[list[Any], dict[tuple, int]]:
     """The items of a JSON array or YAML list, with the line of each item and its keys."""
     if suffix != ".json":
-        doc: YamlDoc = load_yaml(real)
+        try:
+            source = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            message = f"not UTF-8 text ({exc.reason}); save it as UTF-8"
+            raise SpecError(real, None, message) from None
+        doc: YamlDoc = parse_yaml(real, source)
         if not isinstance(doc.data, list):
             raise SpecError(path, 1, "a YAML data file is a list of entries, one per '- '")
         return doc.data, {k: v for k, v in doc.lines.items() if k}
     try:
-        text = real.read_text(encoding="utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SpecError(path, None, "not UTF-8 text; save the file as UTF-8") from None
     decoder = json.JSONDecoder()

@@ -9,23 +9,34 @@ registers them for drawing.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from pathlib import Path
 
 from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
-from generator.svg.fonts import FILES, FONT_DIR
+from generator.svg.fonts import FILES, FontFile, stock_font
 
 
 class FontFileError(ValueError):
     """A file that cannot be used as a font (what is wrong, in the user's terms)."""
 
 
-@cache
-def coverage(path: Path) -> frozenset[int]:
-    """The code points a font file has glyphs for; ``FontFileError`` when it cannot be read as
-    a TrueType font (an OpenType font with PostScript outlines, say)."""
+_COVERAGE: dict[str, frozenset[int]] = {}  # a font's code points, by the hash of its bytes
+
+
+def coverage(font: FontFile) -> frozenset[int]:
+    """The code points a font has glyphs for (each font parsed once, by its content);
+    ``FontFileError`` when it cannot be read as a TrueType font (an OpenType font with
+    PostScript outlines, WOFF, a damaged or cut file, random bytes)."""
+    found = _COVERAGE.get(font.digest)
+    if found is None:
+        found = _COVERAGE[font.digest] = frozenset(_parsed(font).charToGlyph)
+    return found
+
+
+def _parsed(font: FontFile) -> TTFontFile:
+    """The font parsed by reportlab, whatever its parser raises on a damaged file said in
+    the user's terms."""
     try:
-        face = TTFontFile(str(path))
+        return TTFontFile(font.stream())
     except TTFError as exc:
         message = str(exc)
         if "postscript" in message.lower() or "cff" in message.lower():
@@ -34,27 +45,28 @@ def coverage(path: Path) -> frozenset[int]:
                 "TrueType (.ttf) version"
             ) from None
         raise FontFileError(f"is not a TrueType font ({message})") from None
-    except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
-        raise FontFileError(f"cannot be read as a font ({type(exc).__name__})") from None
-    return frozenset(face.charToGlyph)
+    except Exception as exc:  # noqa: BLE001 - a damaged table raises anything in reportlab
+        raise FontFileError(
+            f"cannot be read as a font ({type(exc).__name__}); use a TrueType (.ttf) file"
+        ) from None
 
 
 @lru_cache(maxsize=8192)
-def missing_glyphs(text: str, also: tuple[Path, ...] = ()) -> list[str]:
+def missing_glyphs(text: str, also: tuple[FontFile, ...] = ()) -> list[str]:
     """The characters of ``text`` that neither the default font nor any of ``also`` (a game's
-    own font files) can draw (each text checked once, each character once: a text repeated
+    own fonts) can draw (each text checked once, each character once: a text repeated
     through YAML aliases costs nothing more)."""
     covered = _default()
     lacking = {
         c for c in set(text) if ord(c) not in covered and c.isprintable() and not c.isspace()
     }
-    for path in also:
+    for font in also:
         if not lacking:
             break
-        lacking = {c for c in lacking if ord(c) not in coverage(path)}
+        lacking = {c for c in lacking if ord(c) not in coverage(font)}
     return sorted(lacking)
 
 
 @cache
 def _default() -> frozenset[int]:
-    return coverage(FONT_DIR / FILES[("normal", "normal")])
+    return coverage(stock_font(FILES[("normal", "normal")]))

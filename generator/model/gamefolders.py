@@ -6,7 +6,10 @@ only needs to find the games and hash their files, starts without loading the wh
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from generator.errors import SpecError
 from generator.paths import PathRefused, within
@@ -25,6 +28,7 @@ SHARED_TEMPLATES = _shipped("stock", "templates")  # the stock template library
 BUNDLED_GAMES = _shipped("examples", "components")  # the example games pnp new --from copies
 DEFAULT_COMPONENTS = Path("components")
 OWN_OUTPUT = "output"  # where pnp run inside a game folder writes; never part of the game
+MAX_WATCHED = 2_000  # folders a watch follows (each one an inotify watch)
 
 
 def here_game(components_dir: Path) -> Path | None:
@@ -42,6 +46,55 @@ def game_files(root: Path) -> list[Path]:
         for path in root.rglob("*")
         if path.is_file() and path.relative_to(root).parts[0] != OWN_OUTPUT
     ]
+
+
+def real_folders(roots: list[Path]) -> list[Path]:
+    """The real folders of ``roots`` and every folder inside them (a game's own output, hidden
+    folders and bytecode caches aside), links to folders left out, at most ``MAX_WATCHED``:
+    what a watch follows folder by folder, since the operating system's recursive watch
+    follows links, out of the game too."""
+    found: list[Path] = []
+    left = [root.resolve() for root in reversed(roots) if root.is_dir()]
+    tops = set(left)
+    while left and len(found) < MAX_WATCHED:
+        top = left.pop()
+        found.append(top)
+        try:
+            with os.scandir(top) as listing:
+                inner = sorted(
+                    Path(entry.path)
+                    for entry in listing
+                    if entry.is_dir(follow_symlinks=False)
+                    and not entry.name.startswith(".")
+                    and entry.name != "__pycache__"
+                    and not (top in tops and entry.name == OWN_OUTPUT)
+                )
+        except OSError:
+            continue
+        left.extend(reversed(inner))
+    return found
+
+
+def watch_real_folders(roots: list[Path], **options: Any) -> Iterator[set[tuple[Any, str]]]:
+    """The bursts of changes (watchfiles' ``watch`` with ``options``) in the real folders of
+    ``roots``, each folder watched by itself: listed again after every burst, and watched
+    anew when they changed (a folder made, removed or renamed)."""
+    import watchfiles  # only a watch pays for it
+
+    folders = real_folders(roots)
+    while folders:
+        bursts = watchfiles.watch(*folders, recursive=False, **options)
+        try:
+            for changes in bursts:
+                yield changes
+                now = real_folders(roots)
+                if now != folders:
+                    folders = now
+                    break
+            else:
+                return
+        finally:
+            bursts.close()
 
 
 def template_dirs(root: Path) -> list[Path]:

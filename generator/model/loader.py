@@ -26,7 +26,8 @@ from generator.model.gamefolders import (
 )
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.yamlsource import YamlDoc, load_yaml
-from generator.paths import PathRefused, regular_file, within
+from generator.paths import PathRefused, check, regular_file, within
+from generator.svg.fonts import FontFile, read_font
 
 
 @dataclass
@@ -53,6 +54,7 @@ class Game:
     components: list[Component] = field(default_factory=list)
     language: str = "en"
     report: catalogs.Report | None = None
+    fonts: dict[int, FontFile] = field(default_factory=dict)  # the own fonts that can be used
 
     def template_dirs(self) -> list[Path]:
         """Where templates are looked up: the game's own first, then the shared ones."""
@@ -84,8 +86,8 @@ def load_game(
             readable.append(path)
         except PathRefused as exc:
             errors.add(path, None, f"{exc}; a spec is a YAML file inside the game folder")
-    doc = _parse(game_file, errors) if game_file in readable else None
-    docs = [d for p in readable if p != game_file and (d := _parse(p, errors)) is not None]
+    doc = _parse(root, game_file, errors) if game_file in readable else None
+    docs = [d for p in readable if p != game_file and (d := _parse(root, p, errors)) is not None]
     data_files: set[Path] = set()
     docs = [d for d in docs if _read_data(root, d, errors, data_files)]
     docs = [d for d in docs if d.path not in data_files]
@@ -94,9 +96,9 @@ def load_game(
     if doc is not None and language is not None:
         report = _translate(root, [doc, *docs], language, errors)
     spec = _validate(GameSpec, doc, errors) if doc else None
-    fonts = _check_fonts(root, spec, doc, errors) if doc is not None and spec is not None else ()
+    fonts = _check_fonts(root, spec, doc, errors) if doc is not None and spec is not None else {}
     for text_doc in [d for d in (doc, *docs) if d is not None]:
-        _check_glyphs(text_doc, errors, fonts)
+        _check_glyphs(text_doc, errors, tuple(fonts.values()))
     if doc is not None and spec is not None:
         for deck, recipe in spec.recipes.items():
             for loc, message in recipe.problems():
@@ -107,7 +109,7 @@ def load_game(
         _check_templates(root, component, errors)
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
-    game = Game(root.name, root, spec, doc, components)
+    game = Game(root.name, root, spec, doc, components, fonts=fonts)
     game.language = language or spec.languages[0]
     game.report = report
     return game
@@ -138,11 +140,11 @@ def _translate(
             errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
             return None
         try:
-            catalog = catalogs.read_catalog(path)
+            catalog = catalogs.read_catalog(root, path)
         except ValueError as exc:
             errors.add(
                 path,
-                _catalog_line(path, str(exc)),
+                exc.line if isinstance(exc, catalogs.CatalogError) else None,
                 f"broken catalog: {exc}; fix the entry or run pnp i18n update",
             )
             return None
@@ -189,25 +191,7 @@ def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> 
     return True
 
 
-def _catalog_line(path: Path, message: str) -> int | None:
-    """The line of a catalog that a reading error points at, where it can be told."""
-    if path.stat().st_size > catalogs.MAX_CATALOG_BYTES:
-        return None
-    raw = path.read_bytes()
-    found = re.search(r"\bon (?:line )?(\d+)", message)
-    if found:
-        return int(found[1]) + 1  # Babel counts lines from 0
-    if "decode" in message:
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return raw.count(b"\n", 0, exc.start) + 1
-    if "encoding" in message and b"charset=" in raw:
-        return raw.count(b"\n", 0, raw.index(b"charset=")) + 1
-    return None
-
-
-def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[Path, ...] = ()) -> None:
+def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[FontFile, ...] = ()) -> None:
     """Every string a template may print can be drawn by an embedded font (the default one,
     or one of the game's own ``fonts``)."""
     for loc, text in _all_strings(doc.data):
@@ -230,24 +214,23 @@ def _check_folders(root: Path, errors: ErrorList) -> None:
                 errors.add(folder, None, f"{exc}; it is not read")
 
 
-def _check_fonts(root: Path, spec: GameSpec, doc: YamlDoc, errors: ErrorList) -> tuple[Path, ...]:
-    """The files of the game's own fonts, each a TrueType font inside the game folder; every
-    one that is not is an error at its line."""
-    found = []
+def _check_fonts(
+    root: Path, spec: GameSpec, doc: YamlDoc, errors: ErrorList
+) -> dict[int, FontFile]:
+    """The game's own fonts, by their place under ``fonts:``, each read once through the gate
+    and parsed: a TrueType font inside the game folder. Every one that is not is an error at
+    its line and is left out, so nothing opens it again (drawing registers only these)."""
+    found: dict[int, FontFile] = {}
     for index, font in enumerate(spec.fonts):
         line = doc.line_of(("fonts", index, "file"))
         try:
-            real = regular_file(root, root / font.file)
-        except PathRefused as exc:
+            read = read_font(root, root / font.file)
+            coverage(read)
+        except (PathRefused, FontFileError) as exc:
             errors.add(doc.path, line, f"font '{font.file}' {exc}")
             continue
-        try:
-            coverage(real)
-        except FontFileError as exc:
-            errors.add(doc.path, line, f"font '{font.file}' {exc}")
-            continue
-        found.append(real)
-    return tuple(found)
+        found[index] = read
+    return found
 
 
 def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:
@@ -261,9 +244,9 @@ def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:
     return []
 
 
-def _parse(path: Path, errors: ErrorList) -> YamlDoc | None:
+def _parse(root: Path, path: Path, errors: ErrorList) -> YamlDoc | None:
     try:
-        return load_yaml(path)
+        return load_yaml(path, root)
     except SpecError as exc:
         errors.errors.append(exc)
         return None
@@ -315,7 +298,7 @@ def _check_templates(root: Path, component: Component, errors: ErrorList) -> Non
         problem = "not found in {0}/templates/ or the shared templates/; check the file name"
         if found:
             try:
-                regular_file(*found[0])
+                check(*found[0], "template")
                 continue
             except PathRefused as exc:
                 problem = str(exc)

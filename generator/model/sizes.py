@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 import yaml
+
+from generator.paths import read_text
+
+HERE = Path(__file__).resolve().parent  # the package's own data: sizes.yaml
 
 
 @dataclass(frozen=True)
@@ -24,8 +28,7 @@ class SheetGeometry:
 
 @cache
 def _data() -> dict:
-    text = resources.files("generator.model").joinpath("sizes.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return yaml.safe_load(read_text(HERE, HERE / "sizes.yaml", "package"))
 
 
 def paper_sizes() -> dict[str, tuple[float, float]]:

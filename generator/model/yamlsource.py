@@ -15,8 +15,10 @@ from typing import Any
 import yaml
 
 from generator.errors import SpecError
+from generator.limits import FILE_BYTES
+from generator.paths import PathRefused, TooLarge, read_text
 
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = FILE_BYTES["spec"]
 MAX_NODES = 200_000
 MAX_DEPTH = 100
 MAX_TEXT = 20_000_000  # characters of text a document may expand to
@@ -136,19 +138,20 @@ class _Builder:
         return out
 
 
-def load_yaml(path: Path) -> YamlDoc:
-    """Read and parse one YAML file; raises ``SpecError`` with the line of any mistake."""
+def load_yaml(path: Path, root: Path | None = None) -> YamlDoc:
+    """Read one YAML spec through the gate (inside ``root``, by default its own folder) and
+    parse it; raises ``SpecError`` with the line of any mistake."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise SpecError(
-                path, None, f"file is {size:,} bytes; specs are limited to {MAX_FILE_BYTES:,}"
-            )
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path.parent if root is None else root, path, "spec")
     except UnicodeDecodeError as exc:
         raise SpecError(path, None, f"not UTF-8 text ({exc.reason}); save it as UTF-8") from None
-    except OSError as exc:
-        raise SpecError(path, None, f"cannot read file: {exc.strerror}") from None
+    except TooLarge as exc:
+        raise SpecError(
+            path, None, f"file is {exc.size:,} bytes; specs are limited to {exc.limit:,}"
+        ) from None
+    except PathRefused as exc:
+        message = f"{exc}; a spec is a YAML file inside the game folder"
+        raise SpecError(path, None, message) from None
     return parse_yaml(path, text)
 
 

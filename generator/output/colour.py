@@ -11,6 +11,7 @@ whether it is a shape, a table cell or a pixel.
 
 from __future__ import annotations
 
+import io
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,6 +20,7 @@ from pathlib import Path
 from PIL import Image, ImageCms, ImageMath
 from reportlab.lib import colors
 
+from generator.paths import read_bytes
 from generator.svg.pdf import Colours
 
 # The press profile a CMYK export prints to: its PDFs name it as their output intent
@@ -31,7 +33,8 @@ def press_transform() -> tuple[ImageCms.ImageCmsTransform, bytes]:
     """sRGB to the press profile (relative colorimetric, black-point compensation), and for
     each grey level the black ink alone that prints it at its lightness, the press's darkest
     black standing in for sRGB's (so black text and rules never need four inks in register)."""
-    press, srgb = ImageCms.getOpenProfile(str(PRESS_PROFILE)), ImageCms.createProfile("sRGB")
+    press = ImageCms.getOpenProfile(io.BytesIO(press_profile()))
+    srgb = ImageCms.createProfile("sRGB")
     lab = ImageCms.createProfile("LAB", 5000)
     relative = ImageCms.Intent.RELATIVE_COLORIMETRIC
     to_press = ImageCms.buildTransform(
@@ -139,7 +142,7 @@ ICC_DATE = struct.pack(">6H", 2024, 1, 1, 0, 0, 0)  # an ICC header's dateTimeNu
 @lru_cache(maxsize=1)
 def press_profile() -> bytes:
     """The press profile's bytes, as the PDF/X output intent embeds them."""
-    return PRESS_PROFILE.read_bytes()
+    return read_bytes(PRESS_PROFILE.parent, PRESS_PROFILE, "package")
 
 
 @lru_cache(maxsize=1)

@@ -199,9 +199,9 @@ def _pixels(image: raster.Raster) -> Image.Image:
     """An RGB raster's pixels, however the PDF holds them."""
     size = (image.width, image.height)
     if image.filter == "DCTDecode":
-        return Image.open(io.BytesIO(image.data)).convert("RGB")
+        return Image.open(io.BytesIO(image.data), formats=["JPEG"]).convert("RGB")
     if image.parms:  # a PNG's own rows, with its row filters: read as the PNG they came from
-        return Image.open(io.BytesIO(_png(image))).convert("RGB")
+        return Image.open(io.BytesIO(_png(image)), formats=["PNG"]).convert("RGB")
     return Image.frombytes("RGB", size, zlib.decompress(image.data))
 
 

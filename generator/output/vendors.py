@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 import yaml
@@ -18,7 +17,9 @@ from generator.layout.pack import Pack
 from generator.output.colour import Press
 from generator.output.shop import MM_PER_IN, ShopPage, draw_pdf, pictures, save_png, shop_pages
 from generator.output.staging import replacing_folder
+from generator.paths import read_text
 
+HERE = Path(__file__).resolve().parent  # the package's own data: vendors.yaml
 FIT_MM = 1.5  # how far a deck's trim may be from a product's and still print as it
 
 
@@ -58,7 +59,7 @@ class Vendor:
 @lru_cache(maxsize=1)
 def vendors() -> dict[str, Vendor]:
     """Every preset of ``vendors.yaml``, by its key."""
-    text = resources.files("generator.output").joinpath("vendors.yaml").read_text("utf-8")
+    text = read_text(HERE, HERE / "vendors.yaml", "package")
     out = {}
     for key, entry in yaml.safe_load(text).items():
         products = tuple(

@@ -34,8 +34,9 @@ def plan_pack(
     Given a ``renderer`` (``pnp serve``'s, which remembers what it drew), every design is
     rendered by it, in this process."""
     paper = paper_sizes()[paper_name]
+    fonts = game.spec.fonts  # those refused at loading are not in game.fonts: never opened
     register_game_fonts(
-        [(f.family, f.weight, f.style, (game.root / f.file).resolve()) for f in game.spec.fonts]
+        [(fonts[i].family, fonts[i].weight, fonts[i].style, font) for i, font in game.fonts.items()]
     )
     made = shares.made_on_all_cores(game, paper_name, options) if renderer is None else []
     pack = Pack(game, paper_name, paper, ArtStore(game.root, options.ink_saver), options=options)

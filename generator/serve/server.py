@@ -20,13 +20,15 @@ import threading
 from collections.abc import Iterator
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from generator.paths import read_bytes
 from generator.serve import watch
 from generator.serve.live import Preview
 from generator.serve.settings import BadSettings, parse
 
+STATIC = Path(__file__).resolve().parent / "static"  # the page's files, shipped in the package
 KEEPALIVE_SECONDS = 15  # a comment down an idle event stream, so that proxies keep it open
 MAX_QUERY_FIELDS = 16
 PICTURE = re.compile(r"^/picture/([0-9a-f]{40})\.png$")
@@ -48,9 +50,8 @@ SECURITY = {
 
 def shipped_pages() -> dict[str, tuple[bytes, str]]:
     """The page's files, read once from the package."""
-    folder = resources.files("generator.serve").joinpath("static")
     return {
-        address: (folder.joinpath(name).read_bytes(), kind)
+        address: (read_bytes(STATIC, STATIC / name, "package"), kind)
         for address, (name, kind) in PAGES.items()
     }
 

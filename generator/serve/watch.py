@@ -1,6 +1,6 @@
 """Live updates: the operating system says when a file of a served game (or a stock template)
-changes (watchfiles, as ``pnp build --watch``), and the preview plans the games it touches
-again for every page that watches them."""
+changes (watchfiles, as ``pnp build --watch``: each real folder by itself, never through a
+link), and the preview plans the games it touches again for every page that watches them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import watchfiles
 
 from generator.errors import clean
-from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
+from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES, watch_real_folders
 from generator.serve.live import Preview
 
 STEP_MS = 30  # a burst of changes (an editor's save) is over after this much quiet
@@ -42,12 +42,11 @@ def _watched(roots: dict[str, Path]):  # noqa: ANN202 - watchfiles' filter signa
 def start(preview: Preview, stop: threading.Event) -> threading.Thread:
     """Watch the served games in a thread of its own until ``stop`` is set."""
     roots = preview.roots
-    folders = [*roots.values(), *([SHARED_TEMPLATES] if SHARED_TEMPLATES.is_dir() else [])]
 
     def run() -> None:
         try:
-            for changes in watchfiles.watch(
-                *folders,
+            for changes in watch_real_folders(
+                [*roots.values(), SHARED_TEMPLATES],
                 watch_filter=_watched(roots),
                 debounce=DEBOUNCE_MS,
                 step=STEP_MS,

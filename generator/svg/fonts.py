@@ -13,11 +13,15 @@ name (``register_game_fonts``: a game's ``fonts:``). Templates ask for
 from __future__ import annotations
 
 import hashlib
+import io
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+
+from generator.paths import read_bytes, within
 
 FONT_DIR = Path(__file__).resolve().parent / "dejavu"  # the stock faces, with their licence
 VARIANT_KEYS = (("normal", "normal"), ("bold", "normal"), ("normal", "italic"), ("bold", "italic"))
@@ -102,15 +106,44 @@ REGULAR, BOLD = NAMES[("normal", "normal")], NAMES[("bold", "normal")]
 _families: dict[str, dict[Variant, str]] = {}  # family (lower case) -> variant -> font name
 
 
+@dataclass(frozen=True)
+class FontFile:
+    """A font file's bytes, read once through the gate and named by their hash, so that the
+    same font is parsed and registered once, and never opened again by a path."""
+
+    name: str  # the file's real path, for reportlab's messages
+    digest: str  # sha1 of the bytes
+    data: bytes = field(repr=False, compare=False)
+
+    def stream(self) -> io.BytesIO:
+        """The bytes as a file for reportlab's parsers (named as the file was)."""
+        stream = io.BytesIO(self.data)
+        stream.name = self.name
+        return stream
+
+
+def read_font(root: Path, path: Path) -> FontFile:
+    """The font file ``path`` inside ``root``, read through the gate (``PathRefused`` for a
+    link out, a pipe, a device or a file past the size of a font)."""
+    data = read_bytes(root, path, "font")
+    return FontFile(str(within(root, path)), hashlib.sha1(data).hexdigest(), data)
+
+
+@cache
+def stock_font(filename: str) -> FontFile:
+    """One of the stock faces shipped beside this module."""
+    return read_font(FONT_DIR, FONT_DIR / filename)
+
+
 @cache
 def register_fonts() -> None:
-    """Register the stock families with reportlab, each file parsed once."""
+    """Register the stock families with reportlab, each file read and parsed once."""
     for generic, files in STOCK.items():
         base = STOCK_NAMES[generic]
         names = {}
         for key, filename in files.items():
             names[key] = base + SUFFIX[key]
-            pdfmetrics.registerFont(TTFont(names[key], str(FONT_DIR / filename)))
+            pdfmetrics.registerFont(TTFont(names[key], stock_font(filename).stream()))
         _families[generic] = names
         _tie(base, names)
 
@@ -128,15 +161,15 @@ def _tie(base: str, names: dict[Variant, str]) -> None:
     )
 
 
-def register_game_fonts(fonts: list[tuple[str, str, str, Path]]) -> None:
-    """Register a game's own fonts, (family, weight, style, file) each, under names of their
-    own (a hash of the file), so that two games' fonts of one family name never mix."""
+def register_game_fonts(fonts: list[tuple[str, str, str, FontFile]]) -> None:
+    """Register a game's own fonts, (family, weight, style, file read at loading) each, under
+    names of their own (a hash of the file), so that two games' fonts of one family name
+    never mix."""
     register_fonts()
-    for family, weight, style, path in fonts:
-        digest = hashlib.sha1(path.read_bytes()).hexdigest()[:10]
-        name = f"G{digest}-{weight[0]}{style[0]}"
+    for family, weight, style, font in fonts:
+        name = f"G{font.digest[:10]}-{weight[0]}{style[0]}"
         if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, str(path)))
+            pdfmetrics.registerFont(TTFont(name, font.stream()))
         _families.setdefault(family.strip().lower(), {})[(weight, style)] = name
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import urllib.parse
-from pathlib import Path
 
 from lxml import etree
 
+from generator.paths import PathRefused, read_bytes, within
 from generator.svg import raster
 from generator.svg.builder import PX_TO_PT, Ctx, SvgError, href_of, view_box_matrix
 from generator.svg.compiling import Compiling, Picture, Pictures
@@ -27,7 +27,8 @@ from generator.svg.values import multiply
 
 __all__ = ["Picture", "Pictures", "image"]
 # what an image draws: a raster (its file or bytes) or an SVG picture, and its size in px
-Source = tuple[Path | bytes, tuple[float, float]] | tuple[Drawer, tuple[float, float]]
+Raw = raster.PictureFile | bytes
+Source = tuple[Raw, tuple[float, float]] | tuple[Drawer, tuple[float, float]]
 
 
 def image(compiler: Compiling, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
@@ -102,22 +103,31 @@ def image_source(
     if compiler.base is None or ":" in href or href.startswith(("/", "\\")):
         compiler.warn("href", f"{where} refers to '{href}', outside the game folder; not drawn")
         return None
-    base = compiler.base.resolve()
-    path = (base / urllib.parse.unquote(href)).resolve()
-    if not path.is_relative_to(base) or not path.is_file():
+    base = compiler.base
+    try:
+        path = within(base, base / urllib.parse.unquote(href))
+    except PathRefused as exc:
+        compiler.warn("href", f"{where}: '{href}' {exc}; not drawn")
+        return None
+    if not path.is_file():
         compiler.warn("href", f"{where}: '{href}' is not a file in the game folder; not drawn")
         return None
     if path.suffix.lower() == ".svg":
-        return svg_image(compiler, path.read_bytes(), element, str(path), href)
-    return _raster(compiler, path, element)
+        try:
+            data = read_bytes(base, path, "svg")
+        except PathRefused as exc:
+            compiler.warn("href", f"{where}: '{href}' {exc}; not drawn")
+            return None
+        return svg_image(compiler, data, element, str(path), href)
+    return _raster(compiler, raster.PictureFile(base, path), element)
 
 
-def _raster(compiler: Compiling, source: Path | bytes, element: etree._Element) -> Source | None:
-    """A raster image and its size in pixels, read whole now (decoded once, and kept for
-    the PDF), so that a picture broken past its header is found here, not while the PDF
-    is written."""
+def _raster(compiler: Compiling, source: Raw, element: etree._Element) -> Source | None:
+    """A raster image and its size in pixels, read whole now through the gate (decoded
+    once, and kept for the PDF), so that a picture broken past its header is found here,
+    not while the PDF is written."""
     try:
-        raw = raster.read_bytes(source) if isinstance(source, Path) else source
+        raw = source.read() if isinstance(source, raster.PictureFile) else source
         picture = raster.load(raw)
     except (OSError, raster.ImageProblem) as exc:
         why = str(exc) if isinstance(exc, raster.ImageProblem) else "cannot be read"

@@ -23,7 +23,6 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from reportlab.pdfbase import pdfdoc
@@ -31,7 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.svg import canvas as rl
 from generator.svg.path import fmt
-from generator.svg.raster import draw_image
+from generator.svg.raster import PictureFile, draw_image
 
 # operations other than literal PDF text
 SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT, IMAGE, GROUP, PAINT = range(9)
@@ -305,7 +304,7 @@ class _Painter:
         t.textOut(text)
         self.canvas.drawText(t)
 
-    def image(self, source: Path | bytes, x: float, y: float, w: float, h: float) -> None:
+    def image(self, source: PictureFile | bytes, x: float, y: float, w: float, h: float) -> None:
         """A raster image stretched over the box, SVG's y running down."""
         canvas = self.canvas
         canvas.saveState()

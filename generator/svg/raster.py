@@ -9,8 +9,10 @@ transparency, embedded once each and, where the file allows, without being decod
 - Anything else (alpha, palettes and their transparency, 16-bit, interlaced, WebP, GIF, TIFF)
   is decoded once and stored as 8-bit colour, its alpha as a soft mask.
 
-The pixel count is read from the file's header and refused above ``MAX_PIXELS`` before
-anything is decoded: a small file can hold a huge image.
+Only the kinds the README lists are ever decoded (``FORMATS``: never EPS, which Pillow hands
+to Ghostscript, nor any other plugin), always from bytes in memory that came through the gate
+(``PictureFile``). The pixel count of the frame that is decoded is read from its header and
+refused above ``MAX_PIXELS`` before anything is decoded: a small file can hold a huge image.
 """
 
 from __future__ import annotations
@@ -28,17 +30,40 @@ from PIL import Image, ImageFile, ImageOps
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.paths import PathRefused, read_bytes
 from generator.svg import canvas as rl
 
+FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")  # what Pillow may decode: the README's list
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PIXELS = 40_000_000  # 40 megapixels: a 300 dpi image larger than A2
-MAX_BYTES = 64_000_000  # an image file larger than this is refused before it is read
 Image.MAX_IMAGE_PIXELS = 4 * MAX_PIXELS  # Pillow's own last line; ours says the size first
 ImageFile.LOAD_TRUNCATED_IMAGES = False
 
 
 class ImageProblem(ValueError):
     """Why a file cannot be used as an image, in the user's terms."""
+
+
+@dataclass(frozen=True)
+class PictureFile:
+    """A picture file inside its folder, read through the gate each time it is wanted (when
+    the art is compiled and when the PDF is written), never by its path alone."""
+
+    root: Path
+    path: Path
+
+    def read(self) -> bytes:
+        """The file's bytes; ``ImageProblem`` when the gate refuses it."""
+        try:
+            return read_bytes(self.root, self.path, "image")
+        except PathRefused as exc:
+            raise ImageProblem(str(exc)) from None
+
+
+def open_image(raw: bytes) -> Image.Image:
+    """The picture in ``raw``, opened (its header read, nothing decoded) by one of the
+    plugins of ``FORMATS`` alone."""
+    return Image.open(io.BytesIO(raw), formats=FORMATS)
 
 
 @dataclass(frozen=True)
@@ -71,29 +96,28 @@ def image_size(raw: bytes) -> tuple[int, int]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(raw)) as image:
+            with open_image(raw) as image:
                 width, height = image.size
-    except (OSError, SyntaxError, ValueError) as exc:
-        kind = exc.__class__.__name__
-        raise ImageProblem(
-            f"cannot be read as an image ({kind}); export it as PNG or JPEG"
-        ) from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise _unreadable(exc) from None
     finally:
         Image.MAX_IMAGE_PIXELS = limit
+    _within_pixels(width, height)
+    return width, height
+
+
+def _within_pixels(width: int, height: int) -> None:
     if width * height > MAX_PIXELS:
         raise ImageProblem(
             f"is {width} x {height} pixels; images are limited to {MAX_PIXELS // 1_000_000} "
             "megapixels (300 dpi over an A2 sheet): scale it down"
         )
-    return width, height
 
 
-def read_bytes(path: Path) -> bytes:
-    """An image file's bytes, refused above ``MAX_BYTES`` before it is read."""
-    size = path.stat().st_size
-    if size > MAX_BYTES:
-        raise ImageProblem(f"is {size / 1e6:.0f} MB; image files are limited to 64 MB")
-    return path.read_bytes()
+def _unreadable(exc: BaseException) -> ImageProblem:
+    """A picture Pillow cannot open, or not as one of the kinds it may be."""
+    kind = exc.__class__.__name__
+    return ImageProblem(f"cannot be read as an image ({kind}); export it as PNG or JPEG")
 
 
 @lru_cache(maxsize=256)
@@ -143,7 +167,7 @@ def _jpeg_as_is(raw: bytes) -> Raster | None:
     """A JPEG in RGB, grey or CMYK: its own compressed data."""
     if not raw.startswith(b"\xff\xd8"):
         return None
-    with Image.open(io.BytesIO(raw)) as image:
+    with open_image(raw) as image:
         space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}.get(image.mode)
         if image.format != "JPEG" or space is None:
             return None
@@ -157,14 +181,12 @@ def _decoded(raw: bytes) -> Raster:
     """Any other image, decoded: 8-bit colour (grey, RGB or CMYK) and its alpha, if any part
     of it is transparent, as a separate channel."""
     try:
-        with Image.open(io.BytesIO(raw)) as opened:
+        with open_image(raw) as opened:
             opened.seek(0)  # an animation prints its first frame
+            _within_pixels(*opened.size)  # the frame decoded, whatever the file's first said
             image = ImageOps.exif_transpose(opened) if opened.format == "JPEG" else opened.copy()
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        kind = exc.__class__.__name__
-        raise ImageProblem(
-            f"cannot be read as an image ({kind}); export it as PNG or JPEG"
-        ) from None
+        raise _unreadable(exc) from None
     image = _eight_bit(image)
     alpha = None
     if image.mode in ("RGBA", "LA"):
@@ -253,10 +275,10 @@ def _image_stream(
     return stream
 
 
-def draw_image(canvas: Canvas, source: Path | bytes) -> None:
+def draw_image(canvas: Canvas, source: PictureFile | bytes) -> None:
     """Draw the image (a file, or the bytes of one) into the unit square of the current
     transformation, embedding it once per document however often it is drawn."""
-    raw = read_bytes(source) if isinstance(source, Path) else source
+    raw = source.read() if isinstance(source, PictureFile) else source
     raster = load(raw)
     document = rl.document(canvas)
     name = raster.key
