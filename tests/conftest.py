@@ -37,6 +37,7 @@ TIERS = {
         "test_legibility",
         "test_sandbox",
         "test_gate",
+        "test_templatefields",
     },
     "acceptance": {
         "test_duplex",
