@@ -33,6 +33,9 @@ from generator.svg.raster import Raster
 
 CHECK_DPI = 100  # the text is compared on top and in place at this resolution
 TEXT_TOLERANCE = 8  # of 255 per channel: what anti-aliasing may change, not a covered glyph
+# pixels that may differ by more (a table's rule drawn over a glyph's anti-aliased rim): a
+# share of the page, and at least a few; a glyph covered by a shape changes far more
+TEXT_STRAYS, TEXT_STRAYS_AT_LEAST = 0.0001, 8
 FLATE_LEVEL = 6
 # the art as the shop file draws it, in sRGB: every line at least MIN_LINE_PT wide
 SHOP_RGB = replace(RGB, name="rgb-shop", min_line=MIN_LINE_PT)
@@ -63,11 +66,13 @@ def scratch(draw: Draw, size: tuple[float, float], pages: list[list[Colours]]) -
 
 
 def _same(a: pdfium.PdfPage, b: pdfium.PdfPage, size: tuple[float, float]) -> bool:
-    """Whether two pages look alike at ``CHECK_DPI`` (to ``TEXT_TOLERANCE``)."""
+    """Whether two pages look alike at ``CHECK_DPI``: no more than ``TEXT_STRAYS`` of the
+    pixels (or ``TEXT_STRAYS_AT_LEAST``) differ by more than ``TEXT_TOLERANCE``."""
     px = render.size_px(*size, CHECK_DPI)
     r, g, b = ImageChops.difference(render.picture(a, px), render.picture(b, px)).split()
     worst = ImageChops.lighter(ImageChops.lighter(r, g), b)
-    return worst.getbbox() is None or worst.point(lambda v: v > TEXT_TOLERANCE).getbbox() is None
+    strays = worst.point(lambda v: 255 if v > TEXT_TOLERANCE else 0).histogram()[255]
+    return strays <= max(TEXT_STRAYS_AT_LEAST, TEXT_STRAYS * px[0] * px[1])
 
 
 def cmyk_raster(page: pdfium.PdfPage, size: tuple[int, int], press: Press, dpi: float) -> Raster:
