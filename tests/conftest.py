@@ -51,6 +51,7 @@ TIERS = {
         "test_parallel",
         "test_tutorial",
         "test_serve_browser",
+        "test_shops",
     },
 }
 TIER_NAMES = ("unit", "e2e", "acceptance")
