@@ -184,11 +184,10 @@ class Press:
         """An sRGB picture of a page (its art composited as designed) in this press's CMYK,
         pixel for pixel as ``colour`` and ``small_black`` print a colour: through the
         profile; greys on black ink alone; greyish near-black in shapes narrower than
-        ``LARGE_DARK_MM`` (lines, small type, icons) as ``small_black`` prints it, inside
-        larger dark areas in rich black, passing smoothly from one to the other (a dark
-        area's rim stays on black ink, as prepress keeps rich black back from its edges);
-        all within the ink limit. A dark colour that is no grey keeps its build: in pixels
-        a thin line and the gap between two shapes look alike."""
+        ``LARGE_DARK_MM`` (lines, small type, icons) as ``small_black`` prints it, larger
+        dark areas in rich black, each shape in one build throughout (``_large``); all
+        within the ink limit. A dark colour that is no grey keeps its build: in pixels a
+        thin line and the gap between two shapes look alike."""
         rgb = image.convert("RGB")
         to_press, black = press_transform()
         cmyk = to_press.apply(rgb)
@@ -198,20 +197,25 @@ class Press:
         none = Image.new("L", rgb.size)
         grey = Image.merge("CMYK", (none, none, none, r.point(list(black))))
         cmyk.paste(grey, mask=ImageChops.subtract(_where(spread, 0, 0), dark))
-        radius = max(1, round(LARGE_DARK_MM / MM_PER_IN * dpi / 2))
-        large = dark.filter(ImageFilter.BoxBlur(radius)).point(_LARGENESS)
+        large = ImageChops.multiply(dark, _large(dark, LARGE_DARK_MM / MM_PER_IN * dpi))
         dark_grey = ImageChops.multiply(dark, _where(spread, 0, round(GREYISH * 255)))
-        cmyk.paste(Image.composite(cmyk, rgb.filter(_small_lut()), large), mask=dark_grey)
+        cmyk.paste(rgb.filter(_small_lut()), mask=ImageChops.subtract(dark_grey, large))
         total = self.ink_limit
         return cmyk if total is None else _limit_pixels(cmyk, total * 255)
 
 
-# how large a dark pixel's area is (rich black: 255) from the share of its surroundings that
-# is dark: from LARGE_SHARE on, fully by LARGE_SHARE + LARGE_BLEND
-LARGE_SHARE, LARGE_BLEND = 0.75, 0.2
-_LARGENESS = [
-    round(255 * min(1.0, max(0.0, (v / 255 - LARGE_SHARE) / LARGE_BLEND))) for v in range(256)
-]
+# a dark pixel is in a large area where this share of the square around it is dark
+LARGE_SHARE = 0.75
+
+
+def _large(dark: Image.Image, across: float) -> Image.Image:
+    """The dark shapes ``across`` pixels wide somewhere, whole: where three quarters of the
+    square around a pixel is dark (a shape's inside), and everything within half that
+    square of such a pixel (its rim, and what is drawn against it), so that a shape prints
+    in one build throughout."""
+    radius = max(1, round(across / 2))
+    inside = _where(dark.filter(ImageFilter.BoxBlur(radius)), round(LARGE_SHARE * 255), 255)
+    return _where(inside.filter(ImageFilter.BoxBlur(radius)), 1, 255)
 
 
 @lru_cache(maxsize=65536)
