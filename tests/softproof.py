@@ -18,9 +18,11 @@ from PIL import Image, ImageCms
 
 RELATIVE = ImageCms.Intent.RELATIVE_COLORIMETRIC
 PIXEL_BUDGET = 3_000_000  # pixels a page is rendered at, at most (boards at less than 300 dpi)
-AVERAGED = (
-    6  # the light of each 6 x 6 pixels (0.5 mm at 300 dpi) averaged: the eye at reading distance
-)
+# Colour is compared over patches 1 mm across (12 x 12 pixels at 300 dpi), the light of each
+# averaged: a colour meter's aperture is 1.5 to 4 mm, and where two renderers put an edge a
+# part pixel apart (PDFium snaps a rectangle's edges to whole pixels, MuPDF does not) is a
+# question of geometry, not of colour
+PATCH_MM = 1.0
 
 
 def intent_profile(pdf: Path) -> bytes:
@@ -127,11 +129,10 @@ def _lab(xyz: np.ndarray) -> np.ndarray:
     )
 
 
-def averaged(lab_pixels: np.ndarray, n: int | None = None) -> np.ndarray:
-    """The colour of each ``n`` x ``n`` block of pixels as the eye sees it from reading
-    distance: their light averaged (in XYZ), so that an edge one renderer draws a part pixel
-    off another's, or a letter's anti-aliased rim, counts by the light it reflects."""
-    n = n or AVERAGED
+def averaged(lab_pixels: np.ndarray, n: int) -> np.ndarray:
+    """The colour of each ``n`` x ``n`` block of pixels as a meter (or the eye) sees a patch
+    of print: their light averaged (in XYZ), so that an edge drawn a part pixel off, or a
+    letter's anti-aliased rim, counts by the light it reflects."""
     xyz = _xyz(lab_pixels)
     h, w = (xyz.shape[0] // n) * n, (xyz.shape[1] // n) * n
     return _lab(xyz[:h, :w].reshape(h // n, n, w // n, n, 3).mean(axis=(1, 3)))
@@ -162,6 +163,7 @@ def delta_e(
             got = _render(page, at, space, "CMYK")
             rgb = _render(design[number], at, pymupdf.csRGB, "RGB")
             want = limit_ink(ImageCms.applyTransform(rgb, to_press), ink)
-            reference, proof = averaged(lab(want, to_lab)), averaged(lab(got, to_lab))
+            n = max(1, round(PATCH_MM / 25.4 * at))
+            reference, proof = averaged(lab(want, to_lab), n), averaged(lab(got, to_lab), n)
             out.append(ciede2000(reference, proof).ravel())
     return np.concatenate(out)
