@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.art.store import template_line
-from generator.check.legibility import IDENTITY, Matrix, _times
+from generator.check.legibility import IDENTITY, Matrix, _times, walk_art
 from generator.layout.pack import Pack
 from generator.output.colour import MIN_LINE_PT
 from generator.paths import read_text
@@ -79,15 +79,6 @@ def stroke_widths(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, flo
             yield from stroke_widths(op[6], ctm)
 
 
-def _drawn(artwork: object) -> Iterator[tuple[str, float]]:
-    """The strokes of stored art: a compiled drawing, or a face drawn as a layer and the rest."""
-    if hasattr(artwork, "ops"):
-        yield from stroke_widths(artwork.ops)
-    for part in ("layer", "rest"):
-        if hasattr(artwork, part):
-            yield from _drawn(getattr(artwork, part))
-
-
 def thin_strokes(pack: Pack) -> tuple[ThinStroke, ...]:
     """Every template line whose strokes the pack's pieces print under ``MIN_LINE_PT``, once,
     at its thinnest, with the first piece that draws it and how many more do; the thinnest
@@ -125,7 +116,7 @@ def thin_strokes(pack: Pack) -> tuple[ThinStroke, ...]:
 def _thin(artwork: object) -> dict[str, float]:
     """The widths a drawing strokes under ``MIN_LINE_PT``, each at its thinnest."""
     out: dict[str, float] = {}
-    for written, pt in _drawn(artwork):
+    for written, pt in walk_art(artwork, stroke_widths):
         if pt < MIN_LINE_PT - 1e-6 and math.isfinite(pt):
             out[written] = min(pt, out.get(written, pt))
     return out

@@ -301,12 +301,17 @@ class _Painter:
                 canvas.setStrokeAlpha(op[1])
             elif code == TEXT:
                 self.text(*op[1:])
-            elif code == IMAGE:
-                self.image(*op[1:])
-            elif code == GROUP:
-                self.group(*op[1:])
             else:
-                self.paint(*op[1:])
+                self.drawn(*op)
+
+    def drawn(self, code: Any, *operands: Any) -> None:
+        """An image, a transparency group or a gradient paint."""
+        if code == IMAGE:
+            self.image(*operands)
+        elif code == GROUP:
+            self.group(*operands)
+        else:
+            self.paint(*operands)
 
     def colour(self, match: re.Match[str]) -> str:
         """A colour operator in the colours drawn."""
@@ -495,14 +500,8 @@ class _Layered(_Painter):
                     (canvas.setFillAlpha if code == FILL_ALPHA else canvas.setStrokeAlpha)(op[1])
             elif code == TEXT:
                 self.layer_text(op[1:])
-            elif text_layer:
-                continue  # images, groups and gradient paints are the art's
-            elif code == IMAGE:
-                self.image(*op[1:])
-            elif code == GROUP:
-                self.group(*op[1:])
-            else:
-                self.paint(*op[1:])
+            elif not text_layer:  # images, groups and gradient paints are the art's
+                self.drawn(*op)
 
     def capture(
         self, ops: Ops, reset_alpha: bool, patterns: tuple[str, ...], states: dict[str, object]
