@@ -52,6 +52,7 @@ TIERS = {
         "test_parallel",
         "test_tutorial",
         "test_serve_browser",
+        "test_shops",
     },
 }
 TIER_NAMES = ("unit", "e2e", "acceptance")

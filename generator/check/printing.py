@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.check.legibility import SmallText, small_texts
+from generator.check.strokes import ThinStroke, thin_strokes
 from generator.layout.pack import Pack
 from generator.layout.sheets import Page, Placement
 from generator.model.sizes import sheet_geometry
@@ -30,6 +31,7 @@ class PrintReport:
     problems: tuple[str, ...]
     small: tuple[SmallText, ...] = ()  # text printed under the game's floor
     floor: float = 6.0  # pt: the smallest text the game allows
+    thin: tuple[ThinStroke, ...] = ()  # lines printed under 0.25 pt (warnings, not failures)
 
 
 def _behind(p: Placement, paper: tuple[float, float], axis: str) -> tuple[float, float]:
@@ -118,5 +120,11 @@ def check_printing(pack: Pack) -> PrintReport:
         sides = "single-sided" + (", folded" if options.layout == "fold" else "")
     floor = pack.game.spec.min_text_pt
     return PrintReport(
-        pack.sheet_count, pack.page_count, sides, tuple(problems), small_texts(pack), floor
+        pack.sheet_count,
+        pack.page_count,
+        sides,
+        tuple(problems),
+        small_texts(pack),
+        floor,
+        thin_strokes(pack),
     )

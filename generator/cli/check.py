@@ -103,6 +103,7 @@ def explain(verdict: Verdict, translation: bool) -> None:
         explain_translation(game)
     if verdict.printing is not None:
         describe_printing(verdict.printing)
+        explain_thin_lines(verdict.printing)
     explain_failures(verdict)
     if game.spec.recipes and not verdict.recipes:
         click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
@@ -162,6 +163,17 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
                 }
                 for t in printing.small
             ],
+            "thin_lines": [
+                {
+                    "file": display_path(t.path),
+                    "line": t.line,
+                    "component": t.component,
+                    "piece": t.piece,
+                    "width": t.written,
+                    "pt": round(t.pt, 3),
+                }
+                for t in printing.thin
+            ],
         },
         "translation": None
         if report is None
@@ -193,6 +205,13 @@ def explain_printing(game: Game, printing: PrintReport) -> None:
     for small in printing.small:
         where = display_path(small.path) + (f":{small.line}" if small.line else "")
         click.echo(f"{where}: {clean(small.message(printing.floor))}", err=True)
+
+
+def explain_thin_lines(printing: PrintReport) -> None:
+    """A warning per template line that draws a line too thin for a print shop."""
+    for stroke in printing.thin:
+        where = display_path(stroke.path) + (f":{stroke.line}" if stroke.line else "")
+        click.echo(f"{where}: {clean(stroke.message())}", err=True)
 
 
 def describe_printing(printing: PrintReport) -> None:

@@ -215,11 +215,12 @@ def plan_on_all_cores(
     paper: str | None,
     options: PrintOptions = DEFAULT_OPTIONS,
     stage: Callable[[Pack], StagedPack | None] | None = None,
+    finished: Callable[[str], None] | None = None,
 ) -> list[Planned]:
     """The engine's ``plan_on_all_cores``, then what the art does not draw, as warnings."""
     from generator.plan.games import plan_on_all_cores as plan
 
-    results = plan(loaded, paper, options, stage)
+    results = plan(loaded, paper, options, stage, finished)
     report_warnings([w for planned in results for w in planned.warnings])
     return results
 

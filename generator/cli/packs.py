@@ -23,12 +23,13 @@ from generator.cli.common import (
     load_games,
     plan_on_all_cores,
 )
+from generator.cli.progress import progress
 from generator.errors import clean, display_path
 from generator.model.gamefolders import SpecFailureFor, select_games
 from generator.options import PrintOptions
 from generator.output.atomic import sweep_stale
 from generator.plan.cache import pack_key, up_to_date
-from generator.plan.parallel import in_worker
+from generator.plan.parallel import can_fork, cores, in_worker
 
 if TYPE_CHECKING:
     from generator.check.verdict import Verdict
@@ -100,7 +101,8 @@ def build(request: Request) -> int:
         return stage_with_progress(pack, request.out_dir, by_language)
 
     try:
-        results = plan_on_all_cores(loaded, request.paper, request.options, stage)
+        with progress("building", len(loaded.games) if forked(loaded.games) else 0) as tick:
+            results = plan_on_all_cores(loaded, request.paper, request.options, stage, tick)
     except BaseException:  # stopped (Ctrl-C, a mistake): leave no staged file behind
         for game in loaded.games:
             folder = out_folder(request.out_dir, game, by_language)
@@ -179,6 +181,12 @@ def stale(request: Request) -> tuple[str, ...] | None:
         else:
             todo.append(root.name)
     return tuple(todo) or None
+
+
+def forked(games: list[Game]) -> bool:
+    """Whether the games are built in workers (several games, several cores): each game's
+    own page bar cannot be drawn there, so a bar of the games done is."""
+    return len(games) > 1 and cores() > 1 and can_fork()
 
 
 def stage_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> StagedPack:

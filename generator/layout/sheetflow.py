@@ -166,14 +166,31 @@ class FlowLayout:
         canvas.setNamedCB(CALLBACK, self._draw_icon)
         story = self.story(self.size)
         for page in range(1, self.pages + 1):
-            if page == 1:
-                x, y, w, h = self.area
-                canvas.setFont(BOLD, 16)
-                canvas.setFillGray(0)
-                canvas.drawString(x * mm, (y + h) * mm - 16, title)
-            for frame in self.frames(page == 1):
-                fill(frame, story, canvas)
+            self._page(canvas, title, story, page)
             yield
+
+    def _page(self, canvas: Canvas, title: str, story: list[Flowable], page: int) -> None:
+        """Page ``page`` of the sheet, from the front of ``story``: its title (on the first)
+        and its columns filled."""
+        if page == 1:
+            x, y, w, h = self.area
+            canvas.setFont(BOLD, 16)
+            canvas.setFillGray(0)
+            canvas.drawString(x * mm, (y + h) * mm - 16, title)
+        for frame in self.frames(page == 1):
+            fill(frame, story, canvas)
+
+    def draw_page_at(self, canvas: Canvas, title: str, number: int) -> None:
+        """Draw page ``number`` (from 1) of the sheet alone: the pages before it are laid out
+        on a canvas of their own, which nobody sees (a print shop's file draws each page of a
+        sheet by itself, more than once)."""
+        register_fonts()
+        unseen = Canvas(io.BytesIO())
+        unseen.setNamedCB(CALLBACK, lambda *_: None)
+        canvas.setNamedCB(CALLBACK, self._draw_icon)
+        story = self.story(self.size)
+        for page in range(1, number + 1):
+            self._page(canvas if page == number else unseen, title, story, page)
 
     def _draw_icon(self, canvas: Canvas, kind: str, label: str) -> None:
         """onDraw callback: the icon in the placeholder just before it ('name@size')."""

@@ -118,11 +118,12 @@ def plan_on_all_cores(
     paper: str | None,
     options: PrintOptions = DEFAULT_OPTIONS,
     stage: Callable[[Pack], StagedPack | None] | None = None,
+    finished: Callable[[str], None] | None = None,
 ) -> list[Planned]:
     """Plan every game, one forked worker per core, and with ``stage`` write each pack under
-    temporary names (unless it returns None). Any template or art error of any game raises
-    ``SpecFailure`` with all of them, the staged files removed: nothing is put in place
-    unless every game came out right."""
+    temporary names (unless it returns None); ``finished`` hears the name of each game done.
+    Any template or art error of any game raises ``SpecFailure`` with all of them, the
+    staged files removed: nothing is put in place unless every game came out right."""
 
     def job(game: Game) -> Planned:
         try:
@@ -142,7 +143,13 @@ def plan_on_all_cores(
                 planned.write_error = exc.strerror or str(exc)
         return planned
 
-    results = map_forked(job, loaded.games, weight=spec_bytes, abandon=Planned.discard)
+    def done(index: int) -> None:
+        if finished is not None:
+            finished(loaded.games[index].name)
+
+    results = map_forked(
+        job, loaded.games, weight=spec_bytes, abandon=Planned.discard, finished=done
+    )
     errors = [e for planned in results for e in planned.errors]
     if errors or loaded.deferred:
         for planned in results:
