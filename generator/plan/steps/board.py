@@ -45,7 +45,9 @@ def plan(planner: Planner, component: Component, spec: BoardSpec, designs: list[
         if piece.copy == 1:
             planner.pack.notes.append([board_map])
     for sheet in sheets:
-        sheet.front.title = spec.title
+        for page in (sheet.front, sheet.back):
+            if page is not None:  # the back's label names the component too
+                page.title = spec.title
     planner.slots.append(sheets)
 
 
