@@ -23,6 +23,19 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.art.layers import Layered
 from generator.art.shapes import Shape, hex_points
 from generator.art.store import Artwork
+from generator.layout.furniture import (
+    CUT_WIDTH_PT,
+    FOLD_WIDTH_PT,
+    GLUE_NOTE_PT,
+    LABEL_SIZE_PT,
+    MARK_WIDTH_PT,
+    TILE_NAME_DROP_PT,
+    TILE_NAME_PT,
+    fold_line,
+    fold_notes,
+    label_at,
+    label_text,
+)
 from generator.layout.pack import Pack
 from generator.layout.sheets import Box, Fold, Page, Placement
 from generator.model.sizes import sheet_geometry
@@ -31,10 +44,7 @@ from generator.svg import canvas as rl
 from generator.svg.compiler import pdf_number
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
-MARK_WIDTH_PT = 0.3
-CUT_WIDTH_PT = 0.35
 FOLD_DASH_PT = (3, 2)
-LABEL_SIZE_PT = 6.5
 
 
 @rl.binary_streams()
@@ -263,27 +273,21 @@ def _outline_only(canvas: Canvas, p: Placement) -> None:
 
 
 def _fold_line(pack: Pack, canvas: Canvas, fold: Fold) -> None:
-    """The dashed gutter-fold line across (or down) the sheet, labelled at both ends, its
-    ends a millimetre inside the margin."""
-    margin = sheet_geometry().margin + 1
-    pw, ph = pack.paper
+    """The dashed gutter-fold line across (or down) the sheet, with its notes."""
     canvas.saveState()
     canvas.setStrokeGray(0.3)
-    canvas.setLineWidth(0.5)
+    canvas.setLineWidth(FOLD_WIDTH_PT)
     canvas.setDash(4, 3)
     canvas.setFont(REGULAR, LABEL_SIZE_PT)
     canvas.setFillGray(0.3)
-    if fold.axis == "y":
-        y = fold.at
-        canvas.line(margin * mm, y * mm, (pw - margin) * mm, y * mm)
-        canvas.drawString(margin * mm, y * mm + 2, pack.words.text("fold_here"))
-        canvas.drawRightString((pw - margin) * mm, y * mm + 2, pack.words.text("fold_here"))
-    else:
-        x = fold.at
-        canvas.line(x * mm, margin * mm, x * mm, (ph - margin) * mm)
-        canvas.translate(x * mm - 2, (ph / 2) * mm)
-        canvas.rotate(90)
-        canvas.drawCentredString(0, 0, pack.words.text("fold_here"))
+    x1, y1, x2, y2 = fold_line(pack, fold)
+    canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
+    for x, y, note, turn in fold_notes(pack, fold):
+        canvas.saveState()
+        canvas.translate(x * mm, y * mm)
+        canvas.rotate(turn)
+        canvas.drawString(0, 0, note)
+        canvas.restoreState()
     canvas.restoreState()
 
 
@@ -306,7 +310,7 @@ def _glue_area(canvas: Canvas, box: Box, note: str) -> None:
         offset += step
     canvas.restoreState()
     canvas.saveState()
-    canvas.setFont(BOLD, 7)
+    canvas.setFont(BOLD, GLUE_NOTE_PT)
     canvas.setFillGray(0.2)
     cx, cy = (x + w / 2) * mm, (y + h / 2) * mm
     canvas.translate(cx, cy)
@@ -322,8 +326,8 @@ def _tile_name(canvas: Canvas, x: float, y: float, name: str, large: bool) -> No
     canvas.saveState()
     canvas.setFillGray(0.35)
     if large:
-        canvas.setFont(BOLD, 36)
-        canvas.drawCentredString(x * mm, y * mm - 12, name)
+        canvas.setFont(BOLD, TILE_NAME_PT)
+        canvas.drawCentredString(x * mm, y * mm - TILE_NAME_DROP_PT, name)
     else:
         canvas.setFont(REGULAR, LABEL_SIZE_PT)
         canvas.drawString(x * mm, y * mm, name)
@@ -376,30 +380,8 @@ def _assembly_map(pack: Pack, page: Page, canvas: Canvas, arts: _ArtPlacer) -> N
 
 def _page_label(pack: Pack, page: Page, number: int, canvas: Canvas) -> None:
     """A small line in the footer band naming the game, the page's components, its sheet and
-    side."""
-    if page.side == "back":
-        key = "page_label_backs"
-    elif page.side == "fold":
-        key = "page_label_fold"
-    elif any(p.piece.back for p in page.placements):
-        key = "page_label_fronts"
-    else:
-        key = "page_label_single"
-    tile = next((p.tile for p in page.placements if p.tile and p.tile != "whole"), None)
-    if tile:
-        key = "page_label_tile"
-    elif page.assembly:
-        key = "page_label_map"
-    label = pack.words.text(
-        key,
-        game=pack.game.spec.title,
-        component=page.title,
-        sheet=page.number,
-        sheets=page.of,
-        page=number,
-        tile=tile,
-    )
+    side (on a back page, where the front's footer band lands)."""
     canvas.setFont(REGULAR, LABEL_SIZE_PT)
     canvas.setFillGray(0.35)
-    baseline = sheet_geometry().margin + 1.2
-    canvas.drawCentredString(pack.paper[0] / 2 * mm, baseline * mm, label)
+    x, y = label_at(pack, page)
+    canvas.drawCentredString(x * mm, y * mm, label_text(pack, page, number))
