@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.check.contrast import LowContrast, low_contrast
 from generator.check.legibility import SmallText, small_texts
 from generator.layout.furniture import Ink, page_ink
 from generator.layout.pack import Pack
@@ -34,6 +35,13 @@ class PrintReport:
     problems: tuple[str, ...]
     small: tuple[SmallText, ...] = ()  # text printed under the game's floor
     floor: float = 6.0  # pt: the smallest text the game allows
+    contrast: tuple[LowContrast, ...] = ()  # text that does not stand out from its ground
+    ink_saver: bool = False  # the art was lightened for the ink saver
+
+    @property
+    def failures(self) -> tuple[object, ...]:
+        """Everything here that fails the check."""
+        return (*self.problems, *self.small, *self.contrast)
 
 
 def _behind(p: Placement, paper: tuple[float, float], axis: str) -> tuple[float, float]:
@@ -190,5 +198,12 @@ def check_printing(pack: Pack) -> PrintReport:
         sides = "single-sided" + (", folded" if options.layout == "fold" else "")
     floor = pack.game.spec.min_text_pt
     return PrintReport(
-        pack.sheet_count, pack.page_count, sides, tuple(problems), small_texts(pack), floor
+        pack.sheet_count,
+        pack.page_count,
+        sides,
+        tuple(problems),
+        small_texts(pack),
+        floor,
+        low_contrast(pack),
+        options.ink_saver,
     )

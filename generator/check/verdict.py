@@ -1,6 +1,7 @@
 """One verdict on a game, the rule that build, check, watch and preview share: what fails
 the check (a count the rulebook disagrees with, text that does not fit, a deck off its
-recipe, a pack that would print wrong or too small to read, an incomplete translation, and
+recipe, a pack that would print wrong, too small or too faint to read, an incomplete
+translation, and
 with ``strict`` a rulebook count no spec covers yet) and whether the game passes."""
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class Verdict:
     @property
     def broken(self) -> bool:
         """Whether what the pack prints fails: counts, fit, recipes, printing."""
-        printing = (*self.printing.problems, *self.printing.small) if self.printing else ()
+        printing = self.printing.failures if self.printing else ()
         return bool(mismatches(self.counts) or self.overflows or self.recipes or printing)
 
     @property

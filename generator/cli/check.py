@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from generator.art.richtext import Overflow
+from generator.check.contrast import hex_colour, needed
 from generator.check.printing import PrintReport
 from generator.check.rules import MISMATCH, CountRow, mismatches
 from generator.check.verdict import Verdict, judge, translation_problems
@@ -162,6 +163,22 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
                 }
                 for t in printing.small
             ],
+            "low_contrast": [
+                {
+                    "file": display_path(c.path),
+                    "line": c.line,
+                    "component": c.component,
+                    "piece": c.piece,
+                    "side": c.side,
+                    "text": c.text,
+                    "pt": round(c.size, 2),
+                    "ratio": round(c.ratio, 2),
+                    "needed": needed(c.size),
+                    "colour": hex_colour(c.colour),
+                    "behind": hex_colour(c.behind),
+                }
+                for c in printing.contrast
+            ],
         },
         "translation": None
         if report is None
@@ -193,6 +210,9 @@ def explain_printing(game: Game, printing: PrintReport) -> None:
     for small in printing.small:
         where = display_path(small.path) + (f":{small.line}" if small.line else "")
         click.echo(f"{where}: {clean(small.message(printing.floor))}", err=True)
+    for faint in printing.contrast:
+        where = display_path(faint.path) + (f":{faint.line}" if faint.line else "")
+        click.echo(f"{where}: {clean(faint.message(printing.ink_saver))}", err=True)
 
 
 def describe_printing(printing: PrintReport) -> None:
@@ -200,10 +220,13 @@ def describe_printing(printing: PrintReport) -> None:
     floor = f"{printing.floor:g} pt"
     if printing.floor < 6:
         floor += " (lowered from 6 pt by game.yaml)"
-    fine = f"every back behind its own front, nothing in the margin, no text under {floor}"
+    fine = (
+        "every back behind its own front, no mark on a piece it is not part of, nothing in "
+        f"the margin, no text under {floor}, every text in contrast with its ground"
+    )
     click.echo(
         f"  printing: {printing.sheets} sheets of paper ({printing.pages} pages), "
-        f"{printing.sides}" + ("" if printing.problems or printing.small else f": {fine}")
+        f"{printing.sides}" + ("" if printing.failures else f": {fine}")
     )
 
 

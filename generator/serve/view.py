@@ -223,6 +223,13 @@ def _piece_findings(
         record = {"kind": "small", "side": side, "message": clean(small.message(printing.floor))}
         record |= {"file": shown(small.path, root), "line": small.line}
         put(small.component, small.piece, record)
+    for faint in printing.contrast if printing else ():
+        assert printing is not None
+        side = "face" if faint.side in ("front", "heading") else faint.side
+        message = clean(faint.message(printing.ink_saver))
+        record = {"kind": "contrast", "side": side, "message": message}
+        record |= {"file": shown(faint.path, root), "line": faint.line}
+        put(faint.component, faint.piece, record)
     return found
 
 
