@@ -15,7 +15,7 @@ import svgwrite
 from lxml import etree
 
 from generator.model.fields import LineStyle
-from generator.model.kinds.board import BoardSpec, RegionGrid
+from generator.model.kinds.board import BoardSpec, RegionGrid, Track
 from generator.svg.fonts import wrap
 from generator.svg.safexml import SAFE_PARSER
 
@@ -116,6 +116,50 @@ def grid_cells(grid: RegionGrid) -> list[tuple[str, list[Point]]]:
             ]
             cells.append((name, corners))
     return cells
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a place of a board is and how large (mm from the board's top-left): a space's,
+    row's or track's circle or rectangle, a region's or grid cell's bounding box."""
+
+    name: str
+    centre: Point
+    w: float
+    h: float
+    round: bool
+
+
+def track_points(spec: BoardSpec, track: Track) -> list[Point]:
+    """The centres of a track's spaces: along its path, or around the board's edge."""
+    if track.path:
+        return along(track.path, len(track.values))
+    assert track.around is not None  # a path or 'around' (Track._placed)
+    return around(spec.size.w, spec.size.h, track.around + track.size / 2, len(track.values))
+
+
+def _box_place(name: str, points: Sequence[Point]) -> Place:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+    return Place(name, centre, max(xs) - min(xs), max(ys) - min(ys), False)
+
+
+def places(spec: BoardSpec) -> dict[str, Place]:
+    """Every place of a board by its name, where it is drawn."""
+    found = [_box_place(r.name, r.polygon) for r in spec.regions]
+    for grid in spec.grids:
+        found += [_box_place(name, points) for name, points in grid_cells(grid)]
+    for s in spec.spaces:
+        found.append(Place(s.name, (s.at[0], s.at[1]), s.size, s.h or s.size, s.shape == "circle"))
+    for row in spec.rows:
+        round_ = row.shape == "circle"
+        for n, point in enumerate(along(row.path, row.count), start=1):
+            found.append(Place(f"{row.name}-{n}", point, row.size, row.size, round_))
+    for track in spec.tracks:
+        round_ = track.shape == "circle"
+        for value, point in zip(track.values, track_points(spec, track), strict=True):
+            found.append(Place(f"{track.name}-{value}", point, track.size, track.size, round_))
+    return {place.name: place for place in found}
 
 
 class BoardPainter:
@@ -228,14 +272,7 @@ class BoardPainter:
                     None,
                 )
         for track in spec.tracks:
-            if track.path:
-                points = along(track.path, len(track.values))
-            else:
-                assert track.around is not None  # a path or 'around' (Track._placed)
-                points = around(
-                    spec.size.w, spec.size.h, track.around + track.size / 2, len(track.values)
-                )
-            for value, point in zip(track.values, points, strict=True):
+            for value, point in zip(track.values, track_points(spec, track), strict=True):
                 mark = track.marks.get(value)
                 self._space(
                     f"{track.name}-{value}",

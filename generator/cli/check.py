@@ -139,6 +139,10 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
             for o in planned.overflows
         ],
         "recipes": list(verdict.recipes),
+        "fit": [
+            {"file": display_path(m.path), "line": m.line, "message": m.message}
+            for m in verdict.fit
+        ],
         "warnings": [
             {"file": display_path(path), "line": line, "message": message}
             for path, line, message in planned.warnings
@@ -199,6 +203,8 @@ def explain_failures(verdict: Verdict) -> None:
     explain_overflows(verdict.game, verdict.overflows)
     for problem in verdict.recipes:
         click.echo(clean(problem), err=True)
+    for misfit in verdict.fit:
+        click.echo(f"{display_path(misfit.path)}:{misfit.line}: {clean(misfit.message)}", err=True)
     if verdict.printing is not None:
         explain_printing(verdict.game, verdict.printing)
 

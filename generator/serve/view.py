@@ -223,6 +223,10 @@ def _piece_findings(
         record = {"kind": "small", "side": side, "message": clean(small.message(printing.floor))}
         record |= {"file": shown(small.path, root), "line": small.line}
         put(small.component, small.piece, record)
+    for misfit in verdict.fit:
+        record = {"kind": "fit", "side": "face", "message": clean(misfit.message)}
+        record |= {"file": shown(misfit.path, root), "line": misfit.line}
+        put(misfit.component, "", record)
     for faint in printing.contrast if printing else ():
         assert printing is not None
         side = "face" if faint.side in ("front", "heading") else faint.side

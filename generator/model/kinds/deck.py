@@ -9,7 +9,15 @@ from pydantic import Field, field_validator
 
 from generator.model.component import ComponentBase, unique_names
 from generator.model.entries import Entry
-from generator.model.fields import MAX_COPIES, CardSize, Count, Slug, StrictModel, TemplateName
+from generator.model.fields import (
+    MAX_COPIES,
+    CardSize,
+    Count,
+    Size,
+    Slug,
+    StrictModel,
+    TemplateName,
+)
 
 
 class CardSpec(Entry):
@@ -50,3 +58,7 @@ class DeckSpec(ComponentBase):
     trim_outline: ClassVar[bool] = True
     entries_key: ClassVar[str] = "cards"
     _unique_names = field_validator("cards")(unique_names)
+
+    def footprint(self) -> tuple[Size, bool] | None:
+        """A card covers its size."""
+        return self.size, False
