@@ -10,6 +10,7 @@ from collections.abc import Sized
 from dataclasses import dataclass, field
 
 from generator.art.richtext import Overflow
+from generator.check.colours import CloseColours, close_colours
 from generator.check.fit import Misfit, check_fit
 from generator.check.printing import PrintReport
 from generator.check.rules import NOT_YET, CountRow, check_counts, check_recipes, mismatches
@@ -30,6 +31,7 @@ class Verdict:
     strict: bool = False
     pending: list[CountRow] = field(default_factory=list)  # rulebook counts not specified yet
     fit: list[Misfit] = field(default_factory=list)  # pieces too large for where they stand
+    colours: list[CloseColours] = field(default_factory=list)  # warnings: colours alike
 
     @property
     def broken(self) -> bool:
@@ -55,8 +57,9 @@ def judge(
     counts = check_counts(game)
     pending = [r for r in counts if r.status == NOT_YET]
     recipes = check_recipes(game)
+    fit, colours = check_fit(game), close_colours(game)
     return Verdict(
-        game, counts, overflows, recipes, printing, untranslated, strict, pending, check_fit(game)
+        game, counts, overflows, recipes, printing, untranslated, strict, pending, fit, colours
     )
 
 

@@ -143,6 +143,10 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
             {"file": display_path(m.path), "line": m.line, "message": m.message}
             for m in verdict.fit
         ],
+        "colour_warnings": [
+            {"file": display_path(c.path), "line": c.line, "message": c.message}
+            for c in verdict.colours
+        ],
         "warnings": [
             {"file": display_path(path), "line": line, "message": message}
             for path, line, message in planned.warnings
@@ -205,6 +209,9 @@ def explain_failures(verdict: Verdict) -> None:
         click.echo(clean(problem), err=True)
     for misfit in verdict.fit:
         click.echo(f"{display_path(misfit.path)}:{misfit.line}: {clean(misfit.message)}", err=True)
+    for alike in verdict.colours:
+        where = f"{display_path(alike.path)}:{alike.line}"
+        click.echo(f"{where}: warning: {clean(alike.message)}", err=True)
     if verdict.printing is not None:
         explain_printing(verdict.game, verdict.printing)
 

@@ -266,7 +266,10 @@ def _game_findings(
         "recipes": [clean(r) for r in verdict.recipes],
         "warnings": [
             {"file": shown(path, root), "line": line, "message": clean(message)}
-            for path, line, message in pack.art.warnings
+            for path, line, message in [
+                *pack.art.warnings,
+                *((c.path, c.line, c.message) for c in verdict.colours),
+            ]
         ],
         "pending": [row.key for row in verdict.pending],
         "translation": translation,
