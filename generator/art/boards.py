@@ -27,6 +27,7 @@ ICON_BOX = 20.0  # icon macros draw in a 20 x 20 box centred on (0, 0)
 TEXT_MIDDLE = 0.35  # a text's baseline sits this many font sizes below its middle
 CAP_HEIGHT = 0.72  # capitals rise this many font sizes above the baseline
 LABEL_GAP = 0.8  # mm between a space and a label outside it
+EDGE = 0.01  # mm from the board's edge at which a region's point lies on it
 
 
 @dataclass(frozen=True)
@@ -230,7 +231,7 @@ class BoardPainter:
             ]
         for name, points, group, fill, label, label_at, size, colour_ in shapes:
             colour = fill or fills.get(group or "", "#f7f7f7")
-            polygon = self.dwg.polygon([tuple(p) for p in points], fill=colour)
+            polygon = self.dwg.polygon(self._into_bleed(points), fill=colour)
             self._stroke(polygon, "solid", 0.6)
             self.layer.add(polygon)
             centre = label_at if label_at else polygon_centre(points)
@@ -238,6 +239,16 @@ class BoardPainter:
             self.placed[name] = Placed(name, anchor, 0.0)
             if label:
                 self._text(label, centre, size, bold=True, colour=colour_)
+
+    def _into_bleed(self, points: Sequence[Point]) -> list[Point]:
+        """A polygon's points, those on the board's edge moved out across the bleed, so a
+        region that reaches the edge runs on where the cut may fall."""
+        w, h, b = self.spec.size.w, self.spec.size.h, self.spec.bleed
+
+        def out(v: float, end: float) -> float:
+            return -b if abs(v) < EDGE else end + b if abs(v - end) < EDGE else v
+
+        return [(out(x, w), out(y, h)) for x, y in points]
 
     def _spaces(self) -> None:
         spec = self.spec

@@ -40,6 +40,7 @@ LARGE_RATIO = 3.0
 DPI = 96  # the raster the background is read from
 SHARE = 0.2  # the share of a text's background that may fall short of the ratio
 CAP = 0.72  # the height of the glyphs' body above the baseline, in font sizes
+OUTSIDE = 0.9  # a text with less than this share of its box on the art (cut off) is not measured
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 FILL_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) rg\b")
@@ -159,6 +160,8 @@ def parts(artwork: object) -> list[Drawer]:
 
 def rendered(artworks: Sequence[object], dpi: float = DPI) -> list[Image.Image]:
     """Each piece of art drawn without its text and rendered, one image each."""
+    if not artworks:
+        return []
     register_fonts()
     buffer = io.BytesIO()
     canvas = Canvas(buffer, invariant=1)
@@ -219,9 +222,12 @@ def run_contrast(
     run: Run, image: Image.Image, height: float, dpi: float = DPI
 ) -> tuple[float, RGB] | None:
     """The contrast ``run`` reaches over all but ``SHARE`` of the pixels behind it, and the
-    colour behind it there (None: it lies outside the art)."""
+    colour behind it there (None: it lies mostly outside the art, where nothing prints it)."""
     box = _box(run, image, height, dpi)
-    if box[2] <= box[0] or box[3] <= box[1]:
+    x0, y0, x1, y1 = run.box
+    whole = (x1 - x0) * (y1 - y0) * (dpi / 72) ** 2
+    inside = max(0, box[2] - box[0]) * max(0, box[3] - box[1])
+    if inside <= 0 or inside < OUTSIDE * whole:
         return None
     colours: list[tuple[int, tuple[int, int, int]]] = (
         image.crop(box).getcolors((box[2] - box[0]) * (box[3] - box[1])) or []  # type: ignore[assignment]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.layout.sheets import Line
+from generator.layout.sheets import Box, Line
 from generator.model.sizes import SheetGeometry
 
 Bounds = tuple[float, float, float, float]  # left, bottom, right, top
@@ -188,13 +188,8 @@ def crop_marks(grid: Grid, used: int, geo: SheetGeometry) -> list[Line]:
     block_top = grid.y0 + grid.rows * grid.cell_h
     block_bottom = grid.used_bottom(used)
     gap = geo.mark_gap
-
-    def reach(room: float) -> float:
-        length = min(geo.mark_length, room - gap - geo.line_room)
-        return length if length >= geo.mark_min_length - 1e-9 else 0.0
-
-    up, down = reach(top - block_top), reach(block_bottom - bottom)
-    out_left, out_right = reach(block_left - left), reach(right - block_right)
+    up, down = _length(top - block_top, geo), _length(block_bottom - bottom, geo)
+    out_left, out_right = _length(block_left - left, geo), _length(right - block_right, geo)
     marks: list[Line] = []
     for col in range(cols_used):
         cell_left = grid.x0 + col * grid.cell_w
@@ -215,10 +210,39 @@ def crop_marks(grid: Grid, used: int, geo: SheetGeometry) -> list[Line]:
     return list(dict.fromkeys(rounded))
 
 
+def box_marks(trim: Box, art: Box, bounds: Bounds, geo: SheetGeometry) -> list[Line]:
+    """Crop marks at the four trim lines of one piece whose art covers ``art`` (x, y, w, h):
+    outside the art, inside ``bounds``; none on a side with no room for the least length."""
+    tx, ty, tw, th = trim
+    ax, ay, aw, ah = art
+    left, bottom, right, top = bounds
+    gap = geo.mark_gap
+    up, down = _length(top - ay - ah, geo), _length(ay - bottom, geo)
+    out_left, out_right = _length(ax - left, geo), _length(right - ax - aw, geo)
+    marks: list[Line] = []
+    for x in (tx, tx + tw):
+        if up:
+            marks.append((x, ay + ah + gap, x, ay + ah + gap + up))
+        if down:
+            marks.append((x, ay - gap - down, x, ay - gap))
+    for y in (ty, ty + th):
+        if out_left:
+            marks.append((ax - gap - out_left, y, ax - gap, y))
+        if out_right:
+            marks.append((ax + aw + gap, y, ax + aw + gap + out_right, y))
+    return marks
+
+
+def _length(room: float, geo: SheetGeometry) -> float:
+    """How long a crop mark is in ``room`` mm outside the art (0: no room for one)."""
+    length = min(geo.mark_length, room - geo.mark_gap - geo.line_room)
+    return length if length >= geo.mark_min_length - 1e-9 else 0.0
+
+
 def _reach(room: float, geo: SheetGeometry) -> float:
     """How far marks reach from a block's edge into ``room`` (0 when they do not fit)."""
-    length = min(geo.mark_length, room - geo.mark_gap - geo.line_room)
-    return geo.mark_gap + length if length >= geo.mark_min_length - 1e-9 else 0.0
+    length = _length(room, geo)
+    return geo.mark_gap + length if length else 0.0
 
 
 def marks_below(grid: Grid, used: int, geo: SheetGeometry) -> float:
