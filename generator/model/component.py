@@ -5,7 +5,7 @@ whether print shops get it, how its designs are made and what it counts."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -67,6 +67,11 @@ class ComponentBase(StrictModel):
         default_factory=list,
         description="where its pieces stand on the game's boards, for the fit check",
     )
+    stock: Literal["card", "paper"] | None = Field(
+        default=None,
+        description="what its sheets are best printed on, for the contents page's advice "
+        "(default: card for cards, tokens, dice and standees; paper for boards and sheets)",
+    )
 
     # What each kind states about itself: what one printed piece is called (in templates,
     # ``card.title``, and in messages); the key of its entries (``cards``: they may come from
@@ -76,6 +81,7 @@ class ComponentBase(StrictModel):
     # flowed through its pages instead of art of its own.
     noun: ClassVar[str]
     entries_key: ClassVar[str] = ""
+    default_stock: ClassVar[str] = "card"
     shop: ClassVar[bool]
     clipped: ClassVar[bool] = False
     trim_outline: ClassVar[bool] = False
@@ -97,6 +103,11 @@ class ComponentBase(StrictModel):
     def problems(self) -> list[tuple[tuple[str | int, ...], str]]:
         """Mistakes validation cannot see in one field, each with where it is in the spec."""
         return []
+
+    @property
+    def paper(self) -> str:
+        """What its sheets are best printed on: 'card' or 'paper'."""
+        return self.stock or self.default_stock
 
     def footprint(self) -> tuple[Size, bool] | None:
         """What one piece covers where it stands (and whether it is round), or None for a

@@ -37,8 +37,7 @@ from generator.layout.furniture import (
     label_text,
 )
 from generator.layout.pack import Pack
-from generator.layout.sheets import Box, Fold, Page, Placement
-from generator.model.sizes import sheet_geometry
+from generator.layout.sheets import BoardMap, Box, Fold, Page, Placement
 from generator.output import inventory
 from generator.svg import canvas as rl
 from generator.svg.compiler import pdf_number
@@ -72,6 +71,9 @@ def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None)
                 canvas.bookmarkPage("inventory")
                 canvas.addOutlineEntry(pack.words.text("bookmark_inventory"), "inventory", level=0)
             inventory.draw_page(pack, canvas, page.inventory)
+            if page.assembly is not None:  # a small board's map, under 'About this edition'
+                box = inventory.room_left(pack)
+                _assembly_map(pack, page.assembly, canvas, arts, box)
         elif page is not None:
             for plan in first_pages.get(number, []):
                 key = f"component-{plan.component.id}"
@@ -163,7 +165,8 @@ def _draw_page(pack: Pack, sheet: Page, page: int, canvas: Canvas, arts: _ArtPla
         elif placement.side == "back" and not placement.piece.flowed:
             _outline_only(canvas, placement)
     if sheet.assembly:
-        _assembly_map(pack, sheet, canvas, arts)
+        box = inventory.map_page_box(pack.paper)
+        _assembly_map(pack, sheet.assembly, canvas, arts, box)
     for placement in sheet.placements:
         if placement.side == "front" and placement.outline:
             _cut_guides(canvas, placement)
@@ -334,19 +337,17 @@ def _tile_name(canvas: Canvas, x: float, y: float, name: str, large: bool) -> No
     canvas.restoreState()
 
 
-def _assembly_map(pack: Pack, page: Page, canvas: Canvas, arts: _ArtPlacer) -> None:
-    """The whole board, small, with every tile drawn over it where it goes, labelled."""
-    board = page.assembly
-    assert board is not None
-    margin = sheet_geometry().margin
-    left, bottom = margin + 10, margin + 15
-    width, height = pack.paper[0] - 2 * left, pack.paper[1] - bottom - margin - 40
-    scale = min(width / board.w, height / board.h)
+def _assembly_map(pack: Pack, board: BoardMap, canvas: Canvas, arts: _ArtPlacer, box: Box) -> None:
+    """The whole board, small, with every tile drawn over it where it goes, labelled: its
+    title and how to put it together at the top of ``box`` (x, y, w, h mm), the map below."""
+    left, bottom, width, height = box
+    scale = inventory.map_scale(board, box)
+    height -= inventory.MAP_TITLE
     ox = left + (width - board.w * scale) / 2
     oy = bottom + (height - board.h * scale) / 2
     canvas.setFont(BOLD, 16)
     canvas.setFillGray(0)
-    title_y = pack.paper[1] - margin - 15
+    title_y = bottom + box[3] - 5
     canvas.drawString(left * mm, title_y * mm, pack.words.text("assembly_title", board=board.title))
     canvas.setFont(REGULAR, 9)
     canvas.drawString(left * mm, (title_y - 8) * mm, pack.words.text("assembly_help"))

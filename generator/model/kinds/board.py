@@ -226,6 +226,7 @@ class BoardSpec(ComponentBase):
     connections: list[Connection] = Field(default_factory=list)
 
     noun: ClassVar[str] = "board"
+    default_stock: ClassVar[str] = "paper"
     shop: ClassVar[bool] = True
 
     def footprint(self) -> tuple[Size, bool] | None:
