@@ -205,6 +205,11 @@ def _place(canvas: Canvas, p: Placement, draw_art: Callable[[], None]) -> None:
         draw_art()
         canvas.restoreState()
         return
+    if p.clip is not None:  # butted cards: the bleed only where no neighbour touches
+        cx, cy, cw, ch = p.clip
+        path = canvas.beginPath()
+        path.rect(cx * mm, cy * mm, cw * mm, ch * mm)
+        canvas.clipPath(path, stroke=0, fill=0)
     _piece_frame(canvas, p)
     if p.piece.clipped:
         canvas.clipPath(_outline(canvas, p.piece.shape, 0, 0, b), stroke=0, fill=0)

@@ -47,6 +47,11 @@ class DeckSpec(ComponentBase):
     size: CardSize
     bleed: float = Field(default=3.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
     back: TemplateName | None = Field(default=None, description="omit for single-sided cards")
+    butt: bool = Field(
+        default=False,
+        description="cards touch, one cut between neighbours, bleed only round the sheet's "
+        "block: more cards per sheet (best when every card has the same back)",
+    )
     cards: list[CardSpec] = Field(min_length=1, max_length=MAX_COPIES)
 
     tally: Tally | None = Field(
