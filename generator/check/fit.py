@@ -1,6 +1,7 @@
 """Pieces fit where they go: each component's ``stands_on`` measured against the board it
 names. A place must hold as many of the pieces as the spec says share it (``together``),
-side by side, turned if that helps, overhanging by at most ``OVERHANG``; and pieces on two
+side by side, turned if that helps (or one, for pieces that pile up: ``stack``),
+overhanging by at most ``OVERHANG``; and pieces on two
 places of one board must not cover each other, each group of pieces centred on its place.
 
 Round pieces on a round place are packed as circles (the densest packings known), anything
@@ -79,7 +80,8 @@ def _stands(game: Game) -> list[Stand]:
             if standing is None:
                 continue  # a load error already
             size, round_ = standing
-            out.append(Stand(component, index, size, round_, stand.together, stand.board))
+            together = 1 if stand.stack else stand.together  # a pile covers one piece
+            out.append(Stand(component, index, size, round_, together, stand.board))
     return out
 
 

@@ -35,7 +35,11 @@ class StandsOn(StrictModel):
         default=1,
         ge=1,
         le=MAX_TOGETHER,
-        description="how many of these pieces share one place at once (default 1)",
+        description="how many of these pieces share one place at once, side by side (default 1)",
+    )
+    stack: bool = Field(
+        default=False,
+        description="pieces that share a place pile up on it (flat tokens): one must fit",
     )
     footprint: CardSize | None = Field(
         default=None,
