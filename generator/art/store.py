@@ -293,7 +293,7 @@ def lighten_large_dark_fills(root: etree._Element) -> None:
             _keep_readable(element, painted)
             continue
         rgb = _fill_rgb(element)
-        if rgb is None:
+        if rgb is None or _translucent(element):  # a veil over the ground is not the ground
             continue
         lighten = _luminance(rgb) < DARK and _area(element) >= LARGE * total
         if lighten:
@@ -332,6 +332,25 @@ def _keep_readable(
             rgb = _fill_rgb(part)
             if rgb is not None and _luminance(rgb) >= LIGHT_TEXT:
                 _set_fill(part, _towards(rgb, 0.0, DARKEN_TEXT))
+
+
+def _translucent(element: etree._Element) -> bool:
+    """Whether an element's fill lets most of what is under it show (opacity under half)."""
+    for name in ("fill-opacity", "opacity"):
+        value = element.get(name)
+        match = re.search(rf"(^|;)\s*{name}\s*:\s*([^;]+)", element.get("style", ""))
+        if match:
+            value = match.group(2)
+        if value is None:
+            continue
+        text = value.strip()
+        try:
+            share = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            continue
+        if share < 0.5:
+            return True
+    return False
 
 
 def _luminance(rgb: tuple[float, float, float]) -> float:

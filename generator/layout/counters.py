@@ -134,10 +134,7 @@ def _pour(bins: list[_Bin], group: Group, vertical: bool) -> bool:
     for b, target in enumerate(bins):
         page = id(target.space.sheet) if target.space is not None else -b - 1
         sheets.setdefault(page, []).append(b)
-    for members in sheets.values():
-        if _pour_into(bins, members, group, vertical):
-            return True
-    return False
+    return any(_pour_into(bins, members, group, vertical) for members in sheets.values())
 
 
 def _pour_into(bins: list[_Bin], members: list[int], group: Group, vertical: bool) -> bool:

@@ -153,6 +153,8 @@ def _spaces(
         left, bottom, right, top = grid.bounds
         if sheet.front.fold.axis == "x":
             right = grid.block_right(grid.cols)  # the marks toward the fold stay clear
+        else:  # pieces keep as clear of the fold line as the cards' bleed does
+            bottom = max(bottom, sheet.front.fold.at + FOLD_CLEAR)
     side = marks_right(grid, used, geo) + geo.piece_gap
     under = marks_below(grid, used, geo) - geo.piece_gap
     found = []
