@@ -7,14 +7,16 @@ alpha), font, size and box through every transform above it. What lies behind it
 the art as printed: each piece of art is drawn without its text into a PDF, rendered by
 pdfium at ``DPI``, and the pixels under each text's box are read, so backgrounds of images,
 gradients and bands count as they print (in ink-saver mode, the lightened art). A text passes
-when all but ``SHARE`` of the pixels behind it reach the ratio. Reference sheets' headings
-are measured from their colours.
+when all but ``SHARE`` of the pixels behind it reach the ratio. Punctuation alone (an
+ornamental quotation mark) is decoration and not measured. Reference sheets' headings are
+measured from their colours.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -114,10 +116,16 @@ def text_runs(ops: Ops, ctm: Matrix = IDENTITY, alpha: float = 1.0) -> Iterator[
             state.ctm = _times(op[1], state.ctm)
         elif code == FILL_ALPHA:
             state.alpha = op[1] * alpha
-        elif code == TEXT and op[5].strip() and op[6] in (0, 2):
+        elif code == TEXT and op[6] in (0, 2) and not _decoration(op[5]):
             yield _run(op, state)
         elif code == GROUP:
             yield from text_runs(op[3], state.ctm, state.alpha)
+
+
+def _decoration(text: str) -> bool:
+    """Whether a text is only punctuation (a large quotation mark drawn as an ornament):
+    nothing to read, so WCAG asks no contrast of it."""
+    return all(c.isspace() or unicodedata.category(c).startswith("P") for c in text)
 
 
 def _run(op: tuple, state: _State) -> Run:
