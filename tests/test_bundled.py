@@ -63,6 +63,45 @@ def test_every_bundled_game_passes_the_check_in_every_language(pnp):
     assert "lowered" not in result.output
 
 
+# every print mode the check simulates: paper, duplex edge, back offset, fold, ink saver
+CHECK_MODES = {
+    "a4-long": ("--paper", "a4"),
+    "a4-short": ("--paper", "a4", "--duplex", "short"),
+    "a4-offset": ("--paper", "a4", "--back-offset", "1.5,-0.5"),
+    "a4-short-offset": ("--paper", "a4", "--duplex", "short", "--back-offset", "-1,1.5"),
+    "a4-fold": ("--paper", "a4", "--layout", "fold"),
+    "a4-ink-saver": ("--paper", "a4", "--ink-saver"),
+    "letter-short": ("--paper", "letter", "--duplex", "short"),
+    "letter-fold": ("--paper", "letter", "--layout", "fold"),
+    "a4-letter-short": ("--paper", "a4-letter", "--duplex", "short"),
+    "a3-short": ("--paper", "a3", "--duplex", "short"),
+    "a3-fold": ("--paper", "a3", "--layout", "fold"),
+}
+FINDINGS = (
+    "prints wrong",  # a back off its front, a mark on a piece it is not part of, the margin
+    "low contrast",
+    "does not fit",
+    "cover each other",
+    "text under 6 pt:",
+    "not translated",
+    "MISMATCH",
+)
+
+
+@pytest.mark.parametrize("mode", CHECK_MODES)
+def test_every_bundled_game_passes_every_rule_in_every_mode_and_language(pnp, mode):
+    """Counts, fit, printing (backs, marks behind pieces, the margin), legibility, contrast
+    and translations, for every game in every language it declares, printed each way; no
+    player colours alike without marks of their own."""
+    result = pnp("check", "--components", BUNDLED, "--lang", "all", *CHECK_MODES[mode])
+    assert result.exit_code == 0, result.output
+    for finding in FINDINGS:
+        assert finding not in result.stderr, (finding, result.stderr)
+    assert "warning: player colours" not in result.stderr
+    languages = sum(len(spec(game, "game.yaml").get("languages", ["en"])) for game in GAMES)
+    assert result.output.count("every text in contrast with its ground") == languages
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_pack_says_what_the_edition_authored(built, game):
     """'About this edition' follows the contents and carries the game's and every
