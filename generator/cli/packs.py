@@ -32,6 +32,7 @@ from generator.plan.cache import pack_key, up_to_date
 from generator.plan.parallel import can_fork, cores, in_worker
 
 if TYPE_CHECKING:
+    from generator.check.printing import PrintReport
     from generator.check.verdict import Verdict
     from generator.layout.pack import Pack
     from generator.model.loader import Game
@@ -76,7 +77,6 @@ def build(request: Request) -> int:
     names = stale(request)
     if names is None:  # every pack is up to date
         return 0
-    from generator.check.printing import check_printing
     from generator.check.verdict import judge
     from generator.output.write import out_folder
 
@@ -93,8 +93,8 @@ def build(request: Request) -> int:
             keys[(game.root, game.language)] = key
     loaded.games = [game for game in loaded.games if (game.root, game.language) in keys]
 
-    def stage(pack: Pack) -> StagedPack | None:
-        verdict = judge(pack.game, pack.overflows, check_printing(pack))
+    def stage(pack: Pack, printing: PrintReport) -> StagedPack | None:
+        verdict = judge(pack.game, pack.overflows, printing)
         if not request.force and not verdict.passed:
             return None  # refused below, with the reasons; nothing to write
         pack.key = keys[(pack.game.root, pack.game.language)]

@@ -44,6 +44,13 @@ ICON_DROP = 0.18  # an icon's bottom sits this many font sizes below the baselin
 TITLE_SPACE = 14 * mm
 COLUMN_GAP = 6 * mm
 CALLBACK = "pnpicon"
+# a bullet at BULLET_AT font sizes from the column's edge, its text at BULLET_TEXT: reportlab
+# pushes a first line right when the bullet (0.59 sizes wide) and its 0.6 sizes of space end
+# past the text's indent, so BULLET_AT + 1.19 must stay under BULLET_TEXT
+BULLET_AT = 0.2
+BULLET_TEXT = 1.4
+HEADING_SCALE = 1.3  # a section heading's size, in body sizes
+HEADING_INK = "#ffffff"  # a section heading's text, on the section's colour
 BLANK_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c"
     "6360606060000000050001a5f645400000000049454e44ae426082"
@@ -264,9 +271,10 @@ class Story:
         self.bullet = ParagraphStyle(
             "bullet",
             parent=self.body,
-            leftIndent=size * 1.1,
-            bulletIndent=size * 0.2,
+            leftIndent=size * BULLET_TEXT,
+            bulletIndent=size * BULLET_AT,
             bulletFontName=REGULAR,
+            bulletFontSize=size,
         )
         self.where: tuple[str | int, ...] = ()
 
@@ -277,9 +285,9 @@ class Story:
                 "head",
                 parent=self.body,
                 fontName=BOLD,
-                fontSize=self.size * 1.3,
+                fontSize=self.size * HEADING_SCALE,
                 leading=self.size * 1.6,
-                textColor=colors.white,
+                textColor=colors.HexColor(HEADING_INK),
                 backColor=colors.HexColor(section.colour),
                 borderPadding=(1.5, 3, 1.5, 3),
                 leftIndent=3,
