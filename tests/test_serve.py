@@ -220,6 +220,31 @@ def test_findings_are_shown_on_the_pieces_they_are_on(server, games):
     assert state(server, DECK)["view"]["check"]["passed"] is True
 
 
+def test_low_contrast_is_shown_on_the_pieces_at_its_line(server, games):
+    """Pale title bands put the stock card's light title on a light ground: every card shows
+    the contrast finding at the style's line of game.yaml, and the check fails until fixed."""
+    game_file = games / "deck" / "game.yaml"
+    good = game_file.read_text(encoding="utf-8")
+    game_file.write_text(good.replace('accent: "#2f4f7f"', 'accent: "#d8e0ee"'), "utf-8")
+    try:
+        view = state(server, DECK)["view"]
+        found = {
+            k: [f for f in p["findings"] if f["kind"] == "contrast"]
+            for k, p in pieces(view).items()
+        }
+        found = {k: v for k, v in found.items() if k[0] == "cards"}
+        assert found and all(found.values()), found
+        finding = found[("cards", "card-1")][0]
+        assert finding["side"] == "face" and finding["file"]
+        assert re.search(r"low contrast: .* at 1\.\d\d:1", finding["message"]), finding
+        assert view["check"]["passed"] is False
+    finally:
+        game_file.write_text(good, encoding="utf-8")
+    view = state(server, DECK)["view"]
+    assert not any(f["kind"] == "contrast" for p in pieces(view).values() for f in p["findings"])
+    assert view["check"]["passed"] is True
+
+
 def test_another_language_and_other_print_options(server):
     english = state(server, SCHOKOLY)
     assert english["languages"] == ["en", "de"]
