@@ -47,6 +47,7 @@ TIERS = {
         "test_fuzz_art",
         "test_svg_suite",
         "test_hostile",
+        "test_hostile_budget",
         "test_hardening",
         "test_benchmarks",
         "test_parallel",
