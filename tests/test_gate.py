@@ -79,7 +79,6 @@ ALLOWED = {
     ("paths.py", None): "the gate itself",
     ("output/atomic.py", None): "the writer: the temporary files it writes, its lock file, and "
     "the digest of the PDF it wrote",
-    ("output/staging.py", None): "the writer of a folder: the files it wrote, flushed to disk",
     ("i18n/catalogs.py", "write_catalog"): "writes a catalog into the temporary file that "
     "output.atomic.replacing hands it",
     ("cli/__init__.py", "cli"): "pnp --quiet sends its output to os.devnull (a write)",
