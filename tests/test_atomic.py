@@ -353,3 +353,16 @@ def test_a_pack_folder_that_cannot_be_written_exits_3_even_without_its_lock_file
     assert letter.returncode == 3, letter.stderr
     assert "cannot write" in letter.stderr and "Traceback" not in letter.stderr, letter.stderr
     assert pack_bytes(out) == before
+
+
+def test_an_export_folder_killed_between_its_renames_is_put_back(tmp_path: Path) -> None:
+    """kill -9 after the old export folder was moved aside and before the new one took its
+    name: the next sweep (every export starts with one) moves the old folder back."""
+    pack = tmp_path / "pack"
+    aside = pack / f".shop.old{TMP_MARK}999999999"
+    aside.mkdir(parents=True)
+    (aside / "shop.json").write_text("old export")
+    (pack / f".shop{TMP_MARK}999999999").mkdir()  # the new one, half-written
+    atomic.sweep_stale(pack)
+    assert sorted(p.name for p in pack.iterdir()) == ["shop"]
+    assert (pack / "shop" / "shop.json").read_text() == "old export"

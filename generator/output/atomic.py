@@ -223,15 +223,17 @@ def replacing(target: Path) -> Iterator[Path]:
     staged.commit()
 
 
-def sweep_stale(folder: Path) -> None:
-    """Remove temporary files that a killed build left behind (not our own live ones), and
-    put back the old files of a commit it left half-made."""
+def sweep_stale(folder: Path, keep_own: bool = False) -> None:
+    """Remove temporary files that a killed build left behind (not those of a build still
+    running, nor this process's own with ``keep_own``: files it is writing now), and put
+    back the old files of a commit it left half-made."""
     if not folder.is_dir():
         return
     dead: dict[str, list[Path]] = {}
     for leftover in folder.glob(f".*{TMP_MARK}*"):
         pid = leftover.name.rsplit(TMP_MARK, 1)[-1]
-        if pid.isdigit() and int(pid) != owner_pid() and _alive(int(pid)):
+        own = pid == str(owner_pid())
+        if (own and keep_own) or (pid.isdigit() and not own and _alive(int(pid))):
             continue
         dead.setdefault(pid, []).append(leftover)
     for leftovers in dead.values():

@@ -26,7 +26,7 @@ def replacing_folder(target: Path) -> Iterator[Path]:
     it takes ``target``'s place (the old folder removed), else it is removed and ``target``
     stays untouched."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    sweep_stale(target.parent)  # a folder a killed export left half-replaced is put back
+    sweep_stale(target.parent, keep_own=True)  # what a killed export left half-replaced
     tmp = temp_path(target)
     if tmp.is_symlink():  # never filled through a link planted under its name
         tmp.unlink()
