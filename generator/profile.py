@@ -42,6 +42,7 @@ class Profile:
 
     values: dict[str, Any] = field(default_factory=dict)
     sources: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # a place that could not be looked in
 
     def describe(self, overridden: Collection[str] = frozenset()) -> str:
         """'printer profile pnp.toml: duplex short, back offset 1.5,-0.5' for the build's first
@@ -62,7 +63,14 @@ def load_profile(papers: tuple[str, ...]) -> Profile:
     be used raises SpecError naming it (and the line, where TOML tells it)."""
     profile = Profile()
     for path in (user_config(), HERE):
-        if not (path.exists() or path.is_symlink()):
+        try:
+            if not (path.exists() or path.is_symlink()):
+                continue
+        except OSError as exc:  # HOME unreadable (run as another user): not a profile's fault
+            profile.warnings.append(
+                f"{display_path(path)}: cannot look for a printer profile here "
+                f"({exc.strerror or exc}); none is read from it (PNP_CONFIG names another file)"
+            )
             continue
         printer = _printer_table(path)
         for key, value in printer.items():

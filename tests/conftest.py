@@ -48,6 +48,7 @@ TIERS = {
         "test_svg_suite",
         "test_hostile",
         "test_hostile_budget",
+        "test_hostile_exits",
         "test_hardening",
         "test_benchmarks",
         "test_parallel",

@@ -362,4 +362,12 @@ def render(template: jinja2.Template, context: dict[str, Any]) -> str:
                 raise Budget(f"the template wrote more than {MAX_OUTPUT:,} characters")
             parts.append(part)
         build.write(written)
-        return "".join(parts)
+        text = "".join(parts)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # '\ud800' in a template's string: no file can hold it
+        raise ValueError(
+            "the template wrote an escape that is no character (a lone surrogate); "
+            "write the character itself"
+        ) from None
+    return text

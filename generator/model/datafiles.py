@@ -25,7 +25,7 @@ from lxml import etree
 
 from generator.errors import SpecError
 from generator.limits import FILE_BYTES
-from generator.model.yamlsource import YamlDoc, parse_yaml
+from generator.model.yamlsource import LONE_SURROGATE, YamlDoc, parse_yaml
 from generator.paths import PathRefused, TooLarge, read_bytes, within
 
 MAX_DATA_BYTES = FILE_BYTES["data"]  # a data file's size
@@ -280,6 +280,8 @@ def _records(
         except (json.JSONDecodeError, RecursionError) as exc:
             where = text.count("\n", 0, getattr(exc, "pos", at)) + 1
             raise SpecError(path, where, f"broken JSON: {getattr(exc, 'msg', exc)}") from None
+        if not _encodable(record):  # "\ud800": a string Python holds but no file can
+            raise SpecError(path, line, LONE_SURROGATE)
         lines[(len(records),)] = line
         records.append(record)
         if len(records) > MAX_ROWS:
@@ -290,6 +292,24 @@ def _records(
         elif at >= len(text) or text[at] != "]":
             raise SpecError(path, text.count("\n", 0, at) + 1, "broken JSON: expected ',' or ']'")
     return records, lines
+
+
+def _encodable(record: Any) -> bool:
+    """Whether every text in a decoded JSON record can be written (no lone surrogate)."""
+    stack = [record]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def _skip(text: str, at: int) -> int:
@@ -329,6 +349,8 @@ def _entries_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
                     )
                 continue
             record[columns[index]] = value
+        if not _encodable(record):  # "\ud800": a string Python holds but no file can
+            raise SpecError(path, line, LONE_SURROGATE)
         lines[(len(records),)] = line
         records.append(record)
     table = _entries_from_records(path, records, lines)
