@@ -97,6 +97,18 @@ def _ods(rows) -> bytes:
     return out.getvalue()
 
 
+def _ods_changed(old: str, new: str) -> bytes:
+    """The ODS of ``ROWS`` with ``old`` in its content.xml made ``new`` (once)."""
+    with zipfile.ZipFile(io.BytesIO(_ods(ROWS))) as archive:
+        content = archive.read("content.xml").decode()
+    assert old in content
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        archive.writestr("content.xml", content.replace(old, new, 1))
+    return out.getvalue()
+
+
 def _json(rows) -> bytes:
     keys = [k.lower() for k in rows[0]]
     items = [{k: v for k, v in zip(keys, row, strict=True) if v is not None} for row in rows[1:]]
@@ -210,6 +222,22 @@ MISTAKES = {
         "cards.xlsx: not a spreadsheet file (it is no zip archive)",
     ),
     "a format it cannot read": ("cards.numbers", b"\0", "cannot read '.numbers' files"),
+    # each was exit 4 (issue 25): the counts and values LibreOffice writes, written by hand
+    "rows repeated 'abc' times in an ODS": (
+        "cards.ods",
+        _ods_changed('number-rows-repeated="1048570"', 'number-rows-repeated="abc"'),
+        "cards.ods:5: number-rows-repeated='abc' is not a whole number",
+    ),
+    "columns repeated '1e3' times in an ODS": (
+        "cards.ods",
+        _ods_changed('number-columns-repeated="16381"', 'number-columns-repeated="1e3"'),
+        "cards.ods:1: number-columns-repeated='1e3' is not a whole number",
+    ),
+    "a number cell of value 'one' in an ODS": (
+        "cards.ods",
+        _ods_changed('office:value="3"', 'office:value="one"'),
+        "cards.ods:2: the cell's value 'one' is not a number",
+    ),
     "no rows": ("cards.csv", b"title,count\n", "no rows below the headings"),
     "a data file that is missing": (
         "nothing.csv",

@@ -215,8 +215,9 @@ def _ods_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, lis
     rows: list[tuple[int, list[Any]]] = []
     number = 0
     for row in table.iterfind(".//table:table-row", ODS):
-        cells = _ods_cells(row)
-        repeat = min(int(row.get(f"{{{ODS['table']}}}number-rows-repeated", "1")), MAX_ROWS + 2)
+        where = (path, number + 1)
+        cells = _ods_cells(row, where)
+        repeat = min(_repeat(row, "number-rows-repeated", where), MAX_ROWS + 2)
         for _ in range(repeat):
             number += 1
             rows.append((number, list(cells)))
@@ -225,17 +226,18 @@ def _ods_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, lis
     return rows
 
 
-def _ods_cells(row: etree._Element) -> list[Any]:
-    """The values of one ODS row, blank runs expanded up to ``MAX_COLUMNS`` + 1."""
+def _ods_cells(row: etree._Element, where: tuple[Path, int]) -> list[Any]:
+    """The values of one ODS row (``where``: its file and row, for a mistake), blank runs
+    expanded up to ``MAX_COLUMNS`` + 1."""
     cells: list[Any] = []
-    table, office = ODS["table"], ODS["office"]
+    office = ODS["office"]
     for cell in row:
         if etree.QName(cell).localname not in ("table-cell", "covered-table-cell"):
             continue
-        repeat = min(int(cell.get(f"{{{table}}}number-columns-repeated", "1")), MAX_COLUMNS + 1)
+        repeat = min(_repeat(cell, "number-columns-repeated", where), MAX_COLUMNS + 1)
         kind = cell.get(f"{{{office}}}value-type")
         if kind in ("float", "percentage", "currency"):
-            value: Any = _whole(float(cell.get(f"{{{office}}}value", "0")))
+            value: Any = _whole(_ods_number(cell.get(f"{{{office}}}value", "0"), where))
         else:
             paragraphs = cell.iterfind("text:p", ODS)
             value = "\n".join("".join(p.itertext()) for p in paragraphs) or None
@@ -243,6 +245,23 @@ def _ods_cells(row: etree._Element) -> list[Any]:
         if len(cells) > MAX_COLUMNS:
             break
     return cells[: MAX_COLUMNS + 1]
+
+
+def _repeat(element: etree._Element, name: str, where: tuple[Path, int]) -> int:
+    """An ODS element's repeat count (``table:number-rows-repeated`` or ``-columns-``): a
+    whole number (a huge one counts as huge), else a SpecError at its row."""
+    text = element.get(f"{{{ODS['table']}}}{name}", "1")
+    if not text.isascii() or not text.isdigit():
+        raise SpecError(*where, f"{name}={text[:20]!r} is not a whole number; save it again")
+    return int(text) if len(text) < 10 else 10**9
+
+
+def _ods_number(text: str, where: tuple[Path, int]) -> float:
+    """An ODS cell's ``office:value``: a number, else a SpecError at its row."""
+    try:
+        return float(text[:100])
+    except ValueError:
+        raise SpecError(*where, f"the cell's value {text[:20]!r} is not a number") from None
 
 
 def _records(
