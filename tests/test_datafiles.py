@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import struct
 import zipfile
 from pathlib import Path
 
@@ -107,6 +108,14 @@ def _ods_changed(old: str, new: str) -> bytes:
         archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
         archive.writestr("content.xml", content.replace(old, new, 1))
     return out.getvalue()
+
+
+def _zip_pointing_before_itself(data: bytes) -> bytes:
+    """A zip whose end record places its directory 5,000 bytes further than it is: its
+    members' offsets come out negative (zipfile: ValueError 'negative seek value')."""
+    at = data.rindex(b"PK\x05\x06")
+    size, offset = struct.unpack("<II", data[at + 12 : at + 20])
+    return data[: at + 12] + struct.pack("<II", size, offset + 5000) + data[at + 20 :]
 
 
 def _json(rows) -> bytes:
@@ -232,6 +241,11 @@ MISTAKES = {
         "cards.ods",
         _ods_changed('number-columns-repeated="16381"', 'number-columns-repeated="1e3"'),
         "cards.ods:1: number-columns-repeated='1e3' is not a whole number",
+    ),
+    "an ODS whose zip points before itself": (
+        "cards.ods",
+        _zip_pointing_before_itself(_ods(ROWS)),
+        "cards.ods: not an OpenDocument spreadsheet",
     ),
     "a number cell of value 'one' in an ODS": (
         "cards.ods",

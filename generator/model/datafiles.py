@@ -17,6 +17,7 @@ import json
 import re
 import unicodedata
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -126,12 +127,17 @@ def _number(cell: str) -> Any:
     return cell
 
 
+# what zipfile raises on a damaged archive: a bad header or directory (BadZipFile, a negative
+# seek: ValueError), a cut member (EOFError), bad compressed data (zlib.error), an unknown method
+ZIP_DAMAGE = (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error, NotImplementedError)
+
+
 def _check_zip(path: Path, data: bytes) -> None:
     """A spreadsheet is a zip: refuse one that is not, or unpacks to too much."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError):
+    except ZIP_DAMAGE:
         raise SpecError(
             path,
             None,
@@ -203,7 +209,7 @@ def _ods_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, lis
             content = archive.read("content.xml")
         parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
         root = etree.fromstring(content, parser)
-    except (KeyError, zipfile.BadZipFile, etree.XMLSyntaxError, OSError):
+    except (KeyError, etree.XMLSyntaxError, *ZIP_DAMAGE):
         raise SpecError(
             path,
             None,
