@@ -45,6 +45,7 @@ TIERS = {
         "test_wheel",
         "test_fuzz",
         "test_fuzz_art",
+        "test_fuzz_files",
         "test_svg_suite",
         "test_hostile",
         "test_hostile_budget",
