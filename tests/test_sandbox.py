@@ -162,7 +162,7 @@ def test_a_spinning_render_is_stopped_in_any_thread_without_sigalrm(monkeypatch)
     thread.join(20)
     assert not thread.is_alive()
     (kind, seconds), *rest = outcome
-    assert kind is clock.RenderTimeout and seconds < 2, outcome
+    assert kind is clock.RenderTimeout and seconds < 5, outcome  # 0.3 s, on a busy machine
     assert rest == ["2"] * 10
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
@@ -183,7 +183,7 @@ def test_a_timeout_swallowed_inside_the_render_still_ends_it(monkeypatch) -> Non
     started = time.monotonic()
     with clock.new_build(), pytest.raises(clock.RenderTimeout):
         sandbox.render(env.from_string("{{ swallow() }}" + SPIN), {})
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 5
 
 
 def test_a_build_stops_at_its_first_refused_render_and_its_time_is_shared(monkeypatch) -> None:
@@ -204,5 +204,5 @@ def test_a_build_stops_at_its_first_refused_render_and_its_time_is_shared(monkey
         with pytest.raises(Budget):
             for _ in range(100):
                 sandbox.render(slow, {})
-        assert time.monotonic() - started < 2
+        assert time.monotonic() - started < 5  # 0.5 s, on a busy machine
         assert build.seconds >= 0.5

@@ -284,7 +284,7 @@ def test_twenty_thousand_rules_over_twenty_thousand_elements_end_in_a_second_or_
     text = f'<svg xmlns="http://www.w3.org/2000/svg"><style>{sheet}</style><g>'
     root = etree.fromstring((text + "<rect/>" * 20_000 + "</g></svg>").encode())
     warnings = []
-    started = time.perf_counter()
+    started = time.process_time()  # this process's own time: other work on the machine aside
     cascade(root, lambda *w: warnings.append(w))
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     assert len(warnings) == 1 and "its rules are not applied" in warnings[0][1]
