@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from generator.art import clock
 from generator.check.printing import check_printing
 from generator.check.verdict import judge, translation_problems
 from generator.errors import SpecError, SpecFailure
@@ -339,7 +340,8 @@ class Preview:
         renderer = MemoRenderer(game, settings.ink_saver, self.memo, folder.look)
         options = settings.options(self.back_offset)
         try:
-            pack = plan_pack(game, settings.paper or game.spec.paper, options, renderer)
+            with clock.new_build():
+                pack = plan_pack(game, settings.paper or game.spec.paper, options, renderer)
         except SpecFailure as exc:
             return Planned(game, None, renderer, list(dict.fromkeys([*errors, *exc.errors])))
         return Planned(game, pack, renderer, list(dict.fromkeys(errors)))
