@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import re
 import typing
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,13 +17,13 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError
 from generator.i18n import catalogs
+from generator.i18n.strings import Words, words
 from generator.model.datafiles import read_table
 from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
 from generator.model.game import GameSpec
-from generator.model.gamefolders import (
-    template_dirs,
-)
+from generator.model.gamefolders import slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
+from generator.model.printed import game_strings
 from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, check, regular_file, within
 from generator.svg.fonts import FontFile, read_font
@@ -55,16 +54,11 @@ class Game:
     language: str = "en"
     report: catalogs.Report | None = None
     fonts: dict[int, FontFile] = field(default_factory=dict)  # the own fonts that can be used
+    words: Words = field(default_factory=lambda: Words("en"))  # the engine's, in its language
 
     def template_dirs(self) -> list[Path]:
         """Where templates are looked up: the game's own first, then the shared ones."""
         return template_dirs(self.root)
-
-
-def slugify(text: str) -> str:
-    """A component id from a file name: ASCII, lower case, dashes for anything else."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "component"
 
 
 def load_game(
@@ -107,18 +101,35 @@ def load_game(
     _check_unique_ids(components, errors)
     for component in components:
         _check_templates(root, component, errors)
+    words = _engine_words(root, language or spec.languages[0], errors) if spec else None
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
     game = Game(root.name, root, spec, doc, components, fonts=fonts)
     game.language = language or spec.languages[0]
     game.report = report
+    game.words = words or Words(game.language)
     return game
+
+
+def _engine_words(root: Path, language: str, errors: ErrorList) -> Words | None:
+    """The engine's words in ``language`` for this game: the engine's catalog and the
+    game's own ``locale/engine-<language>.po``, which an error at its line leaves out."""
+    try:
+        return words(language, root)
+    except catalogs.CatalogError as exc:
+        path = catalogs.engine_file(root, language)
+        errors.add(path, exc.line, f"broken catalog: {exc}; fix the entry or remove the file")
+    except PathRefused as exc:
+        path = catalogs.engine_file(root, language)
+        errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
+    return None
 
 
 def _translate(
     root: Path, docs: list[YamlDoc], language: str, errors: ErrorList
 ) -> catalogs.Report | None:
-    """Translate every document's strings in place; the report lists what was missing."""
+    """Translate every document's printed strings in place; the report lists what was
+    missing or broken, each at its line."""
     declared = docs[0].data.get("languages", ["en"]) if isinstance(docs[0].data, dict) else []
     if language not in declared:
         errors.add(
@@ -132,28 +143,38 @@ def _translate(
     if language == declared[0]:
         return report
     path = catalogs.catalog_dir(root) / f"{language}.po"
-    table: dict[str, str] = {}
+    found, _ = game_strings(root, docs)
+    table: dict[catalogs.Key, str] = {}
+    places: dict[catalogs.Key, str] = {}
     if path.exists() or path.is_symlink():
-        try:
-            regular_file(root, path)
-        except PathRefused as exc:
-            errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
-            return None
-        try:
-            catalog = catalogs.read_catalog(root, path)
-        except ValueError as exc:
-            errors.add(
-                path,
-                exc.line if isinstance(exc, catalogs.CatalogError) else None,
-                f"broken catalog: {exc}; fix the entry or run pnp i18n update",
-            )
+        catalog = _read_catalog(root, path, errors)
+        if catalog is None:
             return None
         table = catalogs.translations(catalog)
-        used = {text for d in docs for _, text in catalogs.strings(d.data, ENTRY_LISTS)}
-        catalogs.audit(catalog, used, report)
-    for doc in docs:
-        doc.data = catalogs.translate(doc, table, report, ENTRY_LISTS)
+        used = {(f.context, f.text) for _, items in found for f in items}
+        places = catalogs.audit(catalog, path, used, report)
+    for doc, items in found:
+        doc.data = catalogs.translate(doc, items, table, report, places)
     return report
+
+
+def _read_catalog(root: Path, path: Path, errors: ErrorList) -> catalogs.Catalog | None:
+    """A game's catalog read through the gate; None (the error reported at its line) when
+    it cannot be."""
+    try:
+        regular_file(root, path)
+    except PathRefused as exc:
+        errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
+        return None
+    try:
+        return catalogs.read_catalog(root, path)
+    except ValueError as exc:
+        errors.add(
+            path,
+            exc.line if isinstance(exc, catalogs.CatalogError) else None,
+            f"broken catalog: {exc}; fix the entry or run pnp i18n update",
+        )
+        return None
 
 
 def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> bool:
