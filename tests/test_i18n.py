@@ -181,7 +181,12 @@ def test_a_missing_placeholder_is_reported(pnp, game):
     init_german(pnp, game, {**GERMAN, "Page [{n}]": "Seite"})
     result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
     assert result.exit_code == 1, result.output
-    assert "'Page [{n}]'" in result.stderr and "placeholders" in result.stderr, result.stderr
+    po = game / "locale" / "de.po"
+    lines = po.read_text(encoding="utf-8").splitlines()
+    line = next(n for n, t in enumerate(lines, 1) if t == 'msgstr "Seite"')
+    assert f"de.po:{line - 1}: the de translation of 'Page [{{n}}]'" in result.stderr, result.stderr
+    assert "placeholder `{n}` is missing" in result.stderr, result.stderr
+    assert "not translated" not in result.stderr, result.stderr  # said once, at the catalog
 
 
 def test_fuzzy_and_obsolete_entries_are_reported(pnp, game):

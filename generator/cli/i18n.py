@@ -8,12 +8,12 @@ from pathlib import Path
 import click
 
 from generator.cli.common import components_option, in_game_folder, load_games
-from generator.model.gamefolders import here_game
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.i18n import catalogs
 from generator.i18n.strings import engine_catalog
-from generator.model.printed import game_strings
+from generator.model.gamefolders import here_game
 from generator.model.loader import Game
+from generator.model.printed import game_strings
 from generator.output.atomic import replacing
 from generator.paths import PathRefused, writable_target
 

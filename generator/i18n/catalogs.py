@@ -106,23 +106,23 @@ def update(catalog: Catalog, template: Catalog) -> None:
     translation of an entry made without a message context to the entries of the same text
     that now have one (not fuzzy: the text is the same)."""
     plain = {
-        m.id: m.string
-        for m in catalog
-        if m.id and m.context is None and m.string and not m.fuzzy
+        m.id: m.string for m in catalog if m.id and m.context is None and m.string and not m.fuzzy
     }
     catalog.update(template, update_header_comment=False)
     for message in catalog:
-        if message.context is not None and message.id in plain:
-            if not message.string or message.fuzzy:
-                message.string = plain[message.id]
-                message.flags.discard("fuzzy")
-                message.previous_id = []
+        stale = not message.string or message.fuzzy
+        if message.context is not None and message.id in plain and stale:
+            message.string = plain[message.id]
+            message.flags.discard("fuzzy")
+            message.previous_id = []
     for key in [k for k, m in catalog.obsolete.items() if m.context is None and m.id in plain]:
         if any(m.id == catalog.obsolete[key].id for m in catalog if m.context is not None):
             del catalog.obsolete[key]
 
 
-def extract(documents: Sequence[tuple[YamlDoc, Sequence[Found]]], root: Path, project: str) -> Catalog:
+def extract(
+    documents: Sequence[tuple[YamlDoc, Sequence[Found]]], root: Path, project: str
+) -> Catalog:
     """A catalog template of the printed strings of a game's documents: one entry per text
     and context, with every place it comes from and the notes for translators."""
     catalog = Catalog(project=project, creation_date=FIXED_DATE, fuzzy=False)
@@ -259,8 +259,9 @@ def translations(catalog: Catalog) -> dict[Key, str]:
         string = message.string
         if not isinstance(string, str) or not string or message.fuzzy:
             continue
-        if not keeping.differences(message.id, string):
-            out[_key(message)] = string
+        key = _key(message)
+        if not keeping.differences(key[1], string):
+            out[key] = string
     return out
 
 
@@ -282,16 +283,19 @@ def translate(
     lacks stays in the source language and is added to ``report``; ``lines`` (the catalog
     place of each entry) fills ``report.places``."""
     data = copy.deepcopy(doc.data)
+    flawed = {at for at, _ in report.fuzzy} | {at for at, _, _ in report.broken}
     for item in found:
         translated = lookup(table, item.context, item.text)
         path, line = doc.where(item.loc)
-        if translated is None:
-            report.missing.append((where(path, line), item.text))
-            continue
+        place = None
         if lines is not None:
             place = lines.get((item.context, item.text)) or lines.get((None, item.text))
-            if place:
-                report.places[where(path, line)] = place
+        if translated is None:
+            if place not in flawed:  # a fuzzy or broken one is reported at its catalog line
+                report.missing.append((where(path, line), item.text))
+            continue
+        if place:
+            report.places[where(path, line)] = place
         _set(data, item.loc, translated)
     return data
 
@@ -309,12 +313,13 @@ def audit(catalog: Catalog, path: Path, used: set[Key], report: Report) -> dict[
     texts = {text for _, text in used}
     for message in entries(catalog):
         key, string = _key(message), message.string
+        source = key[1]
         at = where(path, message.lineno)
         places[key] = at
-        if key not in used and not (key[0] is None and key[1] in texts):
-            report.obsolete.append(message.id)
+        if key not in used and not (key[0] is None and source in texts):
+            report.obsolete.append(source)
         elif message.fuzzy and string:
-            report.fuzzy.append((at, message.id))
+            report.fuzzy.append((at, source))
         elif isinstance(string, str) and string:
-            report.broken += [(at, message.id, d) for d in keeping.differences(message.id, string)]
+            report.broken += [(at, source, d) for d in keeping.differences(source, string)]
     return places

@@ -62,7 +62,9 @@ def check_header(raw: bytes) -> tuple[int, str] | None:
         rule = rule_of(expression[1].strip())
         wrong = next((n for n in TRIED if not 0 <= rule(n) < forms), None)
     except (ValueError, ArithmeticError, TypeError, RecursionError) as exc:
-        raise PluralError(f"the plural rule '{expression[1]}' cannot be read ({exc})", line) from None
+        raise PluralError(
+            f"the plural rule '{expression[1]}' cannot be read ({exc})", line
+        ) from None
     if wrong is not None:
         raise PluralError(
             f"the plural rule gives form {rule(wrong)} for {wrong}, but nplurals={forms} "

@@ -156,8 +156,10 @@ def usable(
         if key is None or key not in source:
             continue
         lines[key] = message.lineno or 0
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        strings = tuple(s or "" for s in strings)
+        raw = message.string
+        strings = (
+            (raw or "",) if raw is None or isinstance(raw, str) else tuple(s or "" for s in raw)
+        )
         if not any(strings):
             continue
         if message.fuzzy:

@@ -7,7 +7,6 @@ are turned into ``file:LINE: message`` using the line map from ``yamlsource``.
 from __future__ import annotations
 
 import difflib
-import re
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
 from generator.model.game import GameSpec
 from generator.model.gamefolders import slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
+from generator.model.places import stand_problems
 from generator.model.printed import game_strings
 from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, check, regular_file, within
@@ -99,6 +99,8 @@ def load_game(
                 errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
     components = [c for d in docs if (c := _load_component(d, errors))]
     _check_unique_ids(components, errors)
+    for stood, loc, message in stand_problems(components):
+        errors.add(stood.doc.path, stood.doc.line_of(loc), message)
     for component in components:
         _check_templates(root, component, errors)
     words = _engine_words(root, language or spec.languages[0], errors) if spec else None
@@ -151,7 +153,7 @@ def _translate(
         if catalog is None:
             return None
         table = catalogs.translations(catalog)
-        used = {(f.context, f.text) for _, items in found for f in items}
+        used: set[catalogs.Key] = {(f.context, f.text) for _, items in found for f in items}
         places = catalogs.audit(catalog, path, used, report)
     for doc, items in found:
         doc.data = catalogs.translate(doc, items, table, report, places)
