@@ -16,10 +16,16 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from conftest import BUNDLED
-from test_i18n import GAME, game, translate  # noqa: F401 (game is a fixture)
+from test_i18n import GAME, translate, write_small_game
 
 from generator.i18n import catalogs
 from generator.i18n.strings import keys, usable, words
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    return write_small_game(tmp_path)
+
 
 SHIPPED = ("de", "es", "fr", "it", "nl", "pl", "pt")
 FRENCH = {

@@ -35,6 +35,10 @@ def write(path: Path, text: str) -> None:
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
+    return write_small_game(tmp_path)
+
+
+def write_small_game(tmp_path: Path) -> Path:
     """A two-language game: a deck whose text is fitted, and token pages with a {n} title."""
     root = tmp_path / "components" / GAME
     write(
