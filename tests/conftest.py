@@ -53,6 +53,7 @@ TIERS = {
         "test_tutorial",
         "test_serve_browser",
         "test_shops",
+        "test_bundled_languages",
     },
 }
 TIER_NAMES = ("unit", "e2e", "acceptance")

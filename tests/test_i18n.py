@@ -246,3 +246,25 @@ def test_the_contents_name_each_kind_by_its_translated_title(pnp, tmp_path):
         contents = re.sub(r"\s+", " ", doc.pages[0].extract_text())
     assert "Kakao 18 · Zucker 14 · Milch 10 · Haselnuss 10 · Trauben 8" in contents, contents
     assert "cocoa" not in contents and "victory-point" not in contents
+
+
+def test_a_single_word_no_template_declares_fails_the_check_until_declared(pnp, game):
+    """'nobody' reads like a code (a suit, a rank) as much as a word: a field no template
+    declares cannot be guessed, so the check says so at its line; declared text, it is
+    offered to translators and printed translated."""
+    cards = game / "cards.yaml"
+    cards.write_text(
+        cards.read_text().replace('colour: "#aa7733"}', 'colour: "#aa7733", hint: nobody}')
+    )
+    face = game / "templates" / "face.svg.j2"
+    face.write_text(face.read_text().replace("</svg>", '<text y="40">{{ card.hint }}</text></svg>'))
+    init_german(pnp, game)
+    result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
+    assert result.exit_code == 1, result.output
+    wanted = "cards.yaml:9: field 'hint' ('nobody') is declared by no template"
+    assert wanted in result.stderr, result.stderr
+    face.write_text("{#- fields\nhint: text  who plays\n-#}\n" + face.read_text())
+    assert pnp("i18n", "update", GAME, "--components", game.parent).exit_code == 0
+    translate(game / "locale" / "de.po", {"nobody": "niemand"})
+    result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
+    assert result.exit_code == 0, result.stderr

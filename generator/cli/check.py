@@ -277,6 +277,13 @@ def explain_translation(game: Game, quiet: bool = False) -> None:
         click.echo(f"{at}: fuzzy translation in {language}: {text!r}", err=True)
     for at, text, problem in report.broken:
         click.echo(f"{at}: the {language} translation of {text!r}: {problem}", err=True)
+    for at, name, text in report.undeclared:
+        click.echo(
+            f"{at}: field '{name}' ({text!r}) is declared by no template of its component, so "
+            f"it is not known whether it prints: declare it in the template's fields block "
+            f"(text to translate it into {language}, code to keep it as it is)",
+            err=True,
+        )
     engine = explain_engine_words(game)
     if quiet:
         return

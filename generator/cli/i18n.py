@@ -24,15 +24,20 @@ def command() -> None:
 
 
 def _template(game: Game) -> catalogs.Catalog:
-    """The game's catalog template; the free fields no template declares are said (they are
-    read as words when they look like words: declare them text or code in the template)."""
+    """The game's catalog template; the free fields no template declares are said (read as
+    words when they look like words, as codes otherwise: declare them text or code)."""
     docs = [game.doc, *(c.doc for c in game.components)]
     found, undeclared = game_strings(game.root, docs)
-    for path, line, name in undeclared:
+    for field in undeclared:
+        offered = (
+            "it is offered to translators because it reads as words"
+            if field.offered
+            else f"it is not offered to translators because {field.text!r} reads as a code"
+        )
         click.echo(
-            f"{display_path(path)}:{line}: note: field '{name}' is declared by no template of "
-            "its component; it is offered to translators because it reads as words (declare "
-            "it in the template's fields block: text, or code to keep it out)",
+            f"{display_path(field.path)}:{field.line}: note: field '{field.name}' is declared "
+            f"by no template of its component; {offered} (declare it in the template's fields "
+            "block: text to translate it, code to keep it)",
             err=True,
         )
     return catalogs.extract(found, game.root, game.spec.title)

@@ -71,17 +71,18 @@ class Found:
     notes: tuple[str, ...] = ()
 
 
-def is_text(value: Any) -> bool:
-    """Whether a value reads as words (not a code, colour, number or file name): only for
-    a free field no template declares (see ``model.printed``)."""
+def reads_as(value: Any) -> str:
+    """How a value of a free field no template declares reads: ``text`` (words), ``word``
+    (a single lowercase word: a code such as a suit, or a printed word; only its spec can
+    tell) or ``other`` (no letters, a colour, a file name, not a string)."""
     if not isinstance(value, str):
-        return False
+        return "other"
     bare = CODE.sub("", value).replace("**", "").strip()
     if not re.search(r"[^\W\d_]", bare):
-        return False
-    if re.fullmatch(r"#[0-9a-fA-F]{6}", bare) or re.search(r"\.(svg|j2|png|jpe?g)$", bare):
-        return False
-    return not re.fullmatch(r"[a-z0-9_-]+", bare)
+        return "other"
+    if re.fullmatch(r"#[0-9a-fA-F]{3,8}", bare) or re.search(r"\.(svg|j2|png|jpe?g)$", bare):
+        return "other"
+    return "word" if re.fullmatch(r"[a-z0-9_-]+", bare) else "text"
 
 
 def catalog_dir(root: Path) -> Path:
@@ -217,8 +218,10 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
 class Report:
     """What a language lacks: strings missing (at their spec line), fuzzy or broken (at
     their catalog line, with what is wrong), strings the catalog holds that no spec uses any
-    more, and where each translated spec string's translation is (spec ``file:line`` →
-    catalog ``file:line``, so that a translation too long for its box is reported there)."""
+    more, where each translated spec string's translation is (spec ``file:line`` → catalog
+    ``file:line``, so that a translation too long for its box is reported there), and the
+    free fields no template declares whose value reads as a code (they may print
+    untranslated: the spec must say)."""
 
     language: str
     missing: list[tuple[str, str]] = field(default_factory=list)  # (where, msgid)
@@ -226,15 +229,16 @@ class Report:
     broken: list[tuple[str, str, str]] = field(default_factory=list)  # (where, msgid, what)
     obsolete: list[str] = field(default_factory=list)
     places: dict[str, str] = field(default_factory=dict)
+    undeclared: list[tuple[str, str, str]] = field(default_factory=list)  # (where, field, text)
 
     @property
     def complete(self) -> bool:
-        return not (self.missing or self.fuzzy or self.broken)
+        return not self.problems
 
     @property
     def problems(self) -> int:
-        """How many strings the translation lacks or breaks."""
-        return len(self.missing) + len(self.fuzzy) + len(self.broken)
+        """How many strings the translation lacks or breaks, or cannot tell."""
+        return len(self.missing) + len(self.fuzzy) + len(self.broken) + len(self.undeclared)
 
 
 def where(path: Path, line: int | None) -> str:

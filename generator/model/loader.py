@@ -145,7 +145,10 @@ def _translate(
     if language == declared[0]:
         return report
     path = catalogs.catalog_dir(root) / f"{language}.po"
-    found, _ = game_strings(root, docs)
+    found, undeclared = game_strings(root, docs)
+    report.undeclared = [
+        (catalogs.where(u.path, u.line), u.name, u.text) for u in undeclared if not u.offered
+    ]
     table: dict[catalogs.Key, str] = {}
     places: dict[catalogs.Key, str] = {}
     if path.exists() or path.is_symlink():

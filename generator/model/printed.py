@@ -8,9 +8,11 @@ An entry's ``title`` and ``label`` are printed by the engine itself (the content
 each kind by them), so they are text unless a template declares them otherwise.
 
 The rule for a free field that no template of its component declares: it is read as before
-templates could declare fields (text when its value reads as words, ``catalogs.is_text``),
+templates could declare fields (text when its value reads as words, ``catalogs.reads_as``),
 and it is listed as undeclared, so that ``pnp i18n`` says which fields to declare instead of
-guessing silently.
+guessing silently; one whose value is a single lowercase word (a code, or a printed word:
+only the spec can tell) is not offered, and ``pnp check --lang`` fails on it until a
+template declares it.
 
 Each string comes with its place in the document, its message context (``component:
 field``, so that one English word printed in two places can be translated twice) and what a
@@ -29,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from generator.i18n.catalogs import Found, Loc, is_text
+from generator.i18n.catalogs import Found, Loc, reads_as
 from generator.model.fields import Printed
 from generator.model.game import GameSpec
 from generator.model.gamefolders import slugify
@@ -51,7 +53,7 @@ class Declared:
 
     text: dict[str, str] = field(default_factory=dict)
     other: set[str] = field(default_factory=set)
-    undeclared: dict[str, Loc] = field(default_factory=dict)
+    undeclared: dict[str, tuple[Loc, str, bool]] = field(default_factory=dict)
 
     def kind(self, names: list[str]) -> tuple[str | None, str]:
         """'text', 'other' or None (declared by no template) for a string at ``names`` (the
@@ -188,9 +190,10 @@ class _Walker:
             if kind == "text":
                 about = self.declared.text.get(declared, "")
                 yield self.found(where, text, about, prefix + declared)
-            elif kind is None and is_text(text):
-                self.declared.undeclared.setdefault(declared, where)
-                yield self.found(where, text, "", prefix + declared)
+            elif kind is None and (look := reads_as(text)) != "other":
+                self.declared.undeclared.setdefault(declared, (where, text, look == "text"))
+                if look == "text":
+                    yield self.found(where, text, "", prefix + declared)
 
     def found(self, loc: Loc, text: str, about: str = "", name: str = "") -> Found:
         """A string found at ``loc``; its context names the component and the field (``name``
@@ -268,16 +271,28 @@ def comments(doc: YamlDoc, loc: Loc) -> list[str]:
     return [" ".join(out)] if out else []
 
 
+@dataclass(frozen=True)
+class Undeclared:
+    """A free field no template of its component declares, at its first string: read by its
+    look (``offered`` to translators when it reads as words), to be declared."""
+
+    path: Path
+    line: int
+    name: str
+    text: str
+    offered: bool
+
+
 def game_strings(
     root: Path, docs: list[YamlDoc]
-) -> tuple[list[tuple[YamlDoc, list[Found]]], list[tuple[Path, int, str]]]:
+) -> tuple[list[tuple[YamlDoc, list[Found]]], list[Undeclared]]:
     """The printed strings of a game's documents (``game.yaml`` first), and the free fields
-    no template declares, each once (file, line, name): read by their look, to be declared."""
+    no template declares, each once."""
     out: list[tuple[YamlDoc, list[Found]]] = []
-    undeclared: list[tuple[Path, int, str]] = []
+    undeclared: list[Undeclared] = []
     for index, doc in enumerate(docs):
         found, declared = printed(doc, root, game=index == 0)
         out.append((doc, found))
-        for name, loc in declared.undeclared.items():
-            undeclared.append((*doc.where(loc), name))
+        for name, (loc, text, offered) in declared.undeclared.items():
+            undeclared.append(Undeclared(*doc.where(loc), name, text, offered))
     return out, undeclared
