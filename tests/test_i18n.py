@@ -231,6 +231,14 @@ def test_german_text_that_no_longer_fits_is_reported_with_its_language(pnp, game
     result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
     assert result.exit_code == 1, result.output
     assert "does not fit" in result.stderr and "'rule'" in result.stderr, result.stderr
+    # said at the translation's line of the catalog, with the language named
+    lines = (game / "locale" / "de.po").read_text(encoding="utf-8").splitlines()
+    at = next(n for n, t in enumerate(lines, 1) if t == 'msgid "Trade freely with everyone."')
+    said = [t for t in result.stderr.splitlines() if "does not fit" in t]
+    assert said[0].startswith(f"components/{GAME}/locale/de.po:{at}:") or (
+        f"/locale/de.po:{at}: text does not fit" in said[0]
+    ), said
+    assert "shorten the de translation" in said[0], said
     # English still fits
     english = pnp("check", GAME, "--components", game.parent)
     assert english.exit_code == 0, english.output

@@ -321,16 +321,28 @@ def explain_engine_words(game: Game) -> int:
     return len(missing) + len(engine.problems)
 
 
+def _translation_place(text: str, texts: dict[str, str]) -> str | None:
+    """The catalog place of the translation a text that does not fit is (or holds: a
+    template may add markup around it); None for a text that is no translation."""
+    if text in texts:
+        return texts[text]
+    held = [t for t in texts if len(t) > 3 and t in text]
+    return texts[max(held, key=len)] if held else None
+
+
 def explain_overflows(game: Game, overflows: list[Overflow]) -> None:
     """One error line per text that does not fit its box, even at its smallest size; a
     translated text at its catalog line, with the language named."""
-    places = game.report.places if game.report is not None else {}
+    report = game.report
+    places = report.places if report is not None else {}
+    texts = report.texts if report is not None else {}
     for o in overflows:
         component = next(c for c in game.components if c.id == o.component)
         where = display_path(o.path or component.path) + (f":{o.line}" if o.line else "")
         fix = "shorten the text or make the box larger"
-        if where in places:
-            where = places[where]
+        place = _translation_place(o.text, texts) if o.text else places.get(where)
+        if place:
+            where = place
             fix = f"shorten the {game.language} translation or make the box larger"
         click.echo(
             f"{where}: text does not fit: {o.piece}, box {clean(o.box)}: "

@@ -230,6 +230,7 @@ class Report:
     obsolete: list[str] = field(default_factory=list)
     places: dict[str, str] = field(default_factory=dict)
     undeclared: list[tuple[str, str, str]] = field(default_factory=list)  # (where, field, text)
+    texts: dict[str, str] = field(default_factory=dict)  # a translation → its catalog place
 
     @property
     def complete(self) -> bool:
@@ -300,6 +301,7 @@ def translate(
             continue
         if place:
             report.places[where(path, line)] = place
+            report.texts[translated] = place
         _set(data, item.loc, translated)
     return data
 

@@ -42,16 +42,16 @@ def check_header(raw: bytes) -> tuple[int, str] | None:
     line = raw.count(b"\n", 0, found.start()) + 1
     value = found[1].decode("utf-8", "replace").strip()
     count = _NPLURALS.search(value)
-    if count is None or not count[1].isdigit() or len(count[1]) > 3:
+    if count is None or not count[1].isdigit():
         raise PluralError(
             f"Plural-Forms '{value}' has no nplurals=N; write e.g. "
             f"'nplurals=2; plural=(n != 1);' (N from 1 to {MAX_PLURALS})",
             line,
         )
-    forms = int(count[1])
-    if not 1 <= forms <= MAX_PLURALS:
+    forms = int(count[1][:4])  # more digits than that is out of bounds anyway
+    if len(count[1]) > 3 or not 1 <= forms <= MAX_PLURALS:
         raise PluralError(
-            f"Plural-Forms says nplurals={forms}; a language has 1 to {MAX_PLURALS} plural "
+            f"Plural-Forms says nplurals={count[1][:12]}; a language has 1 to {MAX_PLURALS} plural "
             "forms (see the language's entry in the CLDR plural rules)",
             line,
         )
