@@ -100,6 +100,7 @@ def test_a_french_game_prints_french_on_every_page(pnp, game, tmp_path):
     pages = pdf_text(out / GAME / "fr" / f"{GAME}.pdf")
     assert "Contenu" in pages[0] and "Jeu à imprimer · 2 joueurs" in pages[0], pages[0]
     assert "Contents" not in pages[0] and "Print at 100%" not in pages[0], pages[0]
+    assert "63,5 × 88,9" in pages[0], pages[0]  # the poker cards' size, written the French way
     printed = [page for page in pages[1:] if page.strip()]  # not the blank backs
     assert len(printed) >= 2
     for page in printed:
