@@ -108,8 +108,8 @@ def test_a_french_game_prints_french_on_every_page(pnp, game, tmp_path):
         assert "sheet" not in page, page
 
 
-def own_engine_words(path: Path) -> None:
-    """Translate every entry of a game's engine catalog as 'SV:' + the English, keeping
+def own_engine_words(path: Path, mark: str = "SV:") -> None:
+    """Translate every entry of a game's engine catalog as ``mark`` + the English, keeping
     the placeholders (and as many plural forms as the catalog has)."""
     root = path.parent.parent
     catalog = catalogs.read_catalog(root, path)
@@ -117,9 +117,10 @@ def own_engine_words(path: Path) -> None:
         if not message.id:
             continue
         if isinstance(message.id, str):
-            message.string = "SV:" + message.id
+            message.string = mark + message.id
         else:
-            message.string = ("SV:" + message.id[0], "SV:" + message.id[1])
+            forms = [message.id[0]] + [message.id[1]] * (catalog.num_plurals - 1)
+            message.string = tuple(mark + form for form in forms)
     catalogs.write_catalog(catalog, path)
 
 

@@ -231,6 +231,9 @@ class Report:
     places: dict[str, str] = field(default_factory=dict)
     undeclared: list[tuple[str, str, str]] = field(default_factory=list)  # (where, field, text)
     texts: dict[str, str] = field(default_factory=dict)  # a translation → its catalog place
+    catalog: Path | None = None  # the catalog read, and the line of each translation in it
+    text_lines: dict[str, int] = field(default_factory=dict)
+    entry_lines: dict[Key, int] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -302,6 +305,10 @@ def translate(
         if place:
             report.places[where(path, line)] = place
             report.texts[translated] = place
+        key = (item.context, item.text)
+        entry_line = report.entry_lines.get(key) or report.entry_lines.get((None, item.text))
+        if entry_line:
+            report.text_lines[translated] = entry_line
         _set(data, item.loc, translated)
     return data
 
@@ -317,11 +324,13 @@ def audit(catalog: Catalog, path: Path, used: set[Key], report: Report) -> dict[
     the catalog at ``path``, each at its line; returns the place of every entry."""
     places: dict[Key, str] = {}
     texts = {text for _, text in used}
+    report.catalog = path
     for message in entries(catalog):
         key, string = _key(message), message.string
         source = key[1]
         at = where(path, message.lineno)
         places[key] = at
+        report.entry_lines[key] = message.lineno or 0
         if key not in used and not (key[0] is None and source in texts):
             report.obsolete.append(source)
         elif message.fuzzy and string:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.i18n import catalogs, keeping, numbers
+from generator.i18n import catalogs, keeping, numbers, scripts
 from generator.i18n.plurals import ENGLISH, number_of, rule_of
 from generator.paths import read_text
 
@@ -178,6 +178,7 @@ def usable(
             )
             continue
         wrong = [w for s in strings for w in keeping.differences(source_forms(key)[-1], s)]
+        wrong += [scripts.message(s, *found) for s in strings if (found := scripts.unprintable(s))]
         if wrong:
             problems.append(Problem(key, lines[key], f"'{key}': {wrong[0]}"))
             continue

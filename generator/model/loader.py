@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError
-from generator.i18n import catalogs
+from generator.i18n import catalogs, scripts
 from generator.i18n.strings import Words, words
 from generator.model.datafiles import read_table
 from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
@@ -92,7 +92,7 @@ def load_game(
     spec = _validate(GameSpec, doc, errors) if doc else None
     fonts = _check_fonts(root, spec, doc, errors) if doc is not None and spec is not None else {}
     for text_doc in [d for d in (doc, *docs) if d is not None]:
-        _check_glyphs(text_doc, errors, tuple(fonts.values()))
+        _check_glyphs(text_doc, errors, tuple(fonts.values()), report)
     if doc is not None and spec is not None:
         for deck, recipe in spec.recipes.items():
             for loc, message in recipe.problems():
@@ -217,14 +217,29 @@ def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> 
     return True
 
 
-def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[FontFile, ...] = ()) -> None:
-    """Every string a template may print can be drawn by an embedded font (the default one,
-    or one of the game's own ``fonts``)."""
+def _check_glyphs(
+    doc: YamlDoc,
+    errors: ErrorList,
+    fonts: tuple[FontFile, ...] = (),
+    report: catalogs.Report | None = None,
+) -> None:
+    """Every string a template may print can be drawn: in a script pnp prints (not one that
+    needs shaping or right-to-left layout, ``i18n.scripts``) and by an embedded font (the
+    default one, or one of the game's own ``fonts``). A translated string is told at its
+    catalog line."""
     for loc, text in _all_strings(doc.data):
+        path, line = doc.where(loc)
+        if report is not None and report.catalog is not None and text in report.text_lines:
+            path, line = report.catalog, report.text_lines[text]
+        unprintable = scripts.unprintable(text)
+        if unprintable is not None:
+            errors.add(path, line, scripts.message(text, *unprintable))
+            continue
         lacking = missing_glyphs(text, fonts)
         if lacking:
             errors.add(
-                *doc.where(loc),
+                path,
+                line,
                 f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
             )
 
