@@ -10,7 +10,7 @@ import pytest
 from test_engine_words import init, own_engine_words
 from test_i18n import GAME, write_small_game
 
-from generator.i18n.scripts import script_of, unprintable
+from generator.svg.scripts import script_of, unprintable
 
 ARABIC = {
     "Little game": "لعبة صغيرة",

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import yaml
 
-from generator.i18n import catalogs, keeping, numbers, scripts
+from generator.i18n import catalogs, keeping, numbers
 from generator.i18n.plurals import ENGLISH, number_of, rule_of
 from generator.paths import read_text
+from generator.svg import scripts
 
 HERE = Path(__file__).resolve().parent  # the package's own data: strings.yaml
 SOURCE = "generator/i18n/strings.yaml"  # how catalogs name it (references, messages)

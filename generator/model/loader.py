@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError
-from generator.i18n import catalogs, scripts
+from generator.i18n import catalogs
 from generator.i18n.strings import Words, words
 from generator.model.datafiles import read_table
 from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
@@ -26,6 +26,7 @@ from generator.model.places import stand_problems
 from generator.model.printed import game_strings
 from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, check, regular_file, within
+from generator.svg import scripts
 from generator.svg.fonts import FontFile, read_font
 
 

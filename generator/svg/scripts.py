@@ -74,6 +74,8 @@ def script_of(char: str) -> Script | None:
 def unprintable(text: str) -> tuple[Script, str] | None:
     """The first script of ``text`` pnp cannot print yet, and its characters in the text;
     None when it can print all of it."""
+    if not text or max(text) < "\u0590":  # the common case, at C speed
+        return None
     for char in text:
         script = script_of(char)
         if script is not None:
