@@ -39,6 +39,7 @@ TIERS = {
         "test_gate",
         "test_templatefields",
         "test_keeping",
+        "test_progress",
     },
     "acceptance": {
         "test_duplex",
