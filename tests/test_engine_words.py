@@ -109,8 +109,8 @@ def test_a_french_game_prints_french_on_every_page(pnp, game, tmp_path):
 
 
 def own_engine_words(path: Path, mark: str = "SV:") -> None:
-    """Translate every entry of a game's engine catalog as ``mark`` + the English, keeping
-    the placeholders (and as many plural forms as the catalog has)."""
+    """Translate every entry of a game's catalog (its engine words or its own) as ``mark`` +
+    the English, keeping the placeholders (and as many plural forms as the catalog has)."""
     root = path.parent.parent
     catalog = catalogs.read_catalog(root, path)
     for message in catalog:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from test_engine_words import own_engine_words
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "generator", "templates", "components")
@@ -127,25 +128,6 @@ def test_from_an_empty_folder_a_copied_example_builds_in_german(installed, tmp_p
     assert _files(package) == before, "something was written into the installed package"
 
 
-def _fill(path: Path, mark: str) -> None:
-    """Translate every entry of a catalog as ``mark`` + its English, keeping placeholders,
-    with as many plural forms as its header asks for."""
-    from babel.messages import pofile
-
-    with open(path, "rb") as handle:
-        catalog = pofile.read_po(handle)
-    for message in catalog:
-        if not message.id:
-            continue
-        if isinstance(message.id, str):
-            message.string = mark + message.id
-        else:
-            forms = [message.id[0]] + [message.id[1]] * (catalog.num_plurals - 1)
-            message.string = tuple(mark + form for form in forms)
-    with open(path, "wb") as handle:
-        pofile.write_po(handle, catalog, width=0)
-
-
 def _pages(pdf: Path) -> list[str]:
     return [" ".join((page.extract_text() or "").split()) for page in PdfReader(pdf).pages]
 
@@ -165,7 +147,7 @@ def test_a_new_game_prints_french_and_a_language_the_engine_lacks(installed, tmp
     for language in ("fr", "sv"):
         result = _pnp(bin_dir, game, "i18n", "init", language)
         assert result.returncode == 0, result.stdout + result.stderr
-        _fill(game / "locale" / f"{language}.po", f"[{language}] ")
+        own_engine_words(game / "locale" / f"{language}.po", f"[{language}] ")
     result = _pnp(bin_dir, game, "check", "--lang", "fr")
     assert result.returncode == 0, result.stdout + result.stderr
     assert _pnp(bin_dir, game, "build", "--lang", "fr").returncode == 0
@@ -176,7 +158,7 @@ def test_a_new_game_prints_french_and_a_language_the_engine_lacks(installed, tmp
     result = _pnp(bin_dir, game, "build", "--lang", "sv")
     assert result.returncode == 1 and "pnp i18n engine sv" in result.stderr, result.stderr
     assert _pnp(bin_dir, game, "i18n", "engine", "sv").returncode == 0
-    _fill(game / "locale" / "engine-sv.po", "[sv] ")
+    own_engine_words(game / "locale" / "engine-sv.po", "[sv] ")
     result = _pnp(bin_dir, game, "check", "--lang", "sv")
     assert result.returncode == 0, result.stdout + result.stderr
     assert _pnp(bin_dir, game, "build", "--lang", "sv").returncode == 0
