@@ -206,7 +206,17 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
             "missing": [at for at, _ in report.missing],
             "fuzzy": [at for at, _ in report.fuzzy],
             "broken": [{"at": at, "problem": problem} for at, _, problem in report.broken],
+            "undeclared": [
+                {"at": at, "field": name, "text": text} for at, name, text in report.undeclared
+            ],
             "engine": game.words.missing(),
+            "engine_problems": [
+                {
+                    "at": f"{game.words.catalog}:{p.line}" if p.line else game.words.catalog,
+                    "problem": p.message,
+                }
+                for p in game.words.problems
+            ],
             "obsolete": report.obsolete,
         },
     }
