@@ -276,3 +276,33 @@ def test_a_single_word_no_template_declares_fails_the_check_until_declared(pnp, 
     translate(game / "locale" / "de.po", {"nobody": "niemand"})
     result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
     assert result.exit_code == 0, result.stderr
+
+
+def test_a_column_a_sheet_prints_is_text_and_a_field_nothing_uses_is_left_alone(pnp, game):
+    """A deck's field shown in a sheet's table prints, whatever the deck's templates say; a
+    field no template names and no table shows cannot print, so it is neither offered nor an
+    error, even when it reads like a code."""
+    cards = game / "cards.yaml"
+    text = cards.read_text().replace('"#aa7733"}', '"#aa7733", hint: nobody, spare: alpha}')
+    cards.write_text(text)
+    write(
+        game / "rules.yaml",
+        """\
+        kind: sheet
+        title: Rules
+        sections:
+          - heading: Cards
+            blocks:
+              - table: {header: [Card, Who], from: cards, columns: [label, hint]}
+        """,
+    )
+    result = pnp("i18n", "extract", GAME, "--components", game.parent)
+    assert result.exit_code == 0, result.output
+    catalog = read_catalog(game, game / "locale" / f"{GAME}.pot")
+    found = {m.id: m for m in catalog if m.id}
+    assert "nobody" in found and "alpha" not in found, sorted(found)
+    assert "printed: a column of a table on Rules" in found["nobody"].auto_comments
+    init_german(pnp, game, {**GERMAN, "nobody": "niemand", "Rules": "Regeln"})
+    result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
+    assert "spare" not in result.stderr and "'alpha'" not in result.stderr, result.stderr
+    assert "not translated into de: 'Who'" in result.stderr  # the header is text too

@@ -34,10 +34,11 @@ from pydantic import BaseModel
 from generator.i18n.catalogs import Found, Loc, reads_as
 from generator.model.fields import Printed
 from generator.model.game import GameSpec
-from generator.model.gamefolders import slugify
+from generator.model.gamefolders import slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS
-from generator.model.templatefields import FieldsError, declared_fields
+from generator.model.templatefields import FieldsError, declared_fields, template_file
 from generator.model.yamlsource import YamlDoc
+from generator.paths import PathRefused, read_text
 
 FREE = "fields"  # a component's fields shared by every piece
 # an entry's own fields the engine itself prints: the contents page names each kind by them
@@ -54,6 +55,8 @@ class Declared:
     text: dict[str, str] = field(default_factory=dict)
     other: set[str] = field(default_factory=set)
     undeclared: dict[str, tuple[Loc, str, bool]] = field(default_factory=dict)
+    complete: bool = False  # every template of the component has a fields block
+    mentioned: set[str] = field(default_factory=set)  # names the game's templates use
 
     def kind(self, names: list[str]) -> tuple[str | None, str]:
         """'text', 'other' or None (declared by no template) for a string at ``names`` (the
@@ -80,21 +83,42 @@ def _in_order(wanted: list[str], names: list[str]) -> bool:
 def declarations(root: Path, data: dict[str, Any]) -> Declared:
     """The fields the templates a component names declare (a block that cannot be read
     declares nothing here: the art stage reports it)."""
-    out = Declared()
+    out = Declared(complete=True)
     for key in TEMPLATE_KEYS:
         name = data.get(key)
         if not isinstance(name, str):
             continue
         try:
-            fields = declared_fields(root, name) or {}
+            declared = declared_fields(root, name)
         except FieldsError:
-            continue
+            declared = None
+        out.complete = out.complete and declared is not None
+        fields = declared or {}
         for found in fields.values():
             if found.kind == "text":
                 out.text.setdefault(found.name, found.about)
             else:
                 out.other.add(found.name)
     out.other -= set(out.text)
+    if not out.complete:
+        named = [name for key in TEMPLATE_KEYS if isinstance(name := data.get(key), str)]
+        out.mentioned = _mentioned(root, named)
+    return out
+
+
+def _mentioned(root: Path, names: list[str]) -> set[str]:
+    """Every name the templates a component names, and the game's own templates (which
+    their macros may come from), use: a field none of them uses cannot print."""
+    files = {p for n in names if (p := template_file(root, n)) is not None}
+    own = template_dirs(root)[0]
+    if own.is_dir():
+        files |= {p for p in own.glob("*.j2") if p.is_file()}
+    out: set[str] = set()
+    for path in files:
+        try:
+            out |= set(_NAME.findall(read_text(path.parent, path, "template")))
+        except (PathRefused, UnicodeDecodeError):
+            continue
     return out
 
 
@@ -106,14 +130,49 @@ def model_of(doc: YamlDoc, game: bool) -> type[BaseModel] | None:
     return COMPONENT_KINDS.get(kind) if isinstance(kind, str) else None
 
 
-def printed(doc: YamlDoc, root: Path, game: bool = False) -> tuple[list[Found], Declared]:
-    """Every printed string of a spec document, and what its templates declare."""
+def owner_of(doc: YamlDoc, game: bool = False) -> str:
+    """The id a document's strings are known by: 'game', or its component's id."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    return "game" if game else str(data.get("id") or slugify(doc.path.stem))
+
+
+def table_columns(docs: list[YamlDoc]) -> dict[str, dict[str, str]]:
+    """The fields of a deck that a sheet's table prints (``table: {from: deck, columns:
+    [...]}``), by the deck's id: each is printed text, whatever the deck's templates say."""
+    out: dict[str, dict[str, str]] = {}
+    for doc in docs:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        if data.get("kind") != "sheet":
+            continue
+        for section in _dicts(data.get("sections")):
+            for block in _dicts(section.get("blocks")):
+                table = block.get("table")
+                if not isinstance(table, dict) or not isinstance(table.get("from"), str):
+                    continue
+                about = f"a column of a table on {data.get('title', doc.path.stem)}"
+                for column in table.get("columns") or []:
+                    out.setdefault(table["from"], {}).setdefault(str(column), about)
+    return out
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def printed(
+    doc: YamlDoc, root: Path, game: bool = False, columns: dict[str, str] | None = None
+) -> tuple[list[Found], Declared]:
+    """Every printed string of a spec document, and what its templates declare (with
+    ``columns``, the fields a sheet's table prints of it)."""
     model = model_of(doc, game)
     data = doc.data
     if model is None or not isinstance(data, dict):
         return [], Declared()
     declared = Declared() if game else declarations(root, data)
-    owner = "game" if game else str(data.get("id") or slugify(doc.path.stem))
+    for name, about in (columns or {}).items():
+        declared.text.setdefault(name, about)
+        declared.other.discard(name)
+    owner = owner_of(doc, game)
     walker = _Walker(doc, owner, declared)
     found = list(walker.model(model, data, ()))
     return found, declared
@@ -190,10 +249,15 @@ class _Walker:
             if kind == "text":
                 about = self.declared.text.get(declared, "")
                 yield self.found(where, text, about, prefix + declared)
-            elif kind is None and (look := reads_as(text)) != "other":
+            elif kind is None and self._maybe_printed(key) and (look := reads_as(text)) != "other":
                 self.declared.undeclared.setdefault(declared, (where, text, look == "text"))
                 if look == "text":
                     yield self.found(where, text, "", prefix + declared)
+
+    def _maybe_printed(self, key: str) -> bool:
+        """Whether a field no template declares may print: some template of the component
+        has no fields block, and the game's templates use its name."""
+        return not self.declared.complete and key in self.declared.mentioned
 
     def found(self, loc: Loc, text: str, about: str = "", name: str = "") -> Found:
         """A string found at ``loc``; its context names the component and the field (``name``
@@ -249,6 +313,7 @@ def _inner(annotation: Any) -> Any:
 
 
 _LETTER = re.compile(r"[^\W\d_]")
+_NAME = re.compile(r"[A-Za-z_]\w*")
 ICON = re.compile(r":[a-z0-9][a-z0-9-]*:")
 _COMMENT = re.compile(r"^\s*#\s?(.*)$")
 
@@ -290,8 +355,10 @@ def game_strings(
     no template declares, each once."""
     out: list[tuple[YamlDoc, list[Found]]] = []
     undeclared: list[Undeclared] = []
+    tables = table_columns(docs)
     for index, doc in enumerate(docs):
-        found, declared = printed(doc, root, game=index == 0)
+        columns = tables.get(owner_of(doc)) if index else None
+        found, declared = printed(doc, root, index == 0, columns)
         out.append((doc, found))
         for name, (loc, text, offered) in declared.undeclared.items():
             undeclared.append(Undeclared(*doc.where(loc), name, text, offered))
