@@ -138,7 +138,8 @@ def owner_of(doc: YamlDoc, game: bool = False) -> str:
 
 def table_columns(docs: list[YamlDoc]) -> dict[str, dict[str, str]]:
     """The fields of a deck that a sheet's table prints (``table: {from: deck, columns:
-    [...]}``), by the deck's id: each is printed text, whatever the deck's templates say."""
+    [...]}``), by the deck's id: each is printed text, unless a template of the deck declares
+    it another kind (a code printed as it is)."""
     out: dict[str, dict[str, str]] = {}
     for doc in docs:
         data = doc.data if isinstance(doc.data, dict) else {}
@@ -170,8 +171,8 @@ def printed(
         return [], Declared()
     declared = Declared() if game else declarations(root, data)
     for name, about in (columns or {}).items():
-        declared.text.setdefault(name, about)
-        declared.other.discard(name)
+        if name not in declared.other:  # a template may say it is a code printed as it is
+            declared.text.setdefault(name, about)
     owner = owner_of(doc, game)
     walker = _Walker(doc, owner, declared)
     found = list(walker.model(model, data, ()))
