@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test test-fast check lint format bench pictures clean browser
+.PHONY: build test test-fast check lint format bench pictures clean browser gettext
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,15 @@ browser:
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium chromium-driver; \
 	fi
 
-test: $(STAMP) browser
+# the catalog tests check every PO file with GNU msgfmt -c --check-format: gettext is
+# installed here the same way when msgfmt is missing
+gettext:
+	@if ! command -v msgfmt >/dev/null && command -v apt-get >/dev/null; then \
+		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq gettext; \
+	fi
+
+test: $(STAMP) browser gettext
 	$(BIN)/ruff check generator tests benchmarks docs
 	$(BIN)/ruff format --check generator tests benchmarks docs
 	$(BIN)/mypy generator

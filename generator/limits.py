@@ -19,3 +19,4 @@ FILE_BYTES = {
     "manifest": 50 * MB,  # a pack's manifest.json, read back to tell if it is up to date
     "package": 50 * MB,  # the engine's own data: sizes, words, vendors, fonts, the ICC profile
 }
+MAX_PLURAL_FORMS = 6  # plural forms of one language: gettext's languages need at most 6

@@ -38,6 +38,7 @@ TIERS = {
         "test_sandbox",
         "test_gate",
         "test_templatefields",
+        "test_keeping",
         "test_progress",
     },
     "acceptance": {
@@ -57,6 +58,7 @@ TIERS = {
         "test_tutorial",
         "test_serve_browser",
         "test_shops",
+        "test_bundled_languages",
     },
 }
 TIER_NAMES = ("unit", "e2e", "acceptance")

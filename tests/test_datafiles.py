@@ -312,7 +312,8 @@ def test_translation_catalogs_pick_up_the_data_and_point_at_its_rows(tmp_path, p
     result = pnp("i18n", "extract", "g", "--components", root.parent)
     assert result.exit_code == 0, result.output
     pot = (root / "locale" / "g.pot").read_text(encoding="utf-8")
-    assert '#: cards.csv:3\nmsgid "Everyone discards a card."' in pot, pot
+    entry = '#: cards.csv:3\nmsgctxt "deck: cards.text"\nmsgid "Everyone discards a card."'
+    assert entry in pot, pot
     result = pnp("check", "--components", root.parent, "--lang", "de")
     assert result.exit_code == 1
     assert "cards.csv:3" in result.output, result.output

@@ -35,6 +35,10 @@ def write(path: Path, text: str) -> None:
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
+    return write_small_game(tmp_path)
+
+
+def write_small_game(tmp_path: Path) -> Path:
     """A two-language game: a deck whose text is fitted, and token pages with a {n} title."""
     root = tmp_path / "components" / GAME
     write(
@@ -181,7 +185,12 @@ def test_a_missing_placeholder_is_reported(pnp, game):
     init_german(pnp, game, {**GERMAN, "Page [{n}]": "Seite"})
     result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
     assert result.exit_code == 1, result.output
-    assert "'Page [{n}]'" in result.stderr and "placeholders" in result.stderr, result.stderr
+    po = game / "locale" / "de.po"
+    lines = po.read_text(encoding="utf-8").splitlines()
+    line = next(n for n, t in enumerate(lines, 1) if t == 'msgstr "Seite"')
+    assert f"de.po:{line - 1}: the de translation of 'Page [{{n}}]'" in result.stderr, result.stderr
+    assert "placeholder `{n}` is missing" in result.stderr, result.stderr
+    assert "not translated" not in result.stderr, result.stderr  # said once, at the catalog
 
 
 def test_fuzzy_and_obsolete_entries_are_reported(pnp, game):
@@ -222,6 +231,14 @@ def test_german_text_that_no_longer_fits_is_reported_with_its_language(pnp, game
     result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
     assert result.exit_code == 1, result.output
     assert "does not fit" in result.stderr and "'rule'" in result.stderr, result.stderr
+    # said at the translation's line of the catalog, with the language named
+    lines = (game / "locale" / "de.po").read_text(encoding="utf-8").splitlines()
+    at = next(n for n, t in enumerate(lines, 1) if t == 'msgid "Trade freely with everyone."')
+    said = [t for t in result.stderr.splitlines() if "does not fit" in t]
+    assert said[0].startswith(f"components/{GAME}/locale/de.po:{at}:") or (
+        f"/locale/de.po:{at}: text does not fit" in said[0]
+    ), said
+    assert "shorten the de translation" in said[0], said
     # English still fits
     english = pnp("check", GAME, "--components", game.parent)
     assert english.exit_code == 0, english.output
@@ -244,7 +261,7 @@ BAD_HEADERS = {
     "nplurals not a number": ("nplurals=abc; plural=(n != 1);", "nplurals"),
     "nplurals negative": ("nplurals=-3; plural=(n != 1);", "nplurals"),
     "nplurals zero": ("nplurals=0; plural=0;", "nplurals"),
-    "a plural expression gettext cannot read": ("nplurals=2; plural=(n !!= 1;", "plural="),
+    "a plural expression gettext cannot read": ("nplurals=2; plural=(n !!= 1;", "plural rule"),
 }
 
 
@@ -263,5 +280,58 @@ def test_a_catalog_header_out_of_bounds_is_an_error_at_its_line(pnp, game, case,
     args = ("check", GAME, "--lang", "de") if command == "check" else ("i18n", "update", GAME)
     result = pnp(*args, "--components", game.parent)
     assert result.exit_code == 2, result.output
-    assert f"de.po:{line}: broken catalog: Plural-Forms: {message}" in result.stderr, result.output
+    (said,) = [t for t in result.stderr.splitlines() if f"de.po:{line}: broken catalog:" in t]
+    assert message in said, result.stderr
     assert po.read_text(encoding="utf-8") == text  # update wrote nothing
+
+
+def test_a_single_word_no_template_declares_fails_the_check_until_declared(pnp, game):
+    """'nobody' reads like a code (a suit, a rank) as much as a word: a field no template
+    declares cannot be guessed, so the check says so at its line; declared text, it is
+    offered to translators and printed translated."""
+    cards = game / "cards.yaml"
+    cards.write_text(
+        cards.read_text().replace('colour: "#aa7733"}', 'colour: "#aa7733", hint: nobody}')
+    )
+    face = game / "templates" / "face.svg.j2"
+    face.write_text(face.read_text().replace("</svg>", '<text y="40">{{ card.hint }}</text></svg>'))
+    init_german(pnp, game)
+    result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
+    assert result.exit_code == 1, result.output
+    wanted = "cards.yaml:9: field 'hint' ('nobody') is declared by no template"
+    assert wanted in result.stderr, result.stderr
+    face.write_text("{#- fields\nhint: text  who plays\n-#}\n" + face.read_text())
+    assert pnp("i18n", "update", GAME, "--components", game.parent).exit_code == 0
+    translate(game / "locale" / "de.po", {"nobody": "niemand"})
+    result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
+    assert result.exit_code == 0, result.stderr
+
+
+def test_a_column_a_sheet_prints_is_text_and_a_field_nothing_uses_is_left_alone(pnp, game):
+    """A deck's field shown in a sheet's table prints, whatever the deck's templates say; a
+    field no template names and no table shows cannot print, so it is neither offered nor an
+    error, even when it reads like a code."""
+    cards = game / "cards.yaml"
+    text = cards.read_text().replace('"#aa7733"}', '"#aa7733", hint: nobody, spare: alpha}')
+    cards.write_text(text)
+    write(
+        game / "rules.yaml",
+        """\
+        kind: sheet
+        title: Rules
+        sections:
+          - heading: Cards
+            blocks:
+              - table: {header: [Card, Who], from: cards, columns: [label, hint]}
+        """,
+    )
+    result = pnp("i18n", "extract", GAME, "--components", game.parent)
+    assert result.exit_code == 0, result.output
+    catalog = read_catalog(game, game / "locale" / f"{GAME}.pot")
+    found = {m.id: m for m in catalog if m.id}
+    assert "nobody" in found and "alpha" not in found, sorted(found)
+    assert "printed: a column of a table on Rules" in found["nobody"].auto_comments
+    init_german(pnp, game, {**GERMAN, "nobody": "niemand", "Rules": "Regeln"})
+    result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
+    assert "spare" not in result.stderr and "'alpha'" not in result.stderr, result.stderr
+    assert "not translated into de: 'Who'" in result.stderr  # the header is text too

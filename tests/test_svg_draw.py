@@ -447,6 +447,15 @@ def test_a_character_no_font_has_is_an_error():
         drawer("<text>Snow 漢</text>")
 
 
+def test_text_in_a_script_that_needs_shaping_is_refused_not_drawn_apart():
+    """DejaVu Sans has Hebrew and Arabic letters, but drawn one by one, left to right, they
+    read wrong: the renderer refuses them, in a plain text and in a tspan alike."""
+    with pytest.raises(SvgError, match="'שלום' is written in Hebrew script"):
+        drawer("<text>שלום</text>")
+    with pytest.raises(SvgError, match="Arabic script"):
+        drawer('<text x="1" y="2">A <tspan>سلام</tspan></text>')
+
+
 # --- paint -----------------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from test_engine_words import own_engine_words
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "generator", "templates", "components")
@@ -122,9 +123,48 @@ def test_from_an_empty_folder_a_copied_example_builds_in_german(installed, tmp_p
     assert result.returncode == 0, result.stdout + result.stderr
     assert (work / "output" / "mine" / "shop" / "miniature-cards.pdf").is_file()
     assert (work / "output" / "mine" / "tts" / "tts.json").is_file()
-    result = _pnp(bin_dir, work, "i18n", "engine", "de")
-    assert result.returncode == 0, result.stderr
-    assert (work / "de.po").is_file()  # into the folder it runs in
+    result = _pnp(bin_dir, work, "i18n", "engine", "sv")  # no game here: nowhere to write
+    assert result.returncode != 0 and "game folder" in result.stderr, result.stderr
+    assert _files(package) == before, "something was written into the installed package"
+
+
+def _pages(pdf: Path) -> list[str]:
+    return [" ".join((page.extract_text() or "").split()) for page in PdfReader(pdf).pages]
+
+
+def test_a_new_game_prints_french_and_a_language_the_engine_lacks(installed, tmp_path):
+    """pnp new, i18n init fr, the catalog filled: check passes and the French pack has the
+    engine's French words (the package's catalog) on every page; Swedish, which pnp does not
+    ship, is refused until the game carries the engine's words in locale/engine-sv.po."""
+    bin_dir, package = installed
+    before = _files(package)
+    work = tmp_path / "work"
+    work.mkdir()
+    assert _pnp(bin_dir, work, "new", "quick").returncode == 0
+    game = work / "components" / "quick"
+    spec = game / "game.yaml"
+    spec.write_text(spec.read_text() + "languages: [en, fr, sv]\n")
+    for language in ("fr", "sv"):
+        result = _pnp(bin_dir, game, "i18n", "init", language)
+        assert result.returncode == 0, result.stdout + result.stderr
+        own_engine_words(game / "locale" / f"{language}.po", f"[{language}] ")
+    result = _pnp(bin_dir, game, "check", "--lang", "fr")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert _pnp(bin_dir, game, "build", "--lang", "fr").returncode == 0
+    pages = _pages(game / "output" / "quick" / "fr" / "quick.pdf")
+    assert "Contenu" in pages[0] and "Contents" not in pages[0], pages[0]
+    assert all("[fr]" in page and "sheet" not in page for page in pages[1:] if page), pages
+
+    result = _pnp(bin_dir, game, "build", "--lang", "sv")
+    assert result.returncode == 1 and "pnp i18n engine sv" in result.stderr, result.stderr
+    assert _pnp(bin_dir, game, "i18n", "engine", "sv").returncode == 0
+    own_engine_words(game / "locale" / "engine-sv.po", "[sv] ")
+    result = _pnp(bin_dir, game, "check", "--lang", "sv")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert _pnp(bin_dir, game, "build", "--lang", "sv").returncode == 0
+    pages = _pages(game / "output" / "quick" / "sv" / "quick.pdf")
+    assert "[sv] Contents" in pages[0], pages[0]
+    assert all("[sv]" in page for page in pages[1:] if page), pages
     assert _files(package) == before, "something was written into the installed package"
 
 

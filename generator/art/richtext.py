@@ -36,6 +36,7 @@ class Overflow:
     missing: str
     line: int | None = None
     path: Path | None = None  # where the line is, when not the component's spec (a data file)
+    text: str = ""  # the text that does not fit (a translation is told by it)
 
 
 @dataclass(frozen=True)

@@ -37,14 +37,14 @@ class Shape:
         message to the person running pnp)."""
         text = (words or english()).text
         if self.kind == "circle":
-            return text("size_circle", d=f"{self.w:g}")
+            return text("size_circle", d=self.w)
         if self.kind.startswith("hex"):
-            return text("size_hex", d=f"{min(self.w, self.h):g}")
+            return text("size_hex", d=min(self.w, self.h))
         if self.kind == "net":
-            return text("size_die", d=f"{self.panels[0][2]:g}")
+            return text("size_die", d=self.panels[0][2])
         if self.kind == "standee":
-            return text("size_standee", w=f"{self.panels[0][2]:g}", h=f"{self.panels[0][3]:g}")
-        return text("size_rect", w=f"{self.w:g}", h=f"{self.h:g}")
+            return text("size_standee", w=self.panels[0][2], h=self.panels[0][3])
+        return text("size_rect", w=self.w, h=self.h)
 
 
 def token_shape(kind: str, w: float, h: float, corner: float = 0.0) -> Shape:

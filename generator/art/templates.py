@@ -215,11 +215,18 @@ class TemplateRenderer:
                 break
             current -= step
         if not fits:
-            self._overflow(box, width, height, needed, widest, current)
+            self._overflow(box, width, height, needed, widest, current, str(text))
         return {"lines": lines, "size": current, "leading": current * leading}
 
     def _overflow(
-        self, box: str, width: float, height: float, needed: float, widest: float, size: float
+        self,
+        box: str,
+        width: float,
+        height: float,
+        needed: float,
+        widest: float,
+        size: float,
+        text: str = "",
     ) -> None:
         """Record text that does not fit its box even at its smallest size."""
         subject = self._drawing
@@ -235,6 +242,7 @@ class TemplateRenderer:
                 f"{' and '.join(short)} at {size / richtext.PT:.1f} pt ({size:.2f} mm) text",
                 subject.line,
                 subject.path,
+                text,
             )
         )
 
@@ -270,7 +278,7 @@ class TemplateRenderer:
         look = richtext.Look(family, weight, colour, leading)
         laid = richtext.fitted(str(text), w, h, size, min_size, look, bool(icon))
         if not laid.fits:
-            self._overflow(box, w, h, laid.height, laid.widest, laid.size)
+            self._overflow(box, w, h, laid.height, laid.widest, laid.size, str(text))
         return richtext.svg(laid, (x, y, w, h), look, align, valign, icon)
 
     def macro(

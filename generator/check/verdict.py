@@ -6,7 +6,6 @@ with ``strict`` a rulebook count no spec covers yet) and whether the game passes
 
 from __future__ import annotations
 
-from collections.abc import Sized
 from dataclasses import dataclass, field
 
 from generator.art.richtext import Overflow
@@ -14,7 +13,6 @@ from generator.check.colours import CloseColours, close_colours
 from generator.check.fit import Misfit, check_fit
 from generator.check.printing import PrintReport
 from generator.check.rules import NOT_YET, CountRow, check_counts, check_recipes, mismatches
-from generator.i18n.strings import words
 from generator.model.loader import Game
 
 
@@ -65,14 +63,9 @@ def judge(
 
 def translation_problems(game: Game) -> int:
     """The strings a game's translation lacks or breaks (its own and the engine's): missing,
-    fuzzy, or with their placeholders changed."""
+    fuzzy, or not keeping what their source must keep."""
     report = game.report
     if report is None:
         return 0
-    lacking: tuple[Sized, ...] = (
-        report.missing,
-        report.fuzzy,
-        report.placeholders,
-        words(report.language).missing(),
-    )
-    return sum(map(len, lacking))
+    engine = game.words
+    return report.problems + len(engine.missing()) + len(engine.problems)

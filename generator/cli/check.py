@@ -27,7 +27,6 @@ from generator.cli.common import (
     silenced,
 )
 from generator.errors import clean, display_path
-from generator.i18n.strings import words
 from generator.model.loader import Game
 from generator.plan.games import Planned
 
@@ -204,9 +203,20 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
         if report is None
         else {
             "language": report.language,
-            "missing": [where for where, _ in report.missing],
-            "fuzzy": [where for where, _ in report.fuzzy],
-            "placeholders": [where for where, _ in report.placeholders],
+            "missing": [at for at, _ in report.missing],
+            "fuzzy": [at for at, _ in report.fuzzy],
+            "broken": [{"at": at, "problem": problem} for at, _, problem in report.broken],
+            "undeclared": [
+                {"at": at, "field": name, "text": text} for at, name, text in report.undeclared
+            ],
+            "engine": game.words.missing(),
+            "engine_problems": [
+                {
+                    "at": f"{game.words.catalog}:{p.line}" if p.line else game.words.catalog,
+                    "problem": p.message,
+                }
+                for p in game.words.problems
+            ],
             "obsolete": report.obsolete,
         },
     }
@@ -262,31 +272,34 @@ def describe_printing(printing: PrintReport) -> None:
     )
 
 
-def explain_translation(game: Game) -> None:
-    """The translation report of a game in one language."""
+def explain_translation(game: Game, quiet: bool = False) -> None:
+    """The translation report of a game in one language, each problem at its line (the
+    spec's for a string not translated, the catalog's for one that is fuzzy or broken);
+    ``quiet``: the problems only."""
     report = game.report
     if report is None:
         return
-    label = f"{clean(game.name)} [{report.language}]"
-    engine = words(report.language).missing()
-    for where, text in report.missing:
-        click.echo(f"{where}: not translated into {report.language}: {text!r}", err=True)
-    for where, text in report.fuzzy:
-        click.echo(f"{where}: fuzzy translation in {report.language}: {text!r}", err=True)
-    for where, text in report.placeholders:
+    language = report.language
+    label = f"{clean(game.name)} [{language}]"
+    for at, text in report.missing:
+        click.echo(f"{at}: not translated into {language}: {text!r}", err=True)
+    for at, text in report.fuzzy:
+        click.echo(f"{at}: fuzzy translation in {language}: {text!r}", err=True)
+    for at, text, problem in report.broken:
+        click.echo(f"{at}: the {language} translation of {text!r}: {problem}", err=True)
+    for at, name, text in report.undeclared:
         click.echo(
-            f"{where}: the {report.language} translation of {text!r} changes its "
-            "{placeholders}; keep every {name} of the source",
+            f"{at}: field '{name}' ({text!r}) is declared by no template of its component, so "
+            f"it is not known whether it prints: declare it in the template's fields block "
+            f"(text to translate it into {language}, code to keep it as it is)",
             err=True,
         )
-    for key in engine:
-        click.echo(
-            f"generator/i18n/locale/{report.language}.po: engine string '{key}' is not translated",
-            err=True,
-        )
+    engine = explain_engine_words(game)
+    if quiet:
+        return
     for text in report.obsolete:
         click.echo(f"  {label}: catalog string no spec uses any more: {text!r}")
-    problems = len(report.missing) + len(report.fuzzy) + len(report.placeholders) + len(engine)
+    problems = report.problems + engine
     if problems:
         click.echo(
             f"  {label}: {problems} string(s) not translated; they print in the source language"
@@ -295,13 +308,54 @@ def explain_translation(game: Game) -> None:
         click.echo(f"  {label}: translation complete")
 
 
+def explain_engine_words(game: Game) -> int:
+    """What the engine's words in the game's language lack, at the game's own catalog of
+    them (``locale/engine-<lang>.po``): the number of strings lacking."""
+    engine, language = game.words, game.language
+    for problem in engine.problems:
+        at = engine.catalog + (f":{problem.line}" if problem.line else "")
+        click.echo(f"{at}: engine words in {language}: {clean(problem.message)}", err=True)
+    missing = engine.missing()
+    if missing and not engine.own:
+        click.echo(
+            f"{engine.catalog}: the engine's own words (contents page, page labels, printing "
+            f"notes) have no {language} translation: run 'pnp i18n engine {language}' in the "
+            f"game folder and translate its {len(missing)} strings",
+            err=True,
+        )
+    elif missing:
+        for key in missing:
+            line = engine.lines.get(key)
+            at = engine.catalog + (f":{line}" if line else "")
+            click.echo(f"{at}: engine string '{key}' is not translated into {language}", err=True)
+    return len(missing) + len(engine.problems)
+
+
+def _translation_place(text: str, texts: dict[str, str]) -> str | None:
+    """The catalog place of the translation a text that does not fit is (or holds: a
+    template may add markup around it); None for a text that is no translation."""
+    if text in texts:
+        return texts[text]
+    held = [t for t in texts if len(t) > 3 and t in text]
+    return texts[max(held, key=len)] if held else None
+
+
 def explain_overflows(game: Game, overflows: list[Overflow]) -> None:
-    """One error line per text that does not fit its box, even at its smallest size."""
+    """One error line per text that does not fit its box, even at its smallest size; a
+    translated text at its catalog line, with the language named."""
+    report = game.report
+    places = report.places if report is not None else {}
+    texts = report.texts if report is not None else {}
     for o in overflows:
         component = next(c for c in game.components if c.id == o.component)
         where = display_path(o.path or component.path) + (f":{o.line}" if o.line else "")
+        fix = "shorten the text or make the box larger"
+        place = _translation_place(o.text, texts) if o.text else places.get(where)
+        if place:
+            where = place
+            fix = f"shorten the {game.language} translation or make the box larger"
         click.echo(
             f"{where}: text does not fit: {o.piece}, box {clean(o.box)}: "
-            f"{o.missing} missing; shorten the text or make the box larger",
+            f"{o.missing} missing; {fix}",
             err=True,
         )

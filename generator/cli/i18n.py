@@ -7,12 +7,13 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import components_option, load_games
+from generator.cli.common import components_option, in_game_folder, load_games
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.i18n import catalogs
 from generator.i18n.strings import engine_catalog
-from generator.model.kinds import ENTRY_LISTS
+from generator.model.gamefolders import here_game
 from generator.model.loader import Game
+from generator.model.printed import game_strings
 from generator.output.atomic import replacing
 from generator.paths import PathRefused, writable_target
 
@@ -23,8 +24,23 @@ def command() -> None:
 
 
 def _template(game: Game) -> catalogs.Catalog:
+    """The game's catalog template; the free fields no template declares are said (read as
+    words when they look like words, as codes otherwise: declare them text or code)."""
     docs = [game.doc, *(c.doc for c in game.components)]
-    return catalogs.extract(docs, game.root, game.spec.title, ENTRY_LISTS)
+    found, undeclared = game_strings(game.root, docs)
+    for field in undeclared:
+        offered = (
+            "it is offered to translators because it reads as words"
+            if field.offered
+            else f"it is not offered to translators because {field.text!r} reads as a code"
+        )
+        click.echo(
+            f"{display_path(field.path)}:{field.line}: note: field '{field.name}' is declared "
+            f"by no template of its component; {offered} (declare it in the template's fields "
+            "block: text to translate it, code to keep it)",
+            err=True,
+        )
+    return catalogs.extract(found, game.root, game.spec.title)
 
 
 def _one_game(components_dir: Path, name: str) -> Game:
@@ -45,11 +61,12 @@ def _write(catalog: catalogs.Catalog, game: Game, path: Path) -> None:
 
 
 @command.command("extract")
-@click.argument("game")
+@click.argument("game", required=False)
 @components_option
-def extract(game: str, components_dir: Path) -> None:
+@in_game_folder
+def extract(game: str | None, components_dir: Path) -> None:
     """Write locale/<game>.pot: every string the game prints, with its spec file and line."""
-    loaded = _one_game(components_dir, game)
+    loaded = _one_game(components_dir, _named(game))
     catalog = _template(loaded)
     path = catalogs.catalog_dir(loaded.root) / f"{loaded.name}.pot"
     _write(catalog, loaded, path)
@@ -57,16 +74,13 @@ def extract(game: str, components_dir: Path) -> None:
 
 
 @command.command("init")
-@click.argument("game")
-@click.argument("language")
+@click.argument("names", nargs=-1, required=True, metavar="[GAME] LANGUAGE")
 @components_option
-def init(game: str, language: str, components_dir: Path) -> None:
-    """Start locale/<language>.po for a new language from the game's strings."""
-    if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", language):
-        raise click.BadParameter(
-            "give a language code such as de, fr or pt_BR", param_hint="LANGUAGE"
-        )
-    loaded = _one_game(components_dir, game)
+def init(names: tuple[str, ...], components_dir: Path) -> None:
+    """Start locale/<language>.po for a new language from the game's strings (GAME may be
+    left out in a game folder)."""
+    game, language = _game_and_language(names, components_dir)
+    loaded = _one_game(game[0], game[1])
     path = catalogs.catalog_dir(loaded.root) / f"{language}.po"
     if path.exists() or path.is_symlink():
         raise click.ClickException(f"{display_path(path)} exists; use 'pnp i18n update'")
@@ -80,47 +94,112 @@ def init(game: str, language: str, components_dir: Path) -> None:
         )
 
 
+def _game_and_language(
+    names: tuple[str, ...], components_dir: Path
+) -> tuple[tuple[Path, str], str]:
+    """(components folder, game) and the language of ``[GAME] LANGUAGE``."""
+    if len(names) > 2:
+        raise click.UsageError("give at most a game and a language")
+    language = names[-1]
+    if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", language):
+        raise click.BadParameter(
+            "give a language code such as de, fr or pt_BR", param_hint="LANGUAGE"
+        )
+    here = here_game(components_dir)
+    if len(names) == 2:
+        return ((here.parent if here else components_dir), names[0]), language
+    if here is None:
+        raise click.UsageError("name the game (pnp i18n init GAME LANGUAGE), or run it in one")
+    return (here.parent, here.name), language
+
+
+def _named(game: str | None) -> str:
+    if game is None:
+        raise click.UsageError("name the game, or run it in a game folder")
+    return game
+
+
 @command.command("update")
-@click.argument("game")
+@click.argument("game", required=False)
 @components_option
-def update(game: str, components_dir: Path) -> None:
-    """Bring every locale/<language>.po of a game up to date with its specs: new strings are
-    added, changed ones marked fuzzy, unused ones kept as obsolete."""
-    loaded = _one_game(components_dir, game)
+@in_game_folder
+def update(game: str | None, components_dir: Path) -> None:
+    """Bring every catalog of a game up to date: locale/<language>.po with its specs (new
+    strings added, changed ones marked fuzzy, unused ones kept as obsolete, a translation
+    made before message contexts carried over), locale/engine-<language>.po with the
+    engine's words. A catalog that cannot be read is an error at its line."""
+    loaded = _one_game(components_dir, _named(game))
     template = _template(loaded)
-    for path in sorted(catalogs.catalog_dir(loaded.root).glob("*.po")):
+    folder = catalogs.catalog_dir(loaded.root)
+    for path in sorted(folder.glob("*.po")):
+        engine_language = catalogs.engine_language(path)
         catalog = _read(loaded.root, path)
-        catalog.update(template)
+        if engine_language is None:
+            catalogs.update(catalog, template)
+        else:
+            catalogs.update(catalog, engine_catalog(engine_language))
         _write(catalog, loaded, path)
         click.echo(f"{display_path(path)}: updated")
 
 
 @command.command("engine")
 @click.argument("language")
+@click.argument("game", required=False)
+@components_option
 @click.option(
     "--out",
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder to write <language>.po in (default: generator/i18n/locale/ in a source "
-    "checkout, the current folder when pnp is installed: never the installed package).",
+    help="Folder to write <language>.po in, for a translation of the engine itself (default: "
+    "the game's locale/engine-<language>.po; in a source checkout with no game, "
+    "generator/i18n/locale/).",
 )
-def engine(language: str, out_dir: Path | None) -> None:
-    """Write <language>.po of the engine's own words (inventory, page labels), updating the
-    engine's catalog if there is one."""
+@in_game_folder
+def engine(language: str, game: str | None, components_dir: Path, out_dir: Path | None) -> None:
+    """Write the engine's own words (contents page, page labels, printing notes) to
+    translate: into a game's locale/engine-<language>.po when run in a game folder or given
+    GAME (read from there by build and check, installed pnp or not), updating it if it is
+    there."""
     if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", language):
         raise click.BadParameter("a language code such as de or pt_BR", param_hint="LANGUAGE")
+    if out_dir is not None:
+        _write_engine(language, out_dir, out_dir / f"{language}.po")
+        return
+    if game is not None:
+        loaded = _one_game(components_dir, game)
+        _write_engine(language, loaded.root, catalogs.engine_file(loaded.root, language), loaded)
+        return
+    if not _source_checkout():
+        raise click.UsageError(
+            "run it in a game folder, or name the game (pnp i18n engine LANGUAGE GAME): the "
+            "engine's words for a language go into the game's locale/engine-LANGUAGE.po"
+        )
+    folder = catalogs.ENGINE_LOCALE
+    _write_engine(language, folder, folder / f"{language}.po")
+
+
+def _write_engine(language: str, root: Path, path: Path, game: Game | None = None) -> None:
+    """Write the engine catalog for ``language`` to ``path`` (inside ``root``), updated from
+    the catalog there (kept as it is: only new strings are added, changed ones marked fuzzy)
+    or started from the engine's own translation."""
     catalog = engine_catalog(language)
-    source = catalogs.ENGINE_LOCALE / f"{language}.po"
-    folder = out_dir or (catalogs.ENGINE_LOCALE if _source_checkout() else Path.cwd())
-    path = folder / f"{language}.po"
-    if source.exists():
-        existing = _read(catalogs.ENGINE_LOCALE, source)
-        existing.update(catalog)
+    shipped = catalogs.ENGINE_LOCALE / f"{language}.po"
+    if path.exists() or path.is_symlink():
+        existing = _read(root, path)
+    elif shipped.is_file():
+        existing = _read(catalogs.ENGINE_LOCALE, shipped)
+    else:
+        existing = None
+    if existing is not None:
+        catalogs.update(existing, catalog)
         catalog = existing
-    folder.mkdir(parents=True, exist_ok=True)
-    with replacing(path) as temporary:
-        catalogs.write_catalog(catalog, temporary)
+    if game is not None:
+        _write(catalog, game, path)
+    else:
+        root.mkdir(parents=True, exist_ok=True)
+        with replacing(path) as temporary:
+            catalogs.write_catalog(catalog, temporary)
     click.echo(f"{display_path(path)}: {len(catalog)} strings")
 
 

@@ -41,11 +41,14 @@ if TYPE_CHECKING:
 
 
 def passes_check(verdict: Verdict, force: bool) -> bool:
-    """Say what fails the rules check (counts, text that does not fit, how the pack prints);
-    a failing game is refused unless ``force``."""
-    from generator.cli.check import explain_failures
+    """Say what fails the rules check (counts, text that does not fit, how the pack prints,
+    a translation that is incomplete or broken); a failing game is refused unless
+    ``force``."""
+    from generator.cli.check import explain_failures, explain_translation
 
     explain_failures(verdict)
+    if verdict.untranslated:
+        explain_translation(verdict.game, quiet=True)
     if verdict.passed:
         return True
     name = clean(verdict.game.name)
@@ -77,7 +80,7 @@ def build(request: Request) -> int:
     names = stale(request)
     if names is None:  # every pack is up to date
         return 0
-    from generator.check.verdict import judge
+    from generator.check.verdict import judge, translation_problems
     from generator.output.write import out_folder
 
     loaded = load_games(request.components_dir, names, request.language, defer=True)
@@ -95,7 +98,7 @@ def build(request: Request) -> int:
     loaded.games = [game for game in loaded.games if (game.root, game.language) in keys]
 
     def stage(pack: Pack, printing: PrintReport) -> StagedPack | None:
-        verdict = judge(pack.game, pack.overflows, printing)
+        verdict = judge(pack.game, pack.overflows, printing, translation_problems(pack.game))
         if not request.force and not verdict.passed:
             return None  # refused below, with the reasons; nothing to write
         pack.key = keys[(pack.game.root, pack.game.language)]
@@ -119,11 +122,12 @@ def commit_accepted(games: list[Game], results: list[Planned], out_dir: Path, fo
     """Put in place the packs of the games that pass the rules check, in order; the number
     refused. ``Failed`` 3 if the output folder cannot be written (nothing more is put in
     place)."""
-    from generator.check.verdict import judge
+    from generator.check.verdict import judge, translation_problems
 
     refused = 0
     for i, (game, planned) in enumerate(zip(games, results, strict=True)):
-        if not passes_check(judge(game, planned.overflows, planned.printing), force):
+        verdict = judge(game, planned.overflows, planned.printing, translation_problems(game))
+        if not passes_check(verdict, force):
             planned.discard()
             refused += 1
             continue

@@ -1,66 +1,49 @@
 """Translations: gettext PO catalogs (via Babel) of every string a game prints.
 
-The strings are found in the specs themselves: titles, labels, headings, paragraphs, bullets,
-table cells, and the free fields of entries and components that read as text (not codes such
-as ``cocoa``, colours or file names). Each catalog entry carries the spec's ``file:line`` as its
-reference, so Poedit, Weblate or Crowdin show translators where a string comes from.
+Which strings print is the spec stage's to say (``model.printed``: by the models' marks and
+the fields templates declare), each with its place, its message context (``component:
+field``) and notes for translators; this module keeps them in catalogs and puts translations
+in their place. Each catalog entry carries the spec's ``file:line`` as its reference, so
+Poedit, Weblate or Crowdin show translators where a string comes from.
 
-A game's catalogs live in ``components/<game>/locale/``: ``<game>.pot`` (the template) and one
-``<lang>.po`` per language. The engine's own words (inventory page, page labels) have their
-catalogs in ``generator/i18n/locale/``. A missing translation falls back to the source text and is
-reported by ``pnp check --lang``.
+A game's catalogs live in ``components/<game>/locale/``: ``<game>.pot`` (the template), one
+``<lang>.po`` per language, and ``engine-<lang>.po`` for the engine's own words in a language
+the engine does not ship (``strings``). The engine's own catalogs are in
+``generator/i18n/locale/``. A missing or broken translation falls back to the source text and
+is reported by ``pnp check --lang`` at its line.
 """
 
 from __future__ import annotations
 
 import copy
-import gettext
 import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from babel.messages import pofile
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 
 from generator.errors import display_path
+from generator.i18n import keeping
+from generator.i18n.plurals import PluralError, check_header
 from generator.limits import FILE_BYTES
 from generator.paths import TooLarge, read_bytes
 
-__all__ = ["Catalog"]
+__all__ = ["Catalog", "display_path"]
 
-TEXT_KEYS = {"title", "label", "text", "heading", "page_title", "authored"}
-TEXT_LIST_KEYS = {"bullets", "labels", "header"}
-FREE_KEYS = {"fields"}
-RESERVED = {"name", "count", "per_player", "series", "counts", "group", "id", "kind"}
-# free fields that hold data for the templates, never words: skipped whatever they contain
-DATA_KEYS = {
-    "layout",
-    "icon",
-    "icons",
-    "colour",
-    "color",
-    "accent",
-    "fill",
-    "shape",
-    "style",
-    "suit",
-    "rank",
-    "tags",
-    "value",
-    "faces",
-}
 CODE = re.compile(r":[a-z0-9][a-z0-9-]*:")
 PO_STRING = re.compile(rb'(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)?\s*"(?:[^"\\]|\\.)*"')
-PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
 ENGINE_LOCALE = Path(__file__).resolve().parent / "locale"
+ENGINE_FILE = "engine-{language}.po"  # a game's own catalog of the engine's words
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # catalogs diff cleanly
 MAX_CATALOG_BYTES = FILE_BYTES["catalog"]
 
 Loc = tuple[str | int, ...]
+Key = tuple[str | None, str]  # (message context, source text)
 
 
 class YamlDoc(Protocol):
@@ -77,68 +60,29 @@ class YamlDoc(Protocol):
     def where(self, loc: Loc) -> tuple[Path, int]: ...
 
 
-def is_text(value: Any) -> bool:
-    """Whether a spec value is printed words (not a code, colour, number or file name)."""
+@dataclass(frozen=True)
+class Found:
+    """A printed string of a spec (found by ``model.printed``): where it is in its document,
+    its text, its message context and notes for the translator."""
+
+    loc: Loc
+    text: str
+    context: str
+    notes: tuple[str, ...] = ()
+
+
+def reads_as(value: Any) -> str:
+    """How a value of a free field no template declares reads: ``text`` (words), ``word``
+    (a single lowercase word: a code such as a suit, or a printed word; only its spec can
+    tell) or ``other`` (no letters, a colour, a file name, not a string)."""
     if not isinstance(value, str):
-        return False
+        return "other"
     bare = CODE.sub("", value).replace("**", "").strip()
     if not re.search(r"[^\W\d_]", bare):
-        return False
-    if re.fullmatch(r"#[0-9a-fA-F]{6}", bare) or re.search(r"\.(svg|j2|png|jpe?g)$", bare):
-        return False
-    return not re.fullmatch(r"[a-z0-9_-]+", bare)
-
-
-def strings(data: Any, entry_lists: frozenset[str], loc: Loc = ()) -> Iterator[tuple[Loc, str]]:
-    """Every translatable string of a spec document, with its path in the document;
-    ``entry_lists`` are the keys of entries, whose free fields are read as text (the spec
-    stage knows them: ``model.kinds.ENTRY_LISTS``)."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            here = (*loc, key)
-            if key in RESERVED:
-                continue
-            if key in TEXT_KEYS and is_text(value):
-                yield here, value
-            elif key in TEXT_LIST_KEYS and isinstance(value, list):
-                for i, v in enumerate(value):
-                    if is_text(v):
-                        yield (*here, i), v
-                    elif isinstance(v, (dict, list)):
-                        yield from strings(v, entry_lists, (*here, i))
-            elif key == "rows" and isinstance(value, list):
-                for r, row in enumerate(value):
-                    if isinstance(row, list):
-                        yield from (((*here, r, c), v) for c, v in enumerate(row) if is_text(v))
-            elif key in FREE_KEYS and isinstance(value, dict):
-                yield from _free(value, here)
-            elif key in entry_lists and isinstance(value, list):
-                for i, entry in enumerate(value):
-                    if isinstance(entry, dict):
-                        yield from _free(entry, (*here, i))
-            elif isinstance(value, (dict, list)):
-                yield from strings(value, entry_lists, here)
-    elif isinstance(data, list):
-        for i, item in enumerate(data):
-            yield from strings(item, entry_lists, (*loc, i))
-
-
-def _free(mapping: dict, loc: Loc, top: bool = True) -> Iterator[tuple[Loc, str]]:
-    """Free fields: any value that reads as text, also inside lists and mappings."""
-    for key, value in mapping.items():
-        if (top and key in RESERVED) or key in DATA_KEYS:
-            continue
-        here = (*loc, key)
-        if is_text(value):
-            yield here, value
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                if is_text(item):
-                    yield (*here, i), item
-                elif isinstance(item, dict):
-                    yield from _free(item, (*here, i), False)
-        elif isinstance(value, dict):
-            yield from _free(value, here, False)
+        return "other"
+    if re.fullmatch(r"#[0-9a-fA-F]{3,8}", bare) or re.search(r"\.(svg|j2|png|jpe?g)$", bare):
+        return "other"
+    return "word" if re.fullmatch(r"[a-z0-9_-]+", bare) else "text"
 
 
 def catalog_dir(root: Path) -> Path:
@@ -146,23 +90,61 @@ def catalog_dir(root: Path) -> Path:
     return root / "locale"
 
 
+def engine_file(root: Path, language: str) -> Path:
+    """A game's own catalog of the engine's words in ``language``."""
+    return catalog_dir(root) / ENGINE_FILE.format(language=language)
+
+
+def engine_language(path: Path) -> str | None:
+    """The language of a game's engine catalog (None for any other file)."""
+    prefix = ENGINE_FILE.split("{")[0]
+    name = path.name
+    return name[len(prefix) : -3] if name.startswith(prefix) and name.endswith(".po") else None
+
+
+def update(catalog: Catalog, template: Catalog) -> None:
+    """Bring ``catalog`` up to date with ``template`` as Babel does, and carry over the
+    translation of an entry made without a message context to the entries of the same text
+    that now have one (not fuzzy: the text is the same)."""
+    plain = {
+        m.id: m.string for m in catalog if m.id and m.context is None and m.string and not m.fuzzy
+    }
+    catalog.update(template, update_header_comment=False)
+    for message in catalog:
+        stale = not message.string or message.fuzzy
+        if message.context is not None and message.id in plain and stale:
+            message.string = plain[message.id]
+            message.flags.discard("fuzzy")
+            message.previous_id = []
+    for key in [k for k, m in catalog.obsolete.items() if m.context is None and m.id in plain]:
+        if any(m.id == catalog.obsolete[key].id for m in catalog if m.context is not None):
+            del catalog.obsolete[key]
+
+
 def extract(
-    docs: Sequence[YamlDoc], root: Path, project: str, entry_lists: frozenset[str]
+    documents: Sequence[tuple[YamlDoc, Sequence[Found]]], root: Path, project: str
 ) -> Catalog:
-    """A catalog template of every translatable string in a game's spec documents."""
+    """A catalog template of the printed strings of a game's documents: one entry per text
+    and context, with every place it comes from and the notes for translators."""
     catalog = Catalog(project=project, creation_date=FIXED_DATE, fuzzy=False)
-    for doc in docs:
-        for loc, text in strings(doc.data, entry_lists):
-            path, line = doc.where(loc)
+    for doc, found in documents:
+        for item in found:
+            path, line = doc.where(item.loc)
             reference = (path.relative_to(root).as_posix(), line)
-            if text in catalog:
-                catalog[text].locations.append(reference)
+            flags = ["python-brace-format"] if keeping.PLACEHOLDER.search(item.text) else []
+            message = catalog.get(item.text, item.context)
+            if message is None:
+                catalog.add(
+                    item.text,
+                    context=item.context,
+                    locations=[reference],
+                    auto_comments=list(item.notes),
+                    flags=flags,
+                )
             else:
-                catalog.add(text, locations=[reference])
+                message.locations.append(reference)
+                message.auto_comments += [n for n in item.notes if n not in message.auto_comments]
     return catalog
-
-
-MAX_PLURAL_FORMS = 6  # plural forms of one language: gettext's languages need at most 6
 
 
 class CatalogError(ValueError):
@@ -185,44 +167,14 @@ def read_catalog(root: Path, path: Path, kind: str = "catalog") -> Catalog:
             f"the file is {exc.size:,} bytes; a catalog may have {exc.limit:,} (a game's "
             "strings take a few hundred kilobytes)"
         ) from None
-    check_plural_forms(raw)
+    try:
+        check_header(raw)  # before Babel makes nplurals strings for each plural entry
+    except PluralError as exc:
+        raise CatalogError(str(exc), exc.line) from None
     try:
         return _parsed(raw)
     except ValueError as exc:
         raise CatalogError(str(exc), _catalog_line(raw, str(exc))) from None
-
-
-_PLURAL_FORMS = re.compile(rb"Plural-Forms:([^\n\\]*)", re.IGNORECASE)
-
-
-def check_plural_forms(raw: bytes) -> None:
-    """``CatalogError`` at its line for a ``Plural-Forms`` header that is not 1 to
-    ``MAX_PLURAL_FORMS`` forms and a plural expression gettext reads (nplurals=100000000 made
-    ``i18n update`` write a hundred million msgstr[n] and took 1.6 GB to load)."""
-    header = raw.find(b'msgid ""')
-    found = _PLURAL_FORMS.search(raw, 0, raw.find(b"\n\n", header)) if header >= 0 else None
-    if found is None:
-        return
-    line = raw.count(b"\n", 0, found.start()) + 1
-    fields = dict(
-        part.strip().partition("=")[::2]
-        for part in found[1].decode("utf-8", "replace").split(";")
-        if "=" in part
-    )
-    count = fields.get("nplurals", "").strip()
-    if not count.isdigit() or not 1 <= int(count) <= MAX_PLURAL_FORMS:
-        raise CatalogError(
-            f"Plural-Forms: nplurals={count[:20]!r}; a language has 1 to {MAX_PLURAL_FORMS} "
-            "plural forms (write e.g. nplurals=2; plural=(n != 1);)",
-            line,
-        )
-    expression = fields.get("plural", "").strip()
-    try:
-        gettext.c2py(expression or "0")
-    except (ValueError, RecursionError) as exc:
-        raise CatalogError(
-            f"Plural-Forms: plural={expression[:40]!r} cannot be read ({exc})", line
-        ) from None
 
 
 def _parsed(raw: bytes) -> Catalog:
@@ -264,50 +216,100 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
 
 @dataclass
 class Report:
-    """What a language lacks: strings missing, empty or fuzzy, wrong placeholders, strings
-    the catalog holds that no spec uses any more."""
+    """What a language lacks: strings missing (at their spec line), fuzzy or broken (at
+    their catalog line, with what is wrong), strings the catalog holds that no spec uses any
+    more, where each translated spec string's translation is (spec ``file:line`` → catalog
+    ``file:line``, so that a translation too long for its box is reported there), and the
+    free fields no template declares whose value reads as a code (they may print
+    untranslated: the spec must say)."""
 
     language: str
     missing: list[tuple[str, str]] = field(default_factory=list)  # (where, msgid)
     fuzzy: list[tuple[str, str]] = field(default_factory=list)
-    placeholders: list[tuple[str, str]] = field(default_factory=list)
+    broken: list[tuple[str, str, str]] = field(default_factory=list)  # (where, msgid, what)
     obsolete: list[str] = field(default_factory=list)
+    places: dict[str, str] = field(default_factory=dict)
+    undeclared: list[tuple[str, str, str]] = field(default_factory=list)  # (where, field, text)
+    texts: dict[str, str] = field(default_factory=dict)  # a translation → its catalog place
+    catalog: Path | None = None  # the catalog read, and the line of each translation in it
+    text_lines: dict[str, int] = field(default_factory=dict)
+    entry_lines: dict[Key, int] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
-        return not (self.missing or self.fuzzy or self.placeholders)
+        return not self.problems
+
+    @property
+    def problems(self) -> int:
+        """How many strings the translation lacks or breaks, or cannot tell."""
+        return len(self.missing) + len(self.fuzzy) + len(self.broken) + len(self.undeclared)
 
 
-def placeholders_differ(source: str, translation: str) -> bool:
-    """Whether a translation lost or invented a ``{placeholder}``."""
-    return set(PLACEHOLDER.findall(source)) != set(PLACEHOLDER.findall(translation))
+def where(path: Path, line: int | None) -> str:
+    """A place as messages give it: ``file:line``."""
+    return display_path(path) + (f":{line}" if line else "")
 
 
-def translations(catalog: Catalog) -> dict[str, str]:
-    """msgid → msgstr for the usable entries (translated, not fuzzy, placeholders intact)."""
-    out: dict[str, str] = {}
-    for message in catalog:
-        msgid, string = message.id, message.string
-        if not isinstance(msgid, str) or not isinstance(string, str) or message.fuzzy:
-            continue  # plural entries (a tuple of forms) are never made from a spec
-        if msgid and string and not placeholders_differ(msgid, string):
-            out[msgid] = string
+def _key(message: Message) -> Key:
+    return (message.context, message.id if isinstance(message.id, str) else message.id[0])
+
+
+def entries(catalog: Catalog) -> Iterable[Message]:
+    """The catalog's entries of spec strings (not its header, not plural entries)."""
+    return (m for m in catalog if isinstance(m.id, str) and m.id)
+
+
+def translations(catalog: Catalog) -> dict[Key, str]:
+    """(context, msgid) → msgstr of the usable entries: translated, not fuzzy, keeping what
+    the source must keep."""
+    out: dict[Key, str] = {}
+    for message in entries(catalog):
+        string = message.string
+        if not isinstance(string, str) or not string or message.fuzzy:
+            continue
+        key = _key(message)
+        if not keeping.differences(key[1], string):
+            out[key] = string
     return out
 
 
+def lookup(table: dict[Key, str], context: str, text: str) -> str | None:
+    """A string's translation: by its context, else an entry without one (a catalog made
+    before contexts, or a translation meant for every place)."""
+    found = table.get((context, text))
+    return table.get((None, text)) if found is None else found
+
+
 def translate(
-    doc: YamlDoc, table: dict[str, str], report: Report, entry_lists: frozenset[str]
+    doc: YamlDoc,
+    found: Sequence[Found],
+    table: dict[Key, str],
+    report: Report,
+    lines: dict[Key, str] | None = None,
 ) -> Any:
-    """A copy of the document's data with every translatable string translated; what the
-    table lacks stays in the source language and is added to ``report``."""
+    """A copy of the document's data with every printed string translated; what the table
+    lacks stays in the source language and is added to ``report``; ``lines`` (the catalog
+    place of each entry) fills ``report.places``."""
     data = copy.deepcopy(doc.data)
-    for loc, text in strings(doc.data, entry_lists):
-        translated = table.get(text)
+    flawed = {at for at, _ in report.fuzzy} | {at for at, _, _ in report.broken}
+    for item in found:
+        translated = lookup(table, item.context, item.text)
+        path, line = doc.where(item.loc)
+        place = None
+        if lines is not None:
+            place = lines.get((item.context, item.text)) or lines.get((None, item.text))
         if translated is None:
-            path, line = doc.where(loc)
-            report.missing.append((f"{display_path(path)}:{line}", text))
+            if place not in flawed:  # a fuzzy or broken one is reported at its catalog line
+                report.missing.append((where(path, line), item.text))
             continue
-        _set(data, loc, translated)
+        if place:
+            report.places[where(path, line)] = place
+            report.texts[translated] = place
+        key = (item.context, item.text)
+        entry_line = report.entry_lines.get(key) or report.entry_lines.get((None, item.text))
+        if entry_line:
+            report.text_lines[translated] = entry_line
+        _set(data, item.loc, translated)
     return data
 
 
@@ -317,16 +319,22 @@ def _set(data: Any, loc: Loc, value: str) -> None:
     data[loc[-1]] = value
 
 
-def audit(catalog: Catalog, used: set[str], report: Report) -> None:
-    """Fuzzy entries, broken placeholders and obsolete strings of a catalog."""
-    for message in catalog:
-        if not message.id or not isinstance(message.id, str):
-            continue
-        where = ", ".join(f"{f}:{n}" for f, n in message.locations) or "catalog"
-        string = message.string
-        if message.id not in used:
-            report.obsolete.append(message.id)
+def audit(catalog: Catalog, path: Path, used: set[Key], report: Report) -> dict[Key, str]:
+    """Fuzzy entries, translations that do not keep what they must, and obsolete strings of
+    the catalog at ``path``, each at its line; returns the place of every entry."""
+    places: dict[Key, str] = {}
+    texts = {text for _, text in used}
+    report.catalog = path
+    for message in entries(catalog):
+        key, string = _key(message), message.string
+        source = key[1]
+        at = where(path, message.lineno)
+        places[key] = at
+        report.entry_lines[key] = message.lineno or 0
+        if key not in used and not (key[0] is None and source in texts):
+            report.obsolete.append(source)
         elif message.fuzzy and string:
-            report.fuzzy.append((where, message.id))
-        elif isinstance(string, str) and string and placeholders_differ(message.id, string):
-            report.placeholders.append((where, message.id))
+            report.fuzzy.append((at, source))
+        elif isinstance(string, str) and string:
+            report.broken += [(at, source, d) for d in keeping.differences(source, string)]
+    return places

@@ -1,37 +1,127 @@
 """The engine's own printed words, read from ``strings.yaml`` (see there), in the language
-of a pack (``Words``): translations come from ``generator/i18n/locale/<lang>.po`` (the key is
-the message context), falling back to English."""
+of a pack (``Words``): translations come from the engine's ``locale/<lang>.po`` (the key is
+the message context) and, for any language, from a game's own ``locale/engine-<lang>.po``
+(whose entries win), falling back to English. Counted strings take the plural form the
+catalog's ``Plural-Forms`` rule chooses; numbers are written the language's way."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 import yaml
 
-from generator.i18n import catalogs
+from generator.i18n import catalogs, keeping, numbers
+from generator.i18n.plurals import ENGLISH, number_of, rule_of
 from generator.paths import read_text
+from generator.svg import scripts
 
 HERE = Path(__file__).resolve().parent  # the package's own data: strings.yaml
+SOURCE = "generator/i18n/strings.yaml"  # how catalogs name it (references, messages)
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A counted string: the placeholder that counts and its two English forms."""
+
+    count: str
+    one: str
+    other: str
+
+
+Source = str | Plural
 
 
 @cache
-def _strings() -> dict[str, str]:
-    return yaml.safe_load(read_text(HERE, HERE / "strings.yaml", "package"))
+def _strings() -> dict[str, Source]:
+    raw = yaml.safe_load(_text())
+    return {
+        key: Plural(value["count"], value["one"], value["other"])
+        if isinstance(value, dict)
+        else value
+        for key, value in raw.items()
+    }
+
+
+@cache
+def _text() -> str:
+    return read_text(HERE, HERE / "strings.yaml", "package")
+
+
+@cache
+def _places() -> dict[str, tuple[int, str]]:
+    """Each key's line in strings.yaml and the comment above it (for translators)."""
+    out: dict[str, tuple[int, str]] = {}
+    comment: list[str] = []
+    for number, line in enumerate(_text().splitlines(), 1):
+        if line.startswith("#"):
+            comment.append(line.lstrip("# ").rstrip())
+            continue
+        found = re.match(r"([a-z0-9_]+):", line)
+        if found:
+            out[found[1]] = (number, " ".join(comment))
+        if not line.startswith(" "):
+            comment = []  # a blank line ends the file's own header too
+    return out
+
+
+def source_forms(key: str) -> tuple[str, ...]:
+    """The English text of a key: one string, or the singular and plural of a counted one."""
+    source = _strings()[key]
+    return (source.one, source.other) if isinstance(source, Plural) else (source,)
+
+
+def keys() -> list[str]:
+    """Every key of the engine's words, in the order strings.yaml gives them."""
+    return list(_strings())
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An entry of an engine catalog that cannot be used: its key, line and what is wrong."""
+
+    key: str
+    line: int | None
+    message: str
 
 
 @dataclass(frozen=True)
 class Words:
-    """The engine's printed words in one language: the usable translations of its catalog
-    (key → text), English for every key it lacks. A pack carries the words of its language."""
+    """The engine's printed words in one language: the usable translations (key → forms,
+    one for a plain string), English for every key they lack. ``catalog`` is the game's own
+    engine catalog (shown as in messages; whether it exists in ``own``), ``lines`` the line
+    of each key there, ``problems`` its entries that cannot be used."""
 
     language: str
-    translated: dict[str, str]
+    translated: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    plural: str = ENGLISH
+    catalog: str = ""
+    own: bool = False
+    lines: dict[str, int] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
 
     def text(self, key: str, **values: object) -> str:
-        """The string ``key`` with its ``{placeholders}`` filled in."""
-        return self.translated.get(key, _strings()[key]).format(**values)
+        """The string ``key`` with its ``{placeholders}`` filled in (numbers written the
+        language's way), in the plural form its count asks for."""
+        source = _strings()[key]
+        forms = self.translated.get(key)
+        if isinstance(source, Plural):
+            n = number_of(values.get(source.count, 2))
+            if forms:
+                index = rule_of(self.plural)(n)
+                chosen = forms[min(index, len(forms) - 1)]
+            else:
+                chosen = source.one if n == 1 else source.other
+        else:
+            chosen = forms[0] if forms else source
+        shown = {k: numbers.number(v, self.language) for k, v in values.items()}
+        return chosen.format(**shown)
+
+    def number(self, value: float) -> str:
+        """A number as the language writes it (63.5 is '63,5' in German)."""
+        return numbers.number(value, self.language)
 
     def missing(self) -> list[str]:
         """The keys with no usable translation (none in English)."""
@@ -41,32 +131,101 @@ class Words:
 
 
 @cache
-def words(language: str) -> Words:
-    """The engine's words in ``language``: from ``locale/<language>.po``, those usable."""
+def _shipped(language: str) -> tuple[dict[str, tuple[str, ...]], str]:
+    """The usable entries of the engine's own catalog for ``language`` and its plural rule
+    (none when the engine ships no such catalog)."""
     path = catalogs.ENGINE_LOCALE / f"{language}.po"
     if not path.is_file():
-        return Words(language, {})
+        return {}, ENGLISH
+    read, rule, _, _ = usable(catalogs.read_catalog(catalogs.ENGINE_LOCALE, path), path)
+    return read, rule
+
+
+def usable(
+    catalog: catalogs.Catalog, path: Path
+) -> tuple[dict[str, tuple[str, ...]], str, dict[str, int], list[Problem]]:
+    """The entries of an engine catalog that can be used (key → forms), its plural rule, the
+    line of each key, and the problems of the others (fuzzy, or not keeping what the English
+    must keep)."""
     source = _strings()
-    out: dict[str, str] = {}
-    for message in catalogs.read_catalog(catalogs.ENGINE_LOCALE, path):
-        key, string = message.context, message.string
-        if key is None or key not in source or not isinstance(string, str) or not string:
+    out: dict[str, tuple[str, ...]] = {}
+    lines: dict[str, int] = {}
+    problems: list[Problem] = []
+    forms_wanted = catalog.num_plurals
+    for message in catalog:
+        key = message.context
+        if key is None or key not in source:
             continue
-        if not message.fuzzy and not catalogs.placeholders_differ(source[key], string):
-            out[key] = string
-    return Words(language, out)
+        lines[key] = message.lineno or 0
+        raw = message.string
+        strings = (
+            (raw or "",) if raw is None or isinstance(raw, str) else tuple(s or "" for s in raw)
+        )
+        if not any(strings):
+            continue
+        if message.fuzzy:
+            problems.append(Problem(key, lines[key], f"'{key}' is marked fuzzy"))
+            continue
+        counted = isinstance(source[key], Plural)
+        if counted and (len(strings) != forms_wanted or not all(strings)):
+            problems.append(
+                Problem(
+                    key,
+                    lines[key],
+                    f"'{key}' needs {forms_wanted} plural forms (msgstr[0] to "
+                    f"msgstr[{forms_wanted - 1}]), as Plural-Forms says; it has "
+                    f"{sum(1 for s in strings if s)}",
+                )
+            )
+            continue
+        wrong = [w for s in strings for w in keeping.differences(source_forms(key)[-1], s)]
+        wrong += [scripts.message(s, *found) for s in strings if (found := scripts.unprintable(s))]
+        if wrong:
+            problems.append(Problem(key, lines[key], f"'{key}': {wrong[0]}"))
+            continue
+        out[key] = strings
+    plural = catalog.plural_expr if catalog.num_plurals else ENGLISH
+    return out, plural, lines, problems
+
+
+def words(language: str, root: Path | None = None) -> Words:
+    """The engine's words in ``language``: the engine's catalog, then the game's own
+    ``locale/engine-<language>.po`` (in ``root``; its entries win). ``CatalogError`` or
+    ``PathRefused`` for a game catalog that cannot be read."""
+    shipped, plural = _shipped(language)
+    if root is None:
+        return Words(language, shipped, plural)
+    path = catalogs.engine_file(root, language)
+    shown = catalogs.display_path(path)
+    if not (path.exists() or path.is_symlink()):
+        return Words(language, shipped, plural, shown)
+    own, own_plural, lines, problems = usable(catalogs.read_catalog(root, path), path)
+    merged = {**shipped, **own}
+    if own_plural != plural:  # the game's rule: its counted strings are the ones kept
+        merged = {k: v for k, v in merged.items() if k in own or len(v) == 1}
+    return Words(language, merged, own_plural, shown, True, lines, tuple(problems))
 
 
 def english() -> Words:
     """The engine's words in English, for what is said to the person running pnp."""
-    return words("en")
+    return Words("en")
 
 
 def engine_catalog(language: str | None = None) -> catalogs.Catalog:
-    """A catalog of the engine's strings (key as context), for translators."""
+    """A catalog of the engine's strings (key as context, the line in strings.yaml as
+    reference, its comment for translators), with the plural forms of ``language``."""
     catalog = catalogs.Catalog(
         project="pnp-generator", locale=language, creation_date=catalogs.FIXED_DATE, fuzzy=False
     )
-    for key, source in _strings().items():
-        catalog.add(source, context=key, locations=[("generator/i18n/strings.yaml", 0)])
+    places = _places()
+    for key in _strings():
+        line, comment = places.get(key, (0, ""))
+        forms = source_forms(key)
+        catalog.add(
+            forms if len(forms) > 1 else forms[0],
+            context=key,
+            locations=[(SOURCE, line)],
+            auto_comments=[comment] if comment else [],
+            flags=["python-brace-format"] if "{" in forms[-1] else [],
+        )
     return catalog

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from generator.art.richtext import Overflow
 from generator.art.shapes import Shape
 from generator.art.store import ArtStore
-from generator.i18n.strings import Words, words
+from generator.i18n.strings import Words
 from generator.layout.sheets import BoardMap, Page, Sheet
 from generator.model.designs import Design
 from generator.model.loader import Component, Game
@@ -58,7 +58,7 @@ class Pack:
     @property
     def words(self) -> Words:
         """The engine's words in the pack's language: its labels, notes and contents page."""
-        return words(self.game.language)
+        return self.game.words
 
     @property
     def duplex(self) -> bool:

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from generator.model.entries import DesignRow, Entry
-from generator.model.fields import CardSize, Size, Slug, StrictModel
+from generator.model.fields import CardSize, Size, Slug, StrictModel, Text
 from generator.model.game import PlayerColour, Style
 
 MAX_TOGETHER = 50  # pieces said to share one place
@@ -53,8 +53,8 @@ class ComponentBase(StrictModel):
     """What every component has: an id, a printed title, templates and shared fields."""
 
     id: Slug | None = Field(default=None, description="component id; default: the file name")
-    title: str = Field(min_length=1, description="the component's name as printed")
-    authored: str | None = Field(
+    title: Text = Field(min_length=1, description="the component's name as printed")
+    authored: Text | None = Field(
         default=None,
         min_length=1,
         description="what of this component the edition made up where the rulebook is silent, "

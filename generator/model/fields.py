@@ -23,6 +23,19 @@ from generator.paths import relative_problem
 MAX_COPIES = 1000
 MAX_SIZE_MM = 1000.0
 
+
+class Printed:
+    """The mark of a field whose words are printed: its text goes to translators, is checked
+    for fit and glyphs, and ``pnp schema`` says so (``"x-printed": true``). Extraction finds
+    the strings to translate by this mark, not by what a value looks like."""
+
+    def __repr__(self) -> str:
+        return "Printed()"
+
+
+PRINTED = Printed()
+Text = Annotated[str, PRINTED, Field(json_schema_extra={"x-printed": True})]
+
 Slug = Annotated[
     str,
     StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64),

@@ -8,7 +8,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, field_validator
 
-from generator.model.fields import ExpectCount, ExpectKey, FileName, Hex, Slug, StrictModel
+from generator.model.fields import (
+    ExpectCount,
+    ExpectKey,
+    FileName,
+    Hex,
+    Slug,
+    StrictModel,
+    Text,
+)
 from generator.model.sizes import paper_sizes
 
 
@@ -18,7 +26,7 @@ class PlayerColour(StrictModel):
     apart."""
 
     name: Slug
-    label: str = Field(min_length=1, description="the colour's printed name")
+    label: Text = Field(min_length=1, description="the colour's printed name")
     colour: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] = Field(
         description="'#rrggbb'"
     )
@@ -109,11 +117,11 @@ class Style(StrictModel):
 class GameSpec(StrictModel):
     """``game.yaml``: what the game is and the counts its rulebook states."""
 
-    title: str = Field(min_length=1, description="the game's title, printed on every pack")
+    title: Text = Field(min_length=1, description="the game's title, printed on every pack")
     players: str | int = Field(description="number of players, e.g. '2-4'")
     designer: str | None = Field(default=None, description="the game's designer (PDF author)")
     rulebook: str | None = Field(default=None, description="where the counts come from")
-    authored: str | None = Field(
+    authored: Text | None = Field(
         default=None,
         min_length=1,
         description="what the edition made up for the whole game (rules the rulebook leaves "

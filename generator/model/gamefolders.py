@@ -7,6 +7,8 @@ only needs to find the games and hash their files, starts without loading the wh
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,12 @@ BUNDLED_GAMES = _shipped("examples", "components")  # the example games pnp new 
 DEFAULT_COMPONENTS = Path("components")
 OWN_OUTPUT = "output"  # where pnp run inside a game folder writes; never part of the game
 MAX_WATCHED = 2_000  # folders a watch follows (each one an inotify watch)
+
+
+def slugify(text: str) -> str:
+    """A component id from a file name: ASCII, lower case, dashes for anything else."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "component"
 
 
 def here_game(components_dir: Path) -> Path | None:

@@ -7,9 +7,7 @@ are turned into ``file:LINE: message`` using the line map from ``yamlsource``.
 from __future__ import annotations
 
 import difflib
-import re
 import typing
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,16 +16,17 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError
 from generator.i18n import catalogs
+from generator.i18n.strings import Words, words
 from generator.model.datafiles import read_table
 from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
 from generator.model.game import GameSpec
-from generator.model.gamefolders import (
-    template_dirs,
-)
+from generator.model.gamefolders import slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.places import stand_problems
+from generator.model.printed import game_strings
 from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, check, regular_file, within
+from generator.svg import scripts
 from generator.svg.fonts import FontFile, read_font
 
 
@@ -56,16 +55,11 @@ class Game:
     language: str = "en"
     report: catalogs.Report | None = None
     fonts: dict[int, FontFile] = field(default_factory=dict)  # the own fonts that can be used
+    words: Words = field(default_factory=lambda: Words("en"))  # the engine's, in its language
 
     def template_dirs(self) -> list[Path]:
         """Where templates are looked up: the game's own first, then the shared ones."""
         return template_dirs(self.root)
-
-
-def slugify(text: str) -> str:
-    """A component id from a file name: ASCII, lower case, dashes for anything else."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "component"
 
 
 def load_game(
@@ -99,7 +93,7 @@ def load_game(
     spec = _validate(GameSpec, doc, errors) if doc else None
     fonts = _check_fonts(root, spec, doc, errors) if doc is not None and spec is not None else {}
     for text_doc in [d for d in (doc, *docs) if d is not None]:
-        _check_glyphs(text_doc, errors, tuple(fonts.values()))
+        _check_glyphs(text_doc, errors, tuple(fonts.values()), report)
     if doc is not None and spec is not None:
         for deck, recipe in spec.recipes.items():
             for loc, message in recipe.problems():
@@ -110,18 +104,35 @@ def load_game(
         errors.add(stood.doc.path, stood.doc.line_of(loc), message)
     for component in components:
         _check_templates(root, component, errors)
+    words = _engine_words(root, language or spec.languages[0], errors) if spec else None
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
     game = Game(root.name, root, spec, doc, components, fonts=fonts)
     game.language = language or spec.languages[0]
     game.report = report
+    game.words = words or Words(game.language)
     return game
+
+
+def _engine_words(root: Path, language: str, errors: ErrorList) -> Words | None:
+    """The engine's words in ``language`` for this game: the engine's catalog and the
+    game's own ``locale/engine-<language>.po``, which an error at its line leaves out."""
+    try:
+        return words(language, root)
+    except catalogs.CatalogError as exc:
+        path = catalogs.engine_file(root, language)
+        errors.add(path, exc.line, f"broken catalog: {exc}; fix the entry or remove the file")
+    except PathRefused as exc:
+        path = catalogs.engine_file(root, language)
+        errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
+    return None
 
 
 def _translate(
     root: Path, docs: list[YamlDoc], language: str, errors: ErrorList
 ) -> catalogs.Report | None:
-    """Translate every document's strings in place; the report lists what was missing."""
+    """Translate every document's printed strings in place; the report lists what was
+    missing or broken, each at its line."""
     declared = docs[0].data.get("languages", ["en"]) if isinstance(docs[0].data, dict) else []
     if language not in declared:
         errors.add(
@@ -135,28 +146,41 @@ def _translate(
     if language == declared[0]:
         return report
     path = catalogs.catalog_dir(root) / f"{language}.po"
-    table: dict[str, str] = {}
+    found, undeclared = game_strings(root, docs)
+    report.undeclared = [
+        (catalogs.where(u.path, u.line), u.name, u.text) for u in undeclared if not u.offered
+    ]
+    table: dict[catalogs.Key, str] = {}
+    places: dict[catalogs.Key, str] = {}
     if path.exists() or path.is_symlink():
-        try:
-            regular_file(root, path)
-        except PathRefused as exc:
-            errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
-            return None
-        try:
-            catalog = catalogs.read_catalog(root, path)
-        except ValueError as exc:
-            errors.add(
-                path,
-                exc.line if isinstance(exc, catalogs.CatalogError) else None,
-                f"broken catalog: {exc}; fix the entry or run pnp i18n update",
-            )
+        catalog = _read_catalog(root, path, errors)
+        if catalog is None:
             return None
         table = catalogs.translations(catalog)
-        used = {text for d in docs for _, text in catalogs.strings(d.data, ENTRY_LISTS)}
-        catalogs.audit(catalog, used, report)
-    for doc in docs:
-        doc.data = catalogs.translate(doc, table, report, ENTRY_LISTS)
+        used: set[catalogs.Key] = {(f.context, f.text) for _, items in found for f in items}
+        places = catalogs.audit(catalog, path, used, report)
+    for doc, items in found:
+        doc.data = catalogs.translate(doc, items, table, report, places)
     return report
+
+
+def _read_catalog(root: Path, path: Path, errors: ErrorList) -> catalogs.Catalog | None:
+    """A game's catalog read through the gate; None (the error reported at its line) when
+    it cannot be."""
+    try:
+        regular_file(root, path)
+    except PathRefused as exc:
+        errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
+        return None
+    try:
+        return catalogs.read_catalog(root, path)
+    except ValueError as exc:
+        errors.add(
+            path,
+            exc.line if isinstance(exc, catalogs.CatalogError) else None,
+            f"broken catalog: {exc}; fix the entry or run pnp i18n update",
+        )
+        return None
 
 
 def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> bool:
@@ -194,14 +218,29 @@ def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> 
     return True
 
 
-def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[FontFile, ...] = ()) -> None:
-    """Every string a template may print can be drawn by an embedded font (the default one,
-    or one of the game's own ``fonts``)."""
+def _check_glyphs(
+    doc: YamlDoc,
+    errors: ErrorList,
+    fonts: tuple[FontFile, ...] = (),
+    report: catalogs.Report | None = None,
+) -> None:
+    """Every string a template may print can be drawn: in a script pnp prints (not one that
+    needs shaping or right-to-left layout, ``i18n.scripts``) and by an embedded font (the
+    default one, or one of the game's own ``fonts``). A translated string is told at its
+    catalog line."""
     for loc, text in _all_strings(doc.data):
+        path, line = doc.where(loc)
+        if report is not None and report.catalog is not None and text in report.text_lines:
+            path, line = report.catalog, report.text_lines[text]
+        unprintable = scripts.unprintable(text)
+        if unprintable is not None:
+            errors.add(path, line, scripts.message(text, *unprintable))
+            continue
         lacking = missing_glyphs(text, fonts)
         if lacking:
             errors.add(
-                *doc.where(loc),
+                path,
+                line,
                 f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
             )
 

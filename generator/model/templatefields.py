@@ -13,7 +13,12 @@ translated, checked for fit and glyphs), ``code`` (a word the template looks up,
 translated: a suit, a rank), ``number``, ``file`` (a picture or file in the game folder),
 ``icons`` (icon names), ``colour``. A column or key of an entry that no field of its templates
 uses is reported (see ``datafiles``), and only ``text`` fields of entries are offered to
-translators."""
+translators.
+
+A field that holds a mapping or list of its own (a card's ``factions``, looked up by suit)
+declares its parts by a dotted name: ``factions.name: text`` is every ``name`` inside
+``factions``, whatever keys or items lie between (``factions.clubs.name``); ``factions.band:
+colour`` keeps the colours beside it out of the catalogs. The field is the first name."""
 
 from __future__ import annotations
 
@@ -26,7 +31,9 @@ from generator.paths import PathRefused, read_text
 
 KINDS = frozenset({"text", "code", "number", "file", "icons", "colour"})
 _BLOCK = re.compile(r"\{#-?\s*fields\s*\n(?P<body>.*?)-?#\}", re.DOTALL)
-_LINE = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*:\s*(?P<kind>[a-z]+)\b\s*(?P<about>.*)$")
+_LINE = re.compile(
+    r"^\s*(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*:\s*(?P<kind>[a-z]+)\b\s*(?P<about>.*)$"
+)
 
 
 @dataclass(frozen=True)

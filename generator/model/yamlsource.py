@@ -43,6 +43,7 @@ class YamlDoc:
     data: Any
     lines: dict[Path_, int]
     sources: dict[Path_, tuple[Path, dict[Path_, int]]] = field(default_factory=dict)
+    text: str = field(default="", repr=False)  # the source, for the comments above a line
 
     def line_of(self, loc: Path_) -> int:
         """The line of the deepest known prefix of ``loc`` (a pydantic error location)."""
@@ -208,7 +209,7 @@ def parse_yaml(path: Path, text: str) -> YamlDoc:
             path, None, f"nested deeper than YAML can read ({MAX_DEPTH} levels at most)"
         ) from None
     if node is None:
-        return YamlDoc(path, None, {(): 1})
+        return YamlDoc(path, None, {(): 1}, text=text)
     builder = _Builder(path)
     try:
         data = builder.build(node, ())
@@ -219,4 +220,4 @@ def parse_yaml(path: Path, text: str) -> YamlDoc:
         ) from None
     except RecursionError:
         raise SpecError(path, None, f"nested deeper than {MAX_DEPTH} levels") from None
-    return YamlDoc(path, data, builder.lines)
+    return YamlDoc(path, data, builder.lines, text=text)

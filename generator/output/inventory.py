@@ -68,7 +68,8 @@ def _table(pack: Pack, width: float) -> Table:
             kinds = escape(pack.words.text("inventory_kinds", count=len(plan.designs)))
         else:
             kinds = " · ".join(
-                f"{escape(label)} {d.count}" for label, d in zip(labels, plan.designs, strict=True)
+                f"{escape(label)} {pack.words.number(d.count)}"
+                for label, d in zip(labels, plan.designs, strict=True)
             )
         name = escape(spec.title)
         if len(plan.designs) > 1:  # one kind: the count column says it all
@@ -77,7 +78,7 @@ def _table(pack: Pack, width: float) -> Table:
         rows.append(
             [
                 Paragraph(name, st["cell"]),
-                Paragraph(str(plan.count), st["cell"]),
+                Paragraph(pack.words.number(plan.count), st["cell"]),
                 Paragraph(size, st["cell"]),
                 Paragraph(page_ranges(plan.pages), st["cell"]),
             ]
@@ -128,19 +129,21 @@ def _header_parts(pack: Pack) -> list[tuple[Paragraph, float]]:
 
 def printing_notes(pack: Pack) -> list[str]:
     """How to print the pack: at actual size, on how many sheets, on which sides."""
-    sheets, pages = pack.sheet_count, pack.page_count
+    words = pack.words
+    paper = words.text("count_sheets", sheets=pack.sheet_count)
     if pack.duplex:
-        edge = pack.words.text("duplex_short" if pack.options.duplex == "short" else "duplex_long")
+        edge = words.text("duplex_short" if pack.options.duplex == "short" else "duplex_long")
+        pages = words.text("count_pages", pages=pack.page_count)
         sides = [
-            pack.words.text("inventory_duplex", edge=edge, sheets=sheets, pages=pages),
-            pack.words.text("inventory_manual_duplex"),
+            words.text("inventory_duplex", edge=edge, paper=paper, pages=pages),
+            words.text("inventory_manual_duplex"),
         ]
     elif pack.options.layout == "fold":
-        sides = [pack.words.text("inventory_fold", sheets=sheets)]
+        sides = [words.text("inventory_fold", paper=paper)]
     else:
-        sides = [pack.words.text("inventory_single", sheets=sheets)]
-    notes = [pack.words.text("inventory_print_scale"), *sides, _paper_note(pack)]
-    return [*notes, pack.words.text("inventory_square")]
+        sides = [words.text("inventory_single", paper=paper)]
+    notes = [words.text("inventory_print_scale"), *sides, _paper_note(pack)]
+    return [*notes, words.text("inventory_square")]
 
 
 def card_sheets(pack: Pack) -> list[int]:

@@ -248,7 +248,8 @@ def _game_findings(
     report = pack.game.report
     translation = None
     if report is not None:
-        lacking = [*report.missing, *report.fuzzy, *report.placeholders]
+        broken = [(at, f"{text}: {what}") for at, text, what in report.broken]
+        lacking = [*report.missing, *report.fuzzy, *broken]
         translation = {
             "language": report.language,
             "missing": [{"where": clean(w), "text": clean(t)} for w, t in lacking],

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from lxml import etree
 from reportlab.pdfbase import pdfmetrics
 
+from generator.svg import scripts
 from generator.svg.builder import NS, XLINK_HREF, XML_SPACE, Box, Ctx, SvgError
 from generator.svg.compiling import Compiling
 from generator.svg.fonts import font_for, missing_in
@@ -126,9 +127,7 @@ def _plain(
     x, y = attr_length(attrs, "x", ctx, "x"), attr_length(attrs, "y", ctx, "y")
     font = _font(compiler, ctx.style)
     size = ctx.font_size
-    lacking = _missing(font, text)
-    if lacking:
-        _no_glyph(lacking, text)
+    _drawable(font, text, text)
     width: float = pdfmetrics.stringWidth(text, font, size)
     anchor = ctx.style.get("text-anchor", "start")
     if anchor == "middle":
@@ -152,6 +151,18 @@ def _layout(
         return []
     _warn_unsupported(compiler, element, attrs, ctx)
     return _runs(compiler, collected, _positions(collected))
+
+
+def _drawable(font: str, piece: str, text: str) -> None:
+    """An error naming the text when ``piece`` of it is in a script the renderer cannot lay
+    out (it would print its letters apart, left to right) or has a character ``font``
+    lacks."""
+    unprintable = scripts.unprintable(piece)
+    if unprintable is not None:
+        raise SvgError(scripts.message(text.strip(), *unprintable))
+    lacking = _missing(font, piece)
+    if lacking:
+        _no_glyph(lacking, text)
 
 
 def _no_glyph(lacking: list[str], text: str) -> None:
@@ -353,9 +364,7 @@ def _runs(compiler: Compiling, collected: _Text, positions: dict[int, Position])
         shift = _baseline(compiler, style, ctx, font, size)
         chunks[-1].append(Run(pen_x, pen_y + shift, piece, font, size, spacing, ctx, width))
         pen_x += width
-        lacking = _missing(font, piece)
-        if lacking:
-            _no_glyph(lacking, text)
+        _drawable(font, piece, text)
     runs: list[Run] = []
     for chunk in chunks:
         runs.extend(run for run in _anchored(chunk) if run.size > 0 and run.text.strip())

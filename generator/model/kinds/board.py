@@ -21,6 +21,7 @@ from generator.model.fields import (
     Slug,
     StrictModel,
     TemplateName,
+    Text,
 )
 from generator.model.game import PlayerColour
 
@@ -35,7 +36,7 @@ class BoardGroup(StrictModel):
     """An area: regions shaded alike (e.g. the three regions that share a Support circle)."""
 
     name: Slug
-    label: str | None = None
+    label: Text | None = None
     fill: Colour = "#eeeeee"
 
 
@@ -43,7 +44,7 @@ class BoardRegion(StrictModel):
     """A named region of the map: a polygon, shaded by its group."""
 
     name: Slug
-    label: str | None = None
+    label: Text | None = None
     group: Slug | None = None
     polygon: list[Point] = Field(min_length=3)
     label_at: Point | None = Field(default=None, description="default: the polygon's centre")
@@ -79,7 +80,7 @@ class BoardSpace(StrictModel):
         default=None, gt=0, le=400, description="a square's height: a rectangle"
     )
     style: LineStyle = "solid"
-    label: str | None = None
+    label: Text | None = None
     label_pos: Literal["inside", "above", "below"] = "inside"
     label_size: float | None = Field(default=None, gt=0, le=60, description="mm")
     fill: Colour = "#ffffff"
@@ -96,7 +97,7 @@ class SpaceRow(StrictModel):
     shape: Literal["circle", "square"] = "square"
     size: float = Field(default=12.0, gt=0, le=200)
     style: LineStyle = "solid"
-    labels: list[str] | None = Field(default=None, description="one label per space")
+    labels: list[Text] | None = Field(default=None, description="one label per space")
     fill: Colour = "#ffffff"
     group: Slug | None = None
 
@@ -136,8 +137,8 @@ class BoardTable(StrictModel):
     at: Point
     widths: list[float] = Field(min_length=1, description="column widths in mm")
     row_height: float = Field(default=8.0, gt=0)
-    header: list[str] | None = None
-    rows: list[list[str]] = Field(min_length=1)
+    header: list[Text] | None = None
+    rows: list[list[Text]] = Field(min_length=1)
     font_size: float = Field(default=3.0, gt=0, le=30, description="mm")
     align: Literal["start", "middle"] = "middle"
     fill: Colour = "#ffffff"
@@ -166,7 +167,7 @@ class BoardIcon(StrictModel):
 class BoardLabel(StrictModel):
     """Free text on the board."""
 
-    text: str
+    text: Text
     at: Point
     size: float = Field(default=4.0, gt=0, le=60, description="font size in mm")
     anchor: Literal["start", "middle", "end"] = "middle"

@@ -9,7 +9,7 @@ from pydantic import ConfigDict, Field, model_validator
 
 from generator.model.component import ComponentBase
 from generator.model.entries import DesignRow
-from generator.model.fields import Colour, Slug, StrictModel, TemplateName
+from generator.model.fields import Colour, Slug, StrictModel, TemplateName, Text
 from generator.model.game import PlayerColour
 
 MAX_SHEET_TEXT = 100_000  # characters of a reference sheet: about thirty pages
@@ -24,8 +24,8 @@ class SheetTable(StrictModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    header: list[str] | None = None
-    rows: list[list[str]] = Field(default_factory=list)
+    header: list[Text] | None = None
+    rows: list[list[Text]] = Field(default_factory=list)
     widths: list[float] | None = Field(default=None, description="relative column widths")
     from_: Slug | None = Field(default=None, alias="from", description="a deck's id")
     columns: list[str] = Field(
@@ -51,9 +51,9 @@ class SheetTable(StrictModel):
 class SheetBlock(StrictModel):
     """One block of a section: a subheading, a paragraph, a bullet list or a table."""
 
-    heading: str | None = None
-    text: str | None = None
-    bullets: list[str] | None = None
+    heading: Text | None = None
+    text: Text | None = None
+    bullets: list[Text] | None = None
     table: SheetTable | None = None
 
     @model_validator(mode="after")
@@ -70,7 +70,7 @@ class SheetBlock(StrictModel):
 class SheetSection(StrictModel):
     """A headed section of a sheet."""
 
-    heading: str
+    heading: Text
     colour: Colour = "#333333"
     blocks: list[SheetBlock] = Field(min_length=1)
     keep_together: bool = Field(default=False, description="start a new column if it is split")

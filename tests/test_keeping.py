@@ -1,0 +1,86 @@
+"""What a translation must keep of its source (icons, markup, placeholders, lines), and the
+plural rules and numbers of each language: one function at a time."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.i18n.keeping import differences
+from generator.i18n.numbers import number
+from generator.i18n.plurals import PluralError, check_header, number_of, rule_of
+from generator.i18n.strings import Words, words
+
+SOURCE = "Gain :coin: :coin: and **draw** a card {n} times."
+
+
+@pytest.mark.parametrize(
+    ("translation", "said"),
+    [
+        ("Gagnez **piochez** une carte {n} fois.", "`:coin:` is missing (2 in the source, 0 here)"),
+        ("Gagnez :coin: :coin: et **piochez une carte {n} fois.", "a closing `**` is missing"),
+        ("Gagnez :piece: :coin: et **piochez** {n} fois.", "unknown icon `:piece:`"),
+        ("Gagnez :coin: :coin: et **piochez** {fois} fois.", "placeholder `{n}` renamed `{fois}`"),
+        ("Gagnez :coin: :coin: et **piochez** une carte.", "placeholder `{n}` is missing"),
+        ("Gagnez :coin: :coin: et piochez une carte {n} fois.", "bold part(s)"),
+        ("Gagnez :coin: :coin:\net **piochez** {n} fois.", "the source has 1 line(s)"),
+    ],
+)
+def test_a_translation_that_loses_a_mark_is_told_what(translation, said):
+    found = differences(SOURCE, translation)
+    assert any(said in d for d in found), found
+
+
+def test_a_translation_that_keeps_everything_passes():
+    assert differences(SOURCE, "Gagnez :coin: :coin: et **piochez** une carte {n} fois.") == []
+    # the order may change: a language puts words where it needs them
+    assert differences(SOURCE, "{n} fois : **piochez**, :coin: :coin:") == []
+
+
+@pytest.mark.parametrize(
+    ("language", "counts", "forms"),
+    [
+        ("en", (1, 2, 0), ("1 page", "2 pages", "0 pages")),
+        ("de", (1, 2), ("1 Seite", "2 Seiten")),
+        ("fr", (0, 1, 2), ("0 page", "1 page", "2 pages")),
+        ("pl", (1, 2, 5, 22, 25, 112), ("1 strona", "2 strony", "5 stron", "22 strony")),
+    ],
+)
+def test_counted_engine_words_take_each_languages_plural_forms(language, counts, forms):
+    shown = [words(language).text("count_pages", pages=n) for n in counts]
+    assert shown[: len(forms)] == list(forms), shown
+    if language == "pl":
+        assert shown[4:] == ["25 stron", "112 stron"]
+
+
+def test_a_range_of_players_counts_by_its_upper_end():
+    assert number_of("2-4") == 4 and number_of("1") == 1 and number_of("5+") == 6
+    assert words("en").text("inventory_subtitle", players=1).endswith("1 player")
+    assert words("en").text("inventory_subtitle", players="2-4").endswith("2-4 players")
+    assert words("pl").text("inventory_subtitle", players=1).endswith("dla 1 gracza")
+
+
+def test_numbers_are_written_the_languages_way():
+    assert words("de").text("size_rect", w=63.5, h=88.9) == "63,5 × 88,9 mm"
+    assert Words("en").text("size_rect", w=63.5, h=88.9) == "63.5 × 88.9 mm"
+    assert number(1234.5, "fr") == "1\u202f234,5"
+    assert number(0.1 + 0.2, "en") == "0.3"  # no float noise
+    assert number("2-4", "de") == "2-4"  # not a number: as it is
+
+
+@pytest.mark.parametrize(
+    ("header", "said"),
+    [
+        (b'"Plural-Forms: nplurals=100000000; plural=0;\\n"', "1 to 6 plural forms"),
+        (b'"Plural-Forms: nplurals=2; plural=(n > 1 ? 2 : 0);\\n"', "gives form 2"),
+        (b'"Plural-Forms: plural=(n != 1);\\n"', "no nplurals"),
+    ],
+)
+def test_a_plural_header_out_of_bounds_is_refused_before_it_is_used(header, said):
+    with pytest.raises(PluralError, match=said.replace("(", r"\(")):
+        check_header(b'msgid ""\nmsgstr ""\n' + header)
+
+
+def test_the_arabic_rule_has_six_forms():
+    rule = "n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5"
+    assert check_header(f'"Plural-Forms: nplurals=6; plural={rule};\\n"'.encode()) == (6, rule)
+    assert [rule_of(rule)(n) for n in (0, 1, 2, 3, 11, 100)] == [0, 1, 2, 3, 4, 5]
