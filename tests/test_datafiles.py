@@ -27,7 +27,7 @@ FACE = """\
 ROWS = [
     ("Title", "Text", "Count"),
     ("Lucky Draw", "Draw two cards, keep one.", 3),
-    ("Storm", "Everyone discards a card.", None),
+    ("Storm", "Everyone discards a card.", 1),
     ("Lucky Draw", "Take a coin.", 2),
 ]
 # what each format must read from ROWS

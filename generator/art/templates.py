@@ -174,7 +174,9 @@ class TemplateRenderer:
             "component": {"id": design.component.id, "title": spec.title},
             "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},
-            "style": merged_style(self.game.spec.style, spec.style),
+            "style": merged_style(
+                self.game.spec.style, spec.style, design.entry.fields() if design.entry else {}
+            ),
             "box": box,
             "side": side,
             **(extra or {}),

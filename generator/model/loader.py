@@ -18,9 +18,11 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError
 from generator.i18n import catalogs
-from generator.model.datafiles import read_table
+from generator.model import columns
+from generator.model.columns import Notice
+from generator.model.datafiles import Table, read_table
 from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
-from generator.model.game import GameSpec
+from generator.model.game import STYLE_TAGS, GameSpec, Style
 from generator.model.gamefolders import (
     template_dirs,
 )
@@ -28,6 +30,8 @@ from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, check, regular_file, within
 from generator.svg.fonts import FontFile, read_font
+
+STYLE = frozenset(Style.model_fields)
 
 
 @dataclass
@@ -37,6 +41,7 @@ class Component:
     id: str
     spec: ComponentSpec
     doc: YamlDoc
+    parked: list[tuple[str, Path, int]] = field(default_factory=list)  # count 0: not printed
 
     @property
     def path(self) -> Path:
@@ -55,6 +60,7 @@ class Game:
     language: str = "en"
     report: catalogs.Report | None = None
     fonts: dict[int, FontFile] = field(default_factory=dict)  # the own fonts that can be used
+    warnings: list[Notice] = field(default_factory=list)  # what loading found doubtful
 
     def template_dirs(self) -> list[Path]:
         """Where templates are looked up: the game's own first, then the shared ones."""
@@ -89,8 +95,10 @@ def load_game(
     doc = _parse(root, game_file, errors) if game_file in readable else None
     docs = [d for p in readable if p != game_file and (d := _parse(root, p, errors)) is not None]
     data_files: set[Path] = set()
-    docs = [d for d in docs if _read_data(root, d, errors, data_files)]
+    tables: dict[Path, Table] = {}
+    docs = [d for d in docs if _read_data(root, d, errors, data_files, tables)]
     docs = [d for d in docs if d.path not in data_files]
+    parked = {d.path: _park(d, tables.get(d.path)) for d in docs}
     _check_folders(root, errors)
     report = None
     if doc is not None and language is not None:
@@ -105,11 +113,19 @@ def load_game(
                 errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
     components = [c for d in docs if (c := _load_component(d, errors))]
     _check_unique_ids(components, errors)
+    notices: list[Notice] = []
     for component in components:
+        component.parked = parked.get(component.path, [])
         _check_templates(root, component, errors)
+        if spec is not None:
+            wrong, said = columns.review(
+                root, spec, component, tables.get(component.path), components
+            )
+            errors.errors.extend(SpecError(*problem) for problem in wrong)
+            notices += said
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
-    game = Game(root.name, root, spec, doc, components, fonts=fonts)
+    game = Game(root.name, root, spec, doc, components, fonts=fonts, warnings=notices)
     game.language = language or spec.languages[0]
     game.report = report
     return game
@@ -156,10 +172,13 @@ def _translate(
     return report
 
 
-def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> bool:
+def _read_data(
+    root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path], tables: dict[Path, Table]
+) -> bool:
     """Put the rows of every data file a spec names (``cards: {from: cards.csv}``) in its
-    place, keeping their lines, and add the files to ``read`` (a YAML list among the specs is
-    data, not a component). False when one cannot be read: the error is reported."""
+    place, keeping their lines, add the files to ``read`` (a YAML list among the specs is
+    data, not a component) and the table to ``tables`` under the spec's path. False when one
+    cannot be read: the error is reported."""
     if not isinstance(doc.data, dict):
         return True
     for key in sorted(ENTRY_LISTS):
@@ -183,12 +202,51 @@ def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> 
             errors.errors.append(exc)
             return False
         if not table.rows:
-            errors.add(table.path, None, f"no rows below the headings; {key} need at least one")
+            parked = f" (every row has count 0: {len(table.parked)} parked)" if table.parked else ""
+            message = f"no rows below the headings{parked}; {key} need at least one"
+            errors.add(table.path, table.header if table.parked else None, message)
             return False
         doc.data[key] = table.rows
         doc.sources[(key,)] = (table.path, table.lines)
         read.add(table.path)
+        tables[doc.path] = table
     return True
+
+
+def _park(doc: YamlDoc, table: Table | None) -> list[tuple[str, Path, int]]:
+    """The entries given ``count: 0``, taken out of the spec (their lines moved with the
+    entries that stay): kept aside, listed by pnp list, never printed, as spreadsheet tools
+    for cards do. A data file's were taken out when it was read."""
+    if table is not None:
+        return [(name, table.path, line) for name, line in table.parked]
+    if not isinstance(doc.data, dict):
+        return []
+    parked: list[tuple[str, Path, int]] = []
+    for key in sorted(ENTRY_LISTS):
+        entries = doc.data.get(key)
+        if not isinstance(entries, list):
+            continue
+        kept = [
+            i
+            for i, e in enumerate(entries)
+            if not (isinstance(e, dict) and e.get("count") == 0 and e.get("count") is not False)
+        ]
+        if len(kept) in (len(entries), 0):
+            continue  # nothing parked, or everything: the spec's own error says so
+        for i in sorted(set(range(len(entries))) - set(kept)):
+            parked.append((str(entries[i].get("name", i + 1)), doc.path, doc.line_of((key, i))))
+        moved: dict[Any, int] = {old: new for new, old in enumerate(kept)}
+        doc.lines = {
+            (loc[:1] + (moved[loc[1]],) + loc[2:] if _under(loc, key) else loc): line
+            for loc, line in doc.lines.items()
+            if not _under(loc, key) or loc[1] in moved
+        }
+        doc.data[key] = [entries[i] for i in kept]
+    return parked
+
+
+def _under(loc: tuple, key: str) -> bool:
+    return len(loc) >= 2 and loc[0] == key and isinstance(loc[1], int)
 
 
 def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[FontFile, ...] = ()) -> None:
@@ -317,7 +375,9 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        found = exc.errors()
+        found: list[dict[str, Any]] = [
+            {**e, "loc": _plain_loc(tuple(e["loc"]))} for e in exc.errors()
+        ]
         unknown = {tuple(e["loc"]) for e in found if e["type"] == "extra_forbidden"}
         for err in found:
             loc = tuple(err["loc"])
@@ -341,6 +401,16 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
                     f"'{typo}' is not a key here; did you mean '{loc[-1]}'? (it is required)",
                 )
         return None
+
+
+def _plain_loc(loc: tuple) -> tuple:
+    """An error's location as keys of the spec: without the form a style key was written
+    in (``style.accent.value`` is ``style.accent``)."""
+    return tuple(
+        part
+        for i, part in enumerate(loc)
+        if not (part in STYLE_TAGS and i >= 2 and loc[i - 2] == "style" and loc[i - 1] in STYLE)
+    )
 
 
 def _in_data(doc: YamlDoc, loc: tuple, message: str) -> str:
