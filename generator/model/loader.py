@@ -474,7 +474,19 @@ def explain(model: type[BaseModel], err: Any) -> str:
     given = repr(err["input"])
     if len(given) > 60:  # a 4,000-digit number, a whole mapping: its start says enough
         given = given[:57] + "..."
-    return f"{key}: {message[0].lower()}{message[1:]}, got {given}"
+    return f"{key}: {message[0].lower()}{message[1:]}, got {given}{_fix(loc, kind)}"
+
+
+def _fix(loc: tuple, kind: str) -> str:
+    """How to fix the commonest mistakes of an entry's ``name`` and ``count``."""
+    if loc and loc[-1] == "name" and kind == "string_pattern_mismatch":
+        return (
+            "; 'name' is an id (lower-case letters, digits and dashes, as in expect:): put the "
+            "printed name in 'title'"
+        )
+    if loc and loc[-1] == "count" and kind in ("int_type", "int_parsing", "int_from_float"):
+        return "; give the number of copies as a whole number, e.g. 3 (0 keeps it out)"
+    return ""
 
 
 def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
