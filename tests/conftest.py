@@ -52,6 +52,7 @@ TIERS = {
         "test_parallel",
         "test_tutorial",
         "test_serve_browser",
+        "test_shops",
     },
 }
 TIER_NAMES = ("unit", "e2e", "acceptance")
@@ -127,7 +128,7 @@ CARD_BACK = """\
   <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
         height="{{ box.full_h }}" fill="#553322"/>
   <text x="{{ box.w / 2 }}" y="8" font-family="sans-serif" font-size="5"
-        text-anchor="middle">{{ deck.title }}</text>
+        text-anchor="middle" fill="#ffffff">{{ deck.title }}</text>
 </svg>
 """
 

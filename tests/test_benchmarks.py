@@ -72,3 +72,12 @@ def test_bench_serve_times_a_save_to_its_picture():
     save, plan = float(figures["save_to_picture_ms"]), float(figures["plan_ms"])
     assert 0 < plan < save <= float(figures["save_to_picture_max_ms"])  # the plan is a part
     assert float(figures["full_plan_ms"]) > 0
+
+
+def test_bench_exports_gives_time_and_memory_of_both_exports():
+    figures = run("bench_exports.py", "--cards", "12", "--board-mm", "200")
+    assert (figures["cards"], figures["board_mm"]) == ("12", "200")
+    assert figures["tgc_pngs"] == "13", "12 faces and the back"
+    assert figures["board_pdfs"] == "1"
+    for key in ("tgc_peak_mb", "board_peak_mb"):
+        assert 0 < float(figures[key]) < 500, figures

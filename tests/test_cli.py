@@ -328,27 +328,42 @@ def test_a_build_with_nothing_to_do_does_not_load_the_engine(bundled_build):
     assert run.stdout.strip().splitlines()[-1] == "0 []", run.stdout
 
 
-def test_about_this_edition_lists_what_was_authored_on_the_contents_back(
-    make_deck_game, pnp, tmp_path
-):
-    """The game's and each component's ``authored`` note print under 'About this edition', on
-    the page after the contents (its back, printed double-sided); kinds the spec gives no
-    printed name are counted, never listed by their ids."""
+def _authored_pack(make_deck_game, pnp, out: Path, game_note: str) -> list[str]:
+    """A deck game whose game.yaml and deck say what was authored; its pages' text."""
     components = make_deck_game(cards={"alpha-one": 2, "beta-two": 1})
     root = components / "synth"
     with open(root / "game.yaml", "a", encoding="utf-8") as handle:
-        handle.write('authored: "Ties are shared: the rulebook names no tie-break."\n')
+        handle.write(f'authored: "{game_note}"\n')
     deck = (root / "deck.yaml").read_text(encoding="utf-8")
     deck = deck.replace("title: Test deck\n", 'title: Test deck\nauthored: "Backs drawn by us."\n')
     (root / "deck.yaml").write_text(deck, encoding="utf-8")
-    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    result = pnp("build", "--components", components, "--out", out)
     assert result.exit_code == 0, result.output
-    reader = pypdf.PdfReader(tmp_path / "out" / "synth" / "synth.pdf")
-    contents, about = (" ".join(p.extract_text().split()) for p in reader.pages[:2])
-    assert english().text("about_heading") not in contents and "alpha-one" not in contents
-    assert english().text("inventory_kinds", count=2) in contents
+    reader = pypdf.PdfReader(out / "synth" / "synth.pdf")
+    return [" ".join(page.extract_text().split()) for page in reader.pages]
+
+
+def test_about_this_edition_follows_the_contents_on_their_page_when_it_fits(
+    make_deck_game, pnp, tmp_path
+):
+    """The game's and each component's ``authored`` note print under 'About this edition',
+    after the contents, on their page when all of it fits there; kinds the spec gives no
+    printed name are counted, never listed by their ids."""
+    note = "Ties are shared: the rulebook names no tie-break."
+    contents = _authored_pack(make_deck_game, pnp, tmp_path / "out", note)[0]
+    heading = english().text("about_heading")
+    assert heading in contents and "alpha-one" not in contents
+    assert contents.index(english().text("inventory_kinds", count=2)) < contents.index(heading)
+    assert note in contents and "Test deck: Backs drawn by us." in contents
+
+
+def test_a_long_about_this_edition_takes_the_contents_back(make_deck_game, pnp, tmp_path):
+    """'About this edition' too long for the room under the contents starts on the next page
+    (the contents' back, printed double-sided), whole."""
+    note = " ".join(["Ties are shared: the rulebook names no tie-break."] * 120)
+    contents, about = _authored_pack(make_deck_game, pnp, tmp_path / "out", note)[:2]
+    assert english().text("about_heading") not in contents
     assert about.startswith(english().text("about_heading")), about
-    assert "Ties are shared: the rulebook names no tie-break." in about
     assert "Test deck: Backs drawn by us." in about
 
 

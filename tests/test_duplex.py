@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+import pdfplumber
 import pymupdf
 import pypdfium2 as pdfium
 import pytest
@@ -35,6 +36,7 @@ from pdfread import Box, PageContent, operations, read_pages
 from pypdf import PdfReader
 
 TOL = 0.1  # mm
+MM = 25.4 / 72  # mm per point
 EDGE = 5.0  # mm a home printer cannot print
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a4-letter": (210.0, 279.4)}
 PAPERS["a3"] = (297.0, 420.0)
@@ -220,6 +222,75 @@ def test_nothing_but_its_own_back_lies_behind_a_piece(case: Case):
                     f"{pack.game} p{page.number}: the back of {piece(backs[0])} lies behind "
                     f"{[piece(i) for i in over]}"
                 )
+
+
+def _chars(pdf: Path) -> list[list[tuple[str, Box]]]:
+    """Every character of every page with its box (mm, origin bottom-left), by pdfplumber."""
+    out = []
+    with pdfplumber.open(pdf) as doc:
+        for page in doc.pages:
+            out.append(
+                [
+                    (c["text"], Box(c["x0"] * MM, c["y0"] * MM, c["x1"] * MM, c["y1"] * MM))
+                    for c in page.chars
+                    if c["text"].strip()
+                ]
+            )
+    return out
+
+
+def _on(box: Box, items: list[dict]) -> list[dict]:
+    """The items whose trim box ``box`` overlaps."""
+    return [i for i in items if min(box.overlap(trim_box(i))) > TOL]
+
+
+def _own(box: Box, items: list[dict]) -> list[dict]:
+    """The items whose art (bleed box) holds ``box``: ink that is that piece's own."""
+    return [i for i in items if box.inside(bleed_box(i), TOL)]
+
+
+def _fold_axis(items: list[dict], paper: tuple[float, float]) -> str | None:
+    """The line a folded page turns about: 'y' when its backs lie below its fronts."""
+    backs = [i for i in items if i["side"] == "back"]
+    if not backs:
+        return None
+    fronts = [i for i in items if i["side"] == "front" and i["component"] == backs[0]["component"]]
+    return "y" if abs(fronts[0]["y_mm"] - backs[0]["y_mm"]) > TOL else "x"
+
+
+def test_no_letter_of_a_page_lands_on_a_piece_it_is_not_part_of(case: Case):
+    """Read from the written PDF: every letter a sheet prints (its label, a fold note, a
+    tile's name, the art's own words) lies, where the printer puts it, on no piece but its
+    own: on the back page turned over its edge and moved by the back offset, or on a folded
+    page turned over its fold; letters of no piece's art lie on none."""
+    for pack in case.packs:
+        chars = _chars(pack.pdf)
+        cut = [i for i in pack.manifest["items"] if i["kind"] in ART_KINDS | {"board"}]
+        if case.mode == "fold":
+            for number, page_chars in enumerate(chars, start=1):
+                items = [i for i in cut if i["page"] == number]
+                axis = _fold_axis(items, pack.paper)
+                art = [f.box for f in pack.pages[number - 1].forms]
+                for text, box in page_chars:
+                    if _own(box, items) or any(box.inside(a, TOL) for a in art):
+                        continue  # a piece's own words (a tile's, clipped to its window)
+                    places = [box] if axis is None else [box, behind(box, pack.paper, axis)]
+                    for place in places:
+                        assert not _on(place, items), f"{pack.game} p{number}: {text!r} on a piece"
+            continue
+        axis = "y" if case.mode == "short" else "x"
+        dx, dy = OFFSET if case.mode == "offset" else (0.0, 0.0)
+        for number in range(2, len(chars) + 1, 2):
+            fronts = [i for i in cut if i["page"] == number - 1 and i["side"] == "front"]
+            backs = [i for i in cut if i["page"] == number]
+            for text, box in chars[number - 1]:
+                home = behind(moved(box, -dx, -dy), pack.paper, axis)
+                owners = {piece(i) for i in _own(box, backs)}
+                tiles = {i.get("tile") for i in fronts if i.get("tile")}
+                landed = {piece(i) for i in _on(home, fronts)}
+                if not owners and text in "".join(t for t in tiles if t):
+                    owners = landed  # a tile's name, printed on its own back
+                assert landed <= owners, f"{pack.game} p{number}: {text!r} behind {landed}"
 
 
 def _ops(pdf: Path) -> list[int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import jinja2
@@ -82,6 +83,8 @@ ALLOWED = {
     ("i18n/catalogs.py", "write_catalog"): "writes a catalog into the temporary file that "
     "output.atomic.replacing hands it",
     ("cli/__init__.py", "cli"): "pnp --quiet sends its output to os.devnull (a write)",
+    ("output/render.py", "write_png"): "writes a PNG strip by strip into the folder that "
+    "output.staging hands it",
     ("cli/new.py", "_copy_example"): "copies a bundled example out of the package (the engine's "
     "own files, never a stranger's) into the new game's folder",
 }
@@ -363,23 +366,38 @@ def test_no_other_kind_is_opened(kind: str):
         raster.load(_picture(kind))
 
 
-def _deep_tree(top: Path, depth: int) -> Path:
-    """``top`` and ``depth`` folders nested in it, one level at a time (pathlib's own
-    ``mkdir(parents=True)`` recurses); the deepest."""
-    top.mkdir()
-    for _ in range(depth):
-        top = top / "d"
+@pytest.fixture
+def deep_tree() -> Iterator[Callable[[Path, int], Path]]:
+    """Makes ``top`` and ``depth`` folders nested in it, one level at a time (pathlib's own
+    ``mkdir(parents=True)`` recurses), and returns the deepest; afterwards it takes each tree
+    down from the bottom, since shutil.rmtree (pytest's clean-up of old runs) recurses."""
+    made: list[Path] = []
+
+    def make(top: Path, depth: int) -> Path:
         top.mkdir()
-    return top
+        for _ in range(depth):
+            top = top / "d"
+            top.mkdir()
+        made.append(top)
+        return top
+
+    yield make
+    for deepest in made:
+        for folder in [deepest, *deepest.parents]:
+            if folder.name != "d":
+                break
+            for entry in folder.iterdir():
+                entry.unlink()
+            folder.rmdir()
 
 
-def test_a_watch_lists_the_real_folders_and_no_link_out(tmp_path: Path):
+def test_a_watch_lists_the_real_folders_and_no_link_out(tmp_path: Path, deep_tree):
     """A link to / inside a game is not followed (the recursive watch of the operating system
     would walk the whole file system); a tree 1,200 folders deep is no recursion."""
     root = _game(tmp_path)
     (root / "root").symlink_to("/")
     (root / "output").mkdir()
-    _deep_tree(root / "art", 1200)
+    deep_tree(root / "art", 1200)
     found = real_folders([root])
     assert root.resolve() in found and (root / "templates").resolve() in found
     assert not any(p.is_relative_to(root / "root") or p == root / "output" for p in found)
@@ -407,8 +425,8 @@ def test_the_build_cache_hashes_past_its_total_by_size_and_time(tmp_path: Path, 
     assert cache.pack_key(root, {}) != key
 
 
-def test_the_build_cache_walks_a_deep_tree_without_recursion(tmp_path: Path):
-    deep = _deep_tree(tmp_path / "g", 1200)
+def test_the_build_cache_walks_a_deep_tree_without_recursion(tmp_path: Path, deep_tree):
+    deep = deep_tree(tmp_path / "g", 1200)
     (deep / "x.txt").write_text("x", encoding="utf-8")
     assert cache.pack_key(tmp_path / "g", {})
 

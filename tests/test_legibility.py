@@ -77,3 +77,30 @@ def test_a_reference_sheet_shrunk_below_the_floor_is_reported(make_deck_game, pn
     assert result.exit_code == 1, result.output
     line = next(line for line in result.stderr.splitlines() if "under 6 pt" in line)
     assert "rules.yaml" in line and "rules 'sheet'" in line and "'body text'" in line
+
+
+THIN_FACE = """\
+<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <rect x="0" y="0" width="{{ box.w }}" height="{{ box.h }}" fill="#ffffff"/>
+  <text x="5" y="10" font-family="sans-serif" font-size="4">{{ card.name }}</text>
+  <line x1="5" y1="20" x2="40" y2="20" stroke="#000" stroke-width="0.5"/>
+  <g transform="translate(5 30) scale(0.2)">
+    <line x1="0" y1="0" x2="100" y2="0" stroke="#000" stroke-width="0.3"/>
+  </g>
+</svg>
+"""
+
+
+def test_a_line_under_a_quarter_point_is_a_warning_at_its_template_line(make_deck_game, pnp):
+    components = make_deck_game(cards={"a": 2, "b": 1})
+    template = components / "synth" / "templates" / "face.svg.j2"
+    template.write_text(THIN_FACE)
+    result = pnp("check", "--components", components)
+    assert result.exit_code == 0, "a warning, not a failure: " + result.output
+    (line,) = [line for line in result.stderr.splitlines() if "warning: a line" in line]
+    # 0.3 mm drawn at a fifth: 0.06 mm, 0.17 pt; the 0.5 mm line (1.42 pt) is fine
+    assert line.startswith(f"{template}:6: warning: a line 0.17 pt wide"), line
+    assert "(deck 'a' and 1 more)" in line
+    found = json.loads(pnp("check", "--components", components, "--json").stdout)
+    (thin,) = found["games"][0]["printing"]["thin_lines"]
+    assert (thin["line"], thin["width"], thin["pt"]) == (6, "0.3", pytest.approx(0.17, abs=0.01))

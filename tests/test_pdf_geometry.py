@@ -121,15 +121,25 @@ def read_pack(out: Path, game: str, paper: str, **spec) -> Pack:
     return Pack(pdf, read_pages(pdf), chars, manifest, paper=PAPER[paper], **spec)
 
 
+def _deck_alone(folder: Path, butt: bool) -> Path:
+    """The bundled game's ingredient cards alone (its game.yaml, the deck and its templates)
+    in ``folder``, so that every card page of the pack is a page of this deck; laid out with
+    a gutter of bleed between cards unless ``butt`` (the deck as bundled butts them)."""
+    target = folder / GAME
+    shutil.copytree(BUNDLED / GAME / "templates", target / "templates")
+    shutil.copy(BUNDLED / GAME / "game.yaml", target / "game.yaml")
+    deck = (BUNDLED / GAME / "ingredient-cards.yaml").read_text(encoding="utf-8")
+    assert ("\nbutt: true\n" in deck) == bool(DECK.get("butt"))
+    if not butt:
+        deck = deck.replace("\nbutt: true\n", "\n")
+    (target / "ingredient-cards.yaml").write_text(deck, encoding="utf-8")
+    return target.parent
+
+
 @pytest.fixture(scope="module")
 def deck_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled game's ingredient cards alone (its game.yaml, the deck and its templates),
-    so that every card page of the pack is a page of this deck."""
-    target = tmp_path_factory.mktemp("deck-only") / GAME
-    shutil.copytree(BUNDLED / GAME / "templates", target / "templates")
-    for name in ("game.yaml", "ingredient-cards.yaml"):
-        shutil.copy(BUNDLED / GAME / name, target / name)
-    return target.parent
+    """The ingredient cards alone, with a gutter of bleed between them."""
+    return _deck_alone(tmp_path_factory.mktemp("deck-only"), butt=False)
 
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
@@ -403,6 +413,89 @@ def test_identical_art_is_one_xobject(pack: Pack) -> None:
     for name, count in DECK_COUNTS.items():
         assert uses_of[next(iter(face_of[name]))] == count
     assert uses_of[next(iter(back_refs))] == sum(DECK_COUNTS.values())
+
+
+# -- butted cards: the bundled deck as it is ---------------------------------------------------
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def butted(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, pnp) -> Pack:
+    """The ingredient cards as bundled (``butt: true``), built on A4 and on US Letter."""
+    assert DECK.get("butt") is True, "the bundled ingredient deck butts its cards"
+    paper = request.param
+    components = _deck_alone(tmp_path_factory.mktemp(f"butted-{paper}"), butt=True)
+    out = components.parent / "out"
+    result = pnp("build", "--components", components, "--out", out, "--paper", paper)
+    assert result.exit_code == 0, result.output
+    return read_pack(
+        out,
+        GAME,
+        paper,
+        bleed=DECK["bleed"],
+        trim=MINI_EURO,
+        faces={card["name"]: card["title"] for card in DECK["cards"]},
+        back_text=DECK["fields"]["back_title"],
+    )
+
+
+def _visible(form: FormUse) -> Box:
+    """What of a form prints: its box within the clip in force."""
+    box = form.box.intersect(form.clip_box) if form.clip_box is not None else form.box
+    assert box is not None
+    return box
+
+
+def test_butted_cards_touch_and_never_print_on_each_other(butted: Pack) -> None:
+    """Butted, the cards of a sheet touch at their trim lines: what each prints is its trim
+    box and the bleed only where no card touches it, so no card's art lies on another; A4
+    holds 16 mini-euro cards, the 10 of a gutter of bleed between them."""
+    fronts = [p for p in card_pages(butted) if butted.side_of(p.number) == "front"]
+    if butted.paper == PAPER["a4"]:
+        assert max(len(p.forms) for p in fronts) == 16
+    for page in card_pages(butted):
+        shown = [_visible(f) for f in page.forms]
+        trims = [butted.trim_box(f) for f in page.forms]
+        for a, b in itertools.combinations(shown, 2):
+            assert min(a.overlap(b)) <= 0.01, f"page {page.number}: {a} and {b} overlap"
+        for box, trim in zip(shown, trims, strict=True):
+            for side in ("x0", "y0", "x1", "y1"):
+                grown = abs(getattr(box, side) - getattr(trim, side))
+                expected = 0.0 if _touched(trim, side, trims) else butted.bleed
+                assert abs(grown - expected) <= TOL, (page.number, trim, side, grown)
+
+
+def _touched(trim: Box, side: str, trims: list[Box]) -> bool:
+    """Whether another card's trim box lies against ``side`` of ``trim``."""
+    facing = {"x0": "x1", "x1": "x0", "y0": "y1", "y1": "y0"}[side]
+    along = ("y0", "y1") if side in ("x0", "x1") else ("x0", "x1")
+    for other in trims:
+        if other is trim or abs(getattr(trim, side) - getattr(other, facing)) > 0.01:
+            continue
+        shared = min(getattr(trim, along[1]), getattr(other, along[1])) - max(
+            getattr(trim, along[0]), getattr(other, along[0])
+        )
+        if shared > 1:
+            return True
+    return False
+
+
+def test_butted_cards_have_crop_marks_at_every_trim_line_outside_the_block(butted: Pack) -> None:
+    """Every trim line of the block is marked where it leaves the block, outside the art."""
+    for page in card_pages(butted):
+        if butted.side_of(page.number) != "front":
+            assert not page.strokes, f"page {page.number}: marks on a back"
+            continue
+        shown = [_visible(f) for f in page.forms]
+        trims = [butted.trim_box(f) for f in page.forms]
+        vertical = [m for m in page.strokes if m.vertical]
+        horizontal = [m for m in page.strokes if m.horizontal]
+        for mark in page.strokes:
+            for box in shown:
+                assert mark.box.distance(box) > 0.01, f"page {page.number}: {mark} on art"
+        for x in {round(v, 2) for t in trims for v in (t.x0, t.x1)}:
+            assert any(abs(m.x0 - x) <= 0.01 for m in vertical), f"no mark at x={x}"
+        for y in {round(v, 2) for t in trims for v in (t.y0, t.y1)}:
+            assert any(abs(m.y0 - y) <= 0.01 for m in horizontal), f"no mark at y={y}"
 
 
 # -- synthetic poker decks made in tmp_path --------------------------------------------------

@@ -27,7 +27,7 @@ from generator.plan.pipeline import plan_pack
 from generator.svg.compiler import Drawer, SvgError, compile_svg
 from generator.svg.fonts import FONT_DIR, register_fonts
 from generator.svg.path import path_geometry
-from generator.svg.pdf import FILL_ALPHA, GROUP, PAINT, RGB, TEXT
+from generator.svg.pdf import FILL_ALPHA, GROUP, PAINT, RGB, TEXT, Colours
 from generator.svg.safexml import SAFE_PARSER
 from generator.svg.values import IDENTITY, colour, transform
 
@@ -599,6 +599,9 @@ def content_and_spaces(pdf: bytes) -> tuple[str, set[str]]:
     return "\n".join(texts), spaces
 
 
+CMYK = Colours("cmyk", Press().colour)  # a print shop's colours
+
+
 def test_cmyk_mode_sets_every_colour_in_cmyk():
     compiled = drawer(
         '<linearGradient id="g"><stop stop-color="red"/><stop offset="1" stop-color="#00f"/>'
@@ -612,7 +615,7 @@ def test_cmyk_mode_sets_every_colour_in_cmyk():
                 (
                     compiled.width,
                     compiled.height,
-                    lambda c, k=cmyk: compiled.draw(c, Press().colours if k else RGB),
+                    lambda c, k=cmyk: compiled.draw(c, CMYK if k else RGB),
                 )
             ]
         )
@@ -969,3 +972,92 @@ def test_faces_whose_parts_refer_to_each_other_are_not_split_into_layers(tmp_pat
     ]
     store.split_layers()
     assert all(isinstance(store.drawing(key), Drawer) for key in keys)
+
+
+# --- a page drawn in layers for a print shop, every line at least its thinnest --------------
+
+LAYERED = (
+    '<rect width="20" height="10" fill="#336699"/>'
+    '<text x="1" y="3" font-size="2" fill="#000">Top</text>'
+    '<text x="1" y="6" font-size="2" fill="#000" fill-opacity="0.5">Faint</text>'
+    '<g opacity="0.5"><text x="1" y="9" font-size="2" fill="#000">Group</text></g>'
+)
+
+
+def layered(colours: Colours, body: str = LAYERED, scale: float = 1.0) -> str:
+    """The content a drawing writes in ``colours`` (scaled on the page by ``scale``)."""
+    compiled = drawer(body)
+
+    def draw(canvas) -> None:  # noqa: ANN001 - reportlab's canvas
+        canvas.scale(scale, scale)
+        compiled.draw(canvas, colours)
+
+    content, _ = content_and_spaces(pdf_of([(compiled.width, compiled.height, draw)]))
+    return content
+
+
+def shown(content: str) -> list[str]:
+    """The strings the content shows, in order."""
+    return re.findall(r"\((\w+)\) Tj", content)
+
+
+def test_the_text_layer_holds_the_opaque_text_outside_groups_alone():
+    sizes = []
+
+    def text_colour(rgb: tuple[float, ...], size: float) -> tuple[float, ...]:
+        sizes.append(round(size, 2))
+        return (0.0, 0.0, 0.0, 1.0)
+
+    text = Colours("text", lambda rgb: rgb, layer="text", text=text_colour)
+    content = layered(text, scale=2)
+    assert shown(content) == ["Top"], "only the opaque text outside any group"
+    assert not re.search(r"\b(f|F|f\*|S|s|B|b)\b", content), "no path is painted"
+    assert "0 0 0 1 k" in content and not re.search(r"\brg\b", content), "its colour as told"
+    assert sizes == [pytest.approx(2 * 2 * 72 / 25.4, abs=0.01)], "its size on the page, in pt"
+
+
+def test_the_art_layer_holds_everything_but_that_text():
+    art = Colours("art", lambda rgb: rgb, layer="art")
+    assert shown(layered(art)) == ["Faint", "Group"]
+    assert shown(layered(RGB)) == ["Top", "Faint", "Group"]
+    assert " re f" in layered(art), "the shapes are drawn"
+
+
+def test_strokes_thinner_than_min_line_are_thickened_where_they_are_drawn():
+    body = (
+        '<line x1="0" y1="1" x2="20" y2="1" stroke="#000" stroke-width="0.1"/>'
+        '<line x1="0" y1="5" x2="20" y2="5" stroke="#000" stroke-width="2"/>'
+    )
+    thin = Colours("rgb-shop", lambda rgb: rgb, min_line=0.25)
+    widths = [float(w) for w in re.findall(r"([\d.]+) w\b", layered(thin, body, scale=0.5))]
+    # a user unit is a mm, drawn at half size: 0.1 is 0.14 pt, 2 is 2.83 pt
+    assert widths == [pytest.approx(0.25 / (72 / 25.4 / 2), rel=1e-3), 2.0], widths
+    plain = [float(w) for w in re.findall(r"([\d.]+) w\b", layered(RGB, body, scale=0.5))]
+    assert plain == [0.1, 2.0], "home packs draw every line as designed"
+
+
+def test_a_tagged_document_names_each_font_subset_by_its_glyphs():
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.svg import canvas as rl
+    from generator.svg.fonts import REGULAR
+
+    def subsets(text: str, tagged: bool) -> set[str]:
+        register_fonts()
+        out = io.BytesIO()
+        canvas = Canvas(out, invariant=1)
+        if tagged:
+            rl.tag_subsets_by_glyphs(canvas)
+        canvas.setFont(REGULAR, 12)
+        canvas.drawString(10, 10, text)
+        canvas.showPage()
+        canvas.save()
+        return set(re.findall(r"/BaseFont /([A-Z]{6})\+", out.getvalue().decode("latin-1")))
+
+    # reportlab's first subset holds all of ASCII and then each other character a file uses:
+    # its AAAAAA+ names different glyphs in different files
+    assert subsets("Hello Ω", False) == subsets("World Ж", False) == {"AAAAAA"}
+    omega, zhe = subsets("Hello Ω", True), subsets("World Ж", True)
+    assert omega != zhe and len(omega) == len(zhe) == 1, "Ω and Ж: two glyph sets"
+    assert subsets("Hello", True) == subsets("World", True), "ASCII alone: the same glyphs"
+    assert subsets("Hello Ω", True) == omega, "the same glyphs, the same tag"

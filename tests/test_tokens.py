@@ -639,7 +639,9 @@ def test_packing_uses_as_few_pages_as_the_area_allows_and_list_reports_fill(tmp_
     assert listing.exit_code == 0, listing.output
     reported = {
         int(m[1]): (int(m[2]), int(m[3]))
-        for m in re.finditer(r"page (\d+): .*?(\d+) pieces, fill (\d+)%", listing.stdout)
+        for m in re.finditer(
+            r"page (\d+)(?:–\d+)? \(\w+\): .*?(\d+) pieces, fill (\d+)%", listing.stdout
+        )
     }
     assert set(reported) == {p.number for p in fronts}, listing.stdout
     for number, (pieces, fill) in reported.items():

@@ -15,7 +15,7 @@ import svgwrite
 from lxml import etree
 
 from generator.model.fields import LineStyle
-from generator.model.kinds.board import BoardSpec, RegionGrid
+from generator.model.kinds.board import BoardSpec, RegionGrid, Track
 from generator.svg.fonts import wrap
 from generator.svg.safexml import SAFE_PARSER
 
@@ -27,6 +27,7 @@ ICON_BOX = 20.0  # icon macros draw in a 20 x 20 box centred on (0, 0)
 TEXT_MIDDLE = 0.35  # a text's baseline sits this many font sizes below its middle
 CAP_HEIGHT = 0.72  # capitals rise this many font sizes above the baseline
 LABEL_GAP = 0.8  # mm between a space and a label outside it
+EDGE = 0.01  # mm from the board's edge at which a region's point lies on it
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,50 @@ def grid_cells(grid: RegionGrid) -> list[tuple[str, list[Point]]]:
     return cells
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a place of a board is and how large (mm from the board's top-left): a space's,
+    row's or track's circle or rectangle, a region's or grid cell's bounding box."""
+
+    name: str
+    centre: Point
+    w: float
+    h: float
+    round: bool
+
+
+def track_points(spec: BoardSpec, track: Track) -> list[Point]:
+    """The centres of a track's spaces: along its path, or around the board's edge."""
+    if track.path:
+        return along(track.path, len(track.values))
+    assert track.around is not None  # a path or 'around' (Track._placed)
+    return around(spec.size.w, spec.size.h, track.around + track.size / 2, len(track.values))
+
+
+def _box_place(name: str, points: Sequence[Point]) -> Place:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+    return Place(name, centre, max(xs) - min(xs), max(ys) - min(ys), False)
+
+
+def places(spec: BoardSpec) -> dict[str, Place]:
+    """Every place of a board by its name, where it is drawn."""
+    found = [_box_place(r.name, r.polygon) for r in spec.regions]
+    for grid in spec.grids:
+        found += [_box_place(name, points) for name, points in grid_cells(grid)]
+    for s in spec.spaces:
+        found.append(Place(s.name, (s.at[0], s.at[1]), s.size, s.h or s.size, s.shape == "circle"))
+    for row in spec.rows:
+        round_ = row.shape == "circle"
+        for n, point in enumerate(along(row.path, row.count), start=1):
+            found.append(Place(f"{row.name}-{n}", point, row.size, row.size, round_))
+    for track in spec.tracks:
+        round_ = track.shape == "circle"
+        for value, point in zip(track.values, track_points(spec, track), strict=True):
+            found.append(Place(f"{track.name}-{value}", point, track.size, track.size, round_))
+    return {place.name: place for place in found}
+
+
 class BoardPainter:
     """Draws one board spec into an SVG document."""
 
@@ -186,7 +231,7 @@ class BoardPainter:
             ]
         for name, points, group, fill, label, label_at, size, colour_ in shapes:
             colour = fill or fills.get(group or "", "#f7f7f7")
-            polygon = self.dwg.polygon([tuple(p) for p in points], fill=colour)
+            polygon = self.dwg.polygon(self._into_bleed(points), fill=colour)
             self._stroke(polygon, "solid", 0.6)
             self.layer.add(polygon)
             centre = label_at if label_at else polygon_centre(points)
@@ -194,6 +239,16 @@ class BoardPainter:
             self.placed[name] = Placed(name, anchor, 0.0)
             if label:
                 self._text(label, centre, size, bold=True, colour=colour_)
+
+    def _into_bleed(self, points: Sequence[Point]) -> list[Point]:
+        """A polygon's points, those on the board's edge moved out across the bleed, so a
+        region that reaches the edge runs on where the cut may fall."""
+        w, h, b = self.spec.size.w, self.spec.size.h, self.spec.bleed
+
+        def out(v: float, end: float) -> float:
+            return -b if abs(v) < EDGE else end + b if abs(v - end) < EDGE else v
+
+        return [(out(x, w), out(y, h)) for x, y in points]
 
     def _spaces(self) -> None:
         spec = self.spec
@@ -228,14 +283,7 @@ class BoardPainter:
                     None,
                 )
         for track in spec.tracks:
-            if track.path:
-                points = along(track.path, len(track.values))
-            else:
-                assert track.around is not None  # a path or 'around' (Track._placed)
-                points = around(
-                    spec.size.w, spec.size.h, track.around + track.size / 2, len(track.values)
-                )
-            for value, point in zip(track.values, points, strict=True):
+            for value, point in zip(track.values, track_points(spec, track), strict=True):
                 mark = track.marks.get(value)
                 self._space(
                     f"{track.name}-{value}",

@@ -27,9 +27,11 @@ from generator.errors import SpecError
 from generator.paths import PathRefused, check, read_bytes, within
 from generator.svg.compiler import Drawer, SvgError, compile_svg
 from generator.svg.images import Pictures
+from generator.svg.path import path_geometry
 from generator.svg.pdf import RGB, Colours
 from generator.svg.raster import open_image
 from generator.svg.safexml import TEXT_PARSER
+from generator.svg.values import IDENTITY, Matrix, apply, bbox_through, multiply, transform
 
 # what makes one part of an SVG depend on another (a style sheet, references by id), so that
 # its top-level elements cannot be drawn apart as a static layer and the rest
@@ -278,24 +280,151 @@ def image_problem(root: Path, path: Path) -> str | None:
 
 DARK = 0.45  # relative luminance below which a fill counts as dark
 LARGE = 0.15  # share of the art's area from which a shape counts as large
-LIGHTEN = 0.75  # how far towards white a dark fill moves in ink-saver mode
+LIGHTEN = 0.75  # how far towards white a dark fill moves in ink-saver mode (light text on it
+# moves further, DARKEN_TEXT, towards black: enough for 4.5:1 on any lightened fill)
+DARKEN_TEXT = 0.85
+LIGHT_TEXT = 0.5  # luminance from which a text's fill counts as light
 
 
 def lighten_large_dark_fills(root: etree._Element) -> None:
     """Ink saver: move the fills of large dark shapes (rectangles, circles, ellipses,
-    polygons covering a good part of the art) most of the way to white."""
+    polygons covering a good part of the art) most of the way to white, and light text
+    standing on one of them (the last shape painted under it) as far towards black, so that
+    it stays as readable as it was."""
     box = [float(v) for v in (root.get("viewBox") or "0 0 0 0").replace(",", " ").split()]
     total = box[2] * box[3] if len(box) == 4 else 0.0
     if total <= 0:
         return
+    painted: list[tuple[tuple[float, float, float, float], bool]] = []  # shape box, lightened
     for element in root.iter():
-        rgb = _fill_rgb(element)
-        if rgb is None:
+        if not isinstance(element.tag, str) or _unpainted(element):
             continue
-        luminance = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
-        if luminance < DARK and _area(element) >= LARGE * total:
-            light = (round((c + (1 - c) * LIGHTEN) * 255) for c in rgb)
-            _set_fill(element, "#" + "".join(f"{c:02x}" for c in light))
+        if etree.QName(element).localname == "text":
+            _keep_readable(element, painted)
+            continue
+        rgb = _fill_rgb(element)
+        if rgb is None or _translucent(element):  # a veil over the ground is not the ground
+            continue
+        lighten = _luminance(rgb) < DARK and _area(element) >= LARGE * total
+        if lighten:
+            _set_fill(element, _towards(rgb, 1.0))
+        found = _shape_box(element)
+        if found is not None:
+            painted.append((found, lighten))
+
+
+UNPAINTED = {"defs", "clipPath", "mask", "pattern", "symbol", "marker", "linearGradient"}
+
+
+def _unpainted(element: etree._Element) -> bool:
+    """Whether an element is only referred to (in defs, a clip path, a mask ...)."""
+    return any(
+        isinstance(a.tag, str) and etree.QName(a).localname in UNPAINTED
+        for a in element.iterancestors()
+    )
+
+
+def _keep_readable(
+    text: etree._Element, painted: list[tuple[tuple[float, float, float, float], bool]]
+) -> None:
+    """Light text whose anchor stands on a lightened shape (the last shape painted there)
+    turns dark, it and its spans of their own colour."""
+    point = _anchor(text)
+    under = [
+        lightened
+        for (x0, y0, x1, y1), lightened in painted
+        if x0 <= point[0] <= x1 and y0 <= point[1] <= y1
+    ]
+    if not under or not under[-1]:
+        return
+    for part in text.iter():
+        if isinstance(part.tag, str) and etree.QName(part).localname in SVG_TEXT:
+            rgb = _fill_rgb(part)
+            if rgb is not None and _luminance(rgb) >= LIGHT_TEXT:
+                _set_fill(part, _towards(rgb, 0.0, DARKEN_TEXT))
+
+
+def _translucent(element: etree._Element) -> bool:
+    """Whether an element's fill lets most of what is under it show (opacity under half)."""
+    for name in ("fill-opacity", "opacity"):
+        value = element.get(name)
+        match = re.search(rf"(^|;)\s*{name}\s*:\s*([^;]+)", element.get("style", ""))
+        if match:
+            value = match.group(2)
+        if value is None:
+            continue
+        text = value.strip()
+        try:
+            share = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            continue
+        if share < 0.5:
+            return True
+    return False
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+
+
+def _towards(rgb: tuple[float, float, float], end: float, share: float = LIGHTEN) -> str:
+    """The colour moved ``share`` of the way to white (``end`` 1) or black (0)."""
+    moved = (round((c + (end - c) * share) * 255) for c in rgb)
+    return "#" + "".join(f"{c:02x}" for c in moved)
+
+
+SVG_TEXT = ("text", "tspan")
+
+
+def _matrix(element: etree._Element) -> Matrix:
+    """The transform from an element's own units to the root's (its ``transform`` and its
+    ancestors')."""
+    chain = [element, *element.iterancestors()][::-1][1:]  # the root's children down
+    matrix = IDENTITY
+    for node in chain:
+        try:
+            matrix = multiply(matrix, transform(node.get("transform") or ""))
+        except ValueError:
+            return matrix
+    return matrix
+
+
+def _number(element: etree._Element, name: str) -> float:
+    try:
+        return float(re.split(r"[\s,]+", (element.get(name) or "0").strip())[0] or 0)
+    except ValueError:
+        return 0.0
+
+
+def _anchor(element: etree._Element) -> tuple[float, float]:
+    """Where a text element starts, in the root's units."""
+    return apply(_matrix(element), _number(element, "x"), _number(element, "y"))
+
+
+def _shape_box(element: etree._Element) -> tuple[float, float, float, float] | None:
+    """The box a simple shape covers, in the root's units (None for other elements)."""
+    tag = etree.QName(element).localname
+    n = lambda name: _number(element, name)  # noqa: E731 - a short reader
+    if tag == "rect":
+        box = (n("x"), n("y"), n("x") + n("width"), n("y") + n("height"))
+    elif tag in ("circle", "ellipse"):
+        rx = n("r") if tag == "circle" else n("rx")
+        ry = n("r") if tag == "circle" else n("ry")
+        box = (n("cx") - rx, n("cy") - ry, n("cx") + rx, n("cy") + ry)
+    elif tag in ("polygon", "polyline"):
+        values = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", element.get("points", ""))]
+        if len(values) < 2:
+            return None
+        xs, ys = values[0::2], values[1::2]
+        box = (min(xs), min(ys), max(xs), max(ys))
+    elif tag == "path":
+        found = path_geometry(element.get("d") or "").bbox
+        if found is None:
+            return None
+        box = found
+    else:
+        return None
+    return bbox_through(_matrix(element), box)
 
 
 STYLE_FILL = re.compile(r"(^|;)\s*fill\s*:\s*([^;]+)")

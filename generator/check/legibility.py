@@ -11,7 +11,7 @@ the scaled-down assembly map of a tiled board is an overview, and not measured.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -96,13 +96,16 @@ def text_sizes(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, float]
             yield from text_sizes(op[6], ctm)
 
 
-def _drawn(artwork: object) -> Iterator[tuple[str, float]]:
-    """The texts of stored art: a compiled drawing, or a face drawn as a layer and the rest."""
+def walk_art(
+    artwork: object, walk: Callable[[tuple], Iterator[tuple[str, float]]] = text_sizes
+) -> Iterator[tuple[str, float]]:
+    """What ``walk`` finds in stored art (by default its texts): a compiled drawing, or a
+    face drawn as a layer and the rest."""
     if hasattr(artwork, "ops"):
-        yield from text_sizes(artwork.ops)
+        yield from walk(artwork.ops)
     for part in ("layer", "rest"):
         if hasattr(artwork, part):
-            yield from _drawn(getattr(artwork, part))
+            yield from walk_art(getattr(artwork, part), walk)
 
 
 def small_texts(pack: Pack) -> tuple[SmallText, ...]:
@@ -161,7 +164,7 @@ def _under(
     """The texts of art ``key`` under ``floor`` (measured once per key)."""
     if key not in smallest:
         sizes: dict[str, float] = {}
-        for text, size in _drawn(pack.art.drawing(key)):
+        for text, size in walk_art(pack.art.drawing(key)):
             if size < floor - 0.005:
                 sizes[text] = min(size, sizes.get(text, size))
         smallest[key] = sorted(sizes.items(), key=lambda item: item[1])

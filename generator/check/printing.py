@@ -4,17 +4,23 @@ whether every text on it can be read (see ``legibility``).
 Printed double-sided, the printer puts each sheet's second page on the back of its first,
 turned about the long edge (x mirrored) or the short one (y mirrored), and the user's back
 offset moves every back; folded, a sheet carries its backs across the fold line. Every back
-must then lie behind the front of its own piece, every piece that has a back must get it, and
-nothing may be drawn in the margin a printer cannot print.
+must then lie behind the front of its own piece, every piece that has a back must get it,
+nothing may be drawn in the margin a printer cannot print, and no mark of either side of a
+sheet (a label, a crop mark, a fold note, another piece's art ...) may land on a piece it does
+not belong to, on its face or behind it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.check.contrast import LowContrast, low_contrast
 from generator.check.legibility import SmallText, small_texts
+from generator.check.strokes import ThinStroke, thin_strokes
+from generator.layout.furniture import Ink, page_ink
 from generator.layout.pack import Pack
-from generator.layout.sheets import Page, Placement
+from generator.layout.pieces import Piece
+from generator.layout.sheets import Box, Page, Placement, Sheet
 from generator.model.sizes import sheet_geometry
 
 TOL = 0.01  # mm
@@ -30,6 +36,14 @@ class PrintReport:
     problems: tuple[str, ...]
     small: tuple[SmallText, ...] = ()  # text printed under the game's floor
     floor: float = 6.0  # pt: the smallest text the game allows
+    thin: tuple[ThinStroke, ...] = ()  # lines printed under 0.25 pt (warnings, not failures)
+    contrast: tuple[LowContrast, ...] = ()  # text that does not stand out from its ground
+    ink_saver: bool = False  # the art was lightened for the ink saver
+
+    @property
+    def failures(self) -> tuple[object, ...]:
+        """Everything here that fails the check."""
+        return (*self.problems, *self.small, *self.contrast)
 
 
 def _behind(p: Placement, paper: tuple[float, float], axis: str) -> tuple[float, float]:
@@ -40,7 +54,7 @@ def _behind(p: Placement, paper: tuple[float, float], axis: str) -> tuple[float,
 
 
 def _name(p: Placement) -> str:
-    return f"{p.piece.component} '{p.piece.name}' copy {p.piece.copy}"
+    return _piece_name(p.piece)
 
 
 def _pairing(
@@ -71,21 +85,88 @@ def _pairing(
     return problems
 
 
-def _margin(page: Page, number: int, paper: tuple[float, float]) -> list[str]:
-    """What a page draws within the margin a printer cannot print."""
+def _margin(pack: Pack, page: Page, number: int) -> list[str]:
+    """What a page draws within the margin a printer cannot print: art, marks, labels."""
     margin = sheet_geometry().margin - TOL
-    pw, ph = paper
+    pw, ph = pack.paper
     problems = []
-    for p in page.placements:
-        x, y, w, h = p.bleed_box
+    for ink in page_ink(pack, page, number):
+        x, y, w, h = ink.box
         room = min(x, y, pw - x - w, ph - y - h)
         if room < margin:
-            problems.append(f"page {number}: {_name(p)} is {room:.2f} mm from the edge")
-    for x1, y1, x2, y2 in page.marks:
-        room = min(x1, x2, y1, y2, pw - max(x1, x2), ph - max(y1, y2))
-        if room < margin:
-            problems.append(f"page {number}: a crop mark is {room:.2f} mm from the edge")
+            owner = f" of {_piece_name(ink.owner)}" if ink.owner else ""
+            problems.append(f"page {number}: {ink.what}{owner} is {room:.2f} mm from the edge")
     return problems
+
+
+def _piece_name(piece: Piece) -> str:
+    return f"{piece.component} '{piece.name}' copy {piece.copy}"
+
+
+def _turned(box: Box, paper: tuple[float, float], axis: str) -> Box:
+    """What lies behind ``box`` once the sheet turns about ``axis`` (see ``_behind``)."""
+    x, y, w, h = box
+    if axis == "x":
+        return paper[0] - x - w, y, w, h
+    return x, paper[1] - y - h, w, h
+
+
+def _folded(box: Box, at: float, axis: str) -> Box:
+    """Where ``box`` lands when the sheet folds along the line at ``at`` about ``axis``."""
+    x, y, w, h = box
+    if axis == "x":
+        return 2 * at - x - w, y, w, h
+    return x, 2 * at - y - h, w, h
+
+
+def _lands_on(box: Box, pieces: list[tuple[Piece, Box]], owner: Piece | None) -> list[Piece]:
+    """The pieces (trim boxes) ``box`` overlaps, other than ``owner``."""
+    x, y, w, h = box
+    found = []
+    for piece, (px, py, pw, ph) in pieces:
+        if piece == owner:
+            continue
+        if min(x + w, px + pw) - max(x, px) > TOL and min(y + h, py + ph) - max(y, py) > TOL:
+            found.append(piece)
+    return found
+
+
+def _on_pieces(pack: Pack, sheet: Sheet, numbers: tuple[int, int]) -> list[str]:
+    """Every mark of a sheet (its front and back pages, or its folded page) that lands on a
+    piece to cut it does not belong to: where the printer puts it, on the face or behind."""
+    pieces = [
+        (p.piece, (p.x, p.y, p.w, p.h))
+        for p in sheet.front.placements
+        if p.side == "front" and not p.piece.flowed
+    ]
+    if not pieces:
+        return []
+    found: list[tuple[Ink, str, list[Piece]]] = []
+    for ink in page_ink(pack, sheet.front, numbers[0]):
+        places = [(ink.box, "on the front")]
+        if sheet.front.fold is not None:
+            fold = sheet.front.fold
+            places.append((_folded(ink.box, fold.at, fold.axis), "once folded"))
+        for box, where in places:
+            hit = _lands_on(box, pieces, ink.owner)
+            if hit:
+                found.append((ink, where, hit))
+    if pack.duplex and sheet.back is not None:
+        axis = "y" if pack.options.duplex == "short" else "x"
+        dx, dy = pack.options.back_offset
+        for ink in page_ink(pack, sheet.back, numbers[1]):
+            x, y, w, h = ink.box
+            hit = _lands_on(_turned((x - dx, y - dy, w, h), pack.paper, axis), pieces, ink.owner)
+            if hit:
+                found.append((ink, f"on the back (page {numbers[1]})", hit))
+    return [_landing(ink, where, hit) for ink, where, hit in found]
+
+
+def _landing(ink: Ink, where: str, hit: list[Piece]) -> str:
+    """'the page label on the back (page 4) prints on board 'board' copy 1 and 2 more'."""
+    others = f" and {len(hit) - 1} more" if len(hit) > 1 else ""
+    piece = _piece_name(hit[0])
+    return f"{ink.what} {where} prints on {piece}{others}, which it does not belong to"
 
 
 def check_printing(pack: Pack) -> PrintReport:
@@ -106,10 +187,11 @@ def check_printing(pack: Pack) -> PrintReport:
             backs = [p for p in front.placements if p.side == "back"]
             offset = (0.0, 0.0)
         found = _pairing(front, backs, axis, offset, pack.paper)
+        found += _on_pieces(pack, sheet, (number, number + 1))
         problems += [f"sheet {index}: {problem}" for problem in found]
         for page in (front, sheet.back) if pack.duplex else (front,):
             if page is not None:
-                problems += _margin(page, number, pack.paper)
+                problems += _margin(pack, page, number)
             number += 1
     if pack.duplex:
         edge = "short" if options.duplex == "short" else "long"
@@ -118,5 +200,13 @@ def check_printing(pack: Pack) -> PrintReport:
         sides = "single-sided" + (", folded" if options.layout == "fold" else "")
     floor = pack.game.spec.min_text_pt
     return PrintReport(
-        pack.sheet_count, pack.page_count, sides, tuple(problems), small_texts(pack), floor
+        pack.sheet_count,
+        pack.page_count,
+        sides,
+        tuple(problems),
+        small_texts(pack),
+        floor,
+        thin_strokes(pack),
+        low_contrast(pack),
+        options.ink_saver,
     )

@@ -1,8 +1,9 @@
 """One verdict on a game, the rule that build, check, watch and preview share: what fails
 the check (a count the rulebook disagrees with, text that does not fit, a deck off its
-recipe, a pack that would print wrong or too small to read, an incomplete translation, and
-with ``strict`` a rulebook count no spec covers yet or a warning of loading, such as a column
-no template reads) and whether the game passes."""
+recipe, pieces too large for where they stand, a pack that would print wrong, too small or
+too faint to read, an incomplete translation, and with ``strict`` a rulebook count no spec
+covers yet or a warning of loading, such as a column no template reads) and whether the game
+passes."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from collections.abc import Sized
 from dataclasses import dataclass, field
 
 from generator.art.richtext import Overflow
+from generator.check.colours import CloseColours, close_colours
+from generator.check.fit import Misfit, check_fit
 from generator.check.printing import PrintReport
 from generator.check.rules import NOT_YET, CountRow, check_counts, check_recipes, mismatches
 from generator.i18n.strings import words
@@ -28,12 +31,15 @@ class Verdict:
     untranslated: int = 0  # strings a translation lacks or breaks (see check --lang)
     strict: bool = False
     pending: list[CountRow] = field(default_factory=list)  # rulebook counts not specified yet
+    fit: list[Misfit] = field(default_factory=list)  # pieces too large for where they stand
+    colours: list[CloseColours] = field(default_factory=list)  # warnings: colours alike
 
     @property
     def broken(self) -> bool:
         """Whether what the pack prints fails: counts, fit, recipes, printing."""
-        printing = (*self.printing.problems, *self.printing.small) if self.printing else ()
-        return bool(mismatches(self.counts) or self.overflows or self.recipes or printing)
+        printing = self.printing.failures if self.printing else ()
+        found = (mismatches(self.counts), self.overflows, self.recipes, printing, self.fit)
+        return any(found)
 
     @property
     def passed(self) -> bool:
@@ -53,7 +59,10 @@ def judge(
     counts = check_counts(game)
     pending = [r for r in counts if r.status == NOT_YET]
     recipes = check_recipes(game)
-    return Verdict(game, counts, overflows, recipes, printing, untranslated, strict, pending)
+    fit, colours = check_fit(game), close_colours(game)
+    return Verdict(
+        game, counts, overflows, recipes, printing, untranslated, strict, pending, fit, colours
+    )
 
 
 def translation_problems(game: Game) -> int:

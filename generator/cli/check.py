@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from generator.art.richtext import Overflow
+from generator.check.contrast import hex_colour, needed
 from generator.check.printing import PrintReport
 from generator.check.rules import MISMATCH, CountRow, mismatches
 from generator.check.verdict import Verdict, judge, translation_problems
@@ -103,6 +104,7 @@ def explain(verdict: Verdict, translation: bool) -> None:
         explain_translation(game)
     if verdict.printing is not None:
         describe_printing(verdict.printing)
+        explain_thin_lines(verdict.printing)
     explain_failures(verdict)
     if game.spec.recipes and not verdict.recipes:
         click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
@@ -143,6 +145,14 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
             for o in planned.overflows
         ],
         "recipes": list(verdict.recipes),
+        "fit": [
+            {"file": display_path(m.path), "line": m.line, "message": m.message}
+            for m in verdict.fit
+        ],
+        "colour_warnings": [
+            {"file": display_path(c.path), "line": c.line, "message": c.message}
+            for c in verdict.colours
+        ],
         "warnings": [
             {"file": display_path(path), "line": line, "message": message}
             for path, line, message in [*game.warnings, *planned.warnings]
@@ -167,6 +177,33 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
                 }
                 for t in printing.small
             ],
+            "thin_lines": [
+                {
+                    "file": display_path(t.path),
+                    "line": t.line,
+                    "component": t.component,
+                    "piece": t.piece,
+                    "width": t.written,
+                    "pt": round(t.pt, 3),
+                }
+                for t in printing.thin
+            ],
+            "low_contrast": [
+                {
+                    "file": display_path(c.path),
+                    "line": c.line,
+                    "component": c.component,
+                    "piece": c.piece,
+                    "side": c.side,
+                    "text": c.text,
+                    "pt": round(c.size, 2),
+                    "ratio": round(c.ratio, 2),
+                    "needed": needed(c.size),
+                    "colour": hex_colour(c.colour),
+                    "behind": hex_colour(c.behind),
+                }
+                for c in printing.contrast
+            ],
         },
         "translation": None
         if report is None
@@ -187,6 +224,11 @@ def explain_failures(verdict: Verdict) -> None:
     explain_overflows(verdict.game, verdict.overflows)
     for problem in verdict.recipes:
         click.echo(clean(problem), err=True)
+    for misfit in verdict.fit:
+        click.echo(f"{display_path(misfit.path)}:{misfit.line}: {clean(misfit.message)}", err=True)
+    for alike in verdict.colours:
+        where = f"{display_path(alike.path)}:{alike.line}"
+        click.echo(f"{where}: warning: {clean(alike.message)}", err=True)
     if verdict.printing is not None:
         explain_printing(verdict.game, verdict.printing)
 
@@ -198,6 +240,16 @@ def explain_printing(game: Game, printing: PrintReport) -> None:
     for small in printing.small:
         where = display_path(small.path) + (f":{small.line}" if small.line else "")
         click.echo(f"{where}: {clean(small.message(printing.floor))}", err=True)
+    for faint in printing.contrast:
+        where = display_path(faint.path) + (f":{faint.line}" if faint.line else "")
+        click.echo(f"{where}: {clean(faint.message(printing.ink_saver))}", err=True)
+
+
+def explain_thin_lines(printing: PrintReport) -> None:
+    """A warning per template line that draws a line too thin for a print shop."""
+    for stroke in printing.thin:
+        where = display_path(stroke.path) + (f":{stroke.line}" if stroke.line else "")
+        click.echo(f"{where}: {clean(stroke.message())}", err=True)
 
 
 def describe_printing(printing: PrintReport) -> None:
@@ -205,10 +257,13 @@ def describe_printing(printing: PrintReport) -> None:
     floor = f"{printing.floor:g} pt"
     if printing.floor < 6:
         floor += " (lowered from 6 pt by game.yaml)"
-    fine = f"every back behind its own front, nothing in the margin, no text under {floor}"
+    fine = (
+        "every back behind its own front, no mark on a piece it is not part of, nothing in "
+        f"the margin, no text under {floor}, every text in contrast with its ground"
+    )
     click.echo(
         f"  printing: {printing.sheets} sheets of paper ({printing.pages} pages), "
-        f"{printing.sides}" + ("" if printing.problems or printing.small else f": {fine}")
+        f"{printing.sides}" + ("" if printing.failures else f": {fine}")
     )
 
 

@@ -23,6 +23,7 @@ from generator.model.gamefolders import DEFAULT_COMPONENTS, here_game
 from generator.options import DEFAULT_OPTIONS, PrintOptions
 
 if TYPE_CHECKING:
+    from generator.check.printing import PrintReport
     from generator.layout.pack import Pack
     from generator.output.write import StagedPack
     from generator.plan.games import Loaded, Planned
@@ -215,12 +216,13 @@ def plan_on_all_cores(
     loaded: Loaded,
     paper: str | None,
     options: PrintOptions = DEFAULT_OPTIONS,
-    stage: Callable[[Pack], StagedPack | None] | None = None,
+    stage: Callable[[Pack, PrintReport], StagedPack | None] | None = None,
+    finished: Callable[[str], None] | None = None,
 ) -> list[Planned]:
     """The engine's ``plan_on_all_cores``, then what the art does not draw, as warnings."""
     from generator.plan.games import plan_on_all_cores as plan
 
-    results = plan(loaded, paper, options, stage)
+    results = plan(loaded, paper, options, stage, finished)
     report_warnings([w for planned in results for w in planned.warnings])
     return results
 

@@ -23,14 +23,16 @@ from generator.cli.common import (
     load_games,
     plan_on_all_cores,
 )
+from generator.cli.progress import progress
 from generator.errors import clean, display_path
 from generator.model.gamefolders import SpecFailureFor, select_games
 from generator.options import PrintOptions
 from generator.output.atomic import sweep_stale
 from generator.plan.cache import pack_key, up_to_date
-from generator.plan.parallel import in_worker
+from generator.plan.parallel import can_fork, cores, in_worker
 
 if TYPE_CHECKING:
+    from generator.check.printing import PrintReport
     from generator.check.verdict import Verdict
     from generator.layout.pack import Pack
     from generator.model.loader import Game
@@ -75,7 +77,6 @@ def build(request: Request) -> int:
     names = stale(request)
     if names is None:  # every pack is up to date
         return 0
-    from generator.check.printing import check_printing
     from generator.check.verdict import judge
     from generator.output.write import out_folder
 
@@ -92,15 +93,16 @@ def build(request: Request) -> int:
             keys[(game.root, game.language)] = key
     loaded.games = [game for game in loaded.games if (game.root, game.language) in keys]
 
-    def stage(pack: Pack) -> StagedPack | None:
-        verdict = judge(pack.game, pack.overflows, check_printing(pack))
+    def stage(pack: Pack, printing: PrintReport) -> StagedPack | None:
+        verdict = judge(pack.game, pack.overflows, printing)
         if not request.force and not verdict.passed:
             return None  # refused below, with the reasons; nothing to write
         pack.key = keys[(pack.game.root, pack.game.language)]
         return stage_with_progress(pack, request.out_dir, by_language)
 
     try:
-        results = plan_on_all_cores(loaded, request.paper, request.options, stage)
+        with progress("building", len(loaded.games) if forked(loaded.games) else 0) as tick:
+            results = plan_on_all_cores(loaded, request.paper, request.options, stage, tick)
     except BaseException:  # stopped (Ctrl-C, a mistake): leave no staged file behind
         for game in loaded.games:
             folder = out_folder(request.out_dir, game, by_language)
@@ -179,6 +181,12 @@ def stale(request: Request) -> tuple[str, ...] | None:
         else:
             todo.append(root.name)
     return tuple(todo) or None
+
+
+def forked(games: list[Game]) -> bool:
+    """Whether the games are built in workers (several games, several cores): each game's
+    own page bar cannot be drawn there, so a bar of the games done is."""
+    return len(games) > 1 and cores() > 1 and can_fork()
 
 
 def stage_with_progress(pack: Pack, out_dir: Path, by_language: bool) -> StagedPack:

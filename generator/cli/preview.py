@@ -14,8 +14,9 @@ from generator.cli.common import (
     out_option,
 )
 from generator.cli.packs import Request, build
+from generator.cli.progress import progress
 from generator.errors import display_path
-from generator.output.preview import contact_sheet, render_pages
+from generator.output.preview import contact_sheet, page_count, render_pages
 
 
 @click.command("preview")
@@ -45,8 +46,10 @@ def command(
         return status  # the check fails: nothing to preview (said already)
     pdf = out_dir / game / f"{game}.pdf"
     folder = out_dir / game / "preview"
+    total = len(pages) or page_count(pdf)
     try:
-        written = render_pages(pdf, folder, dpi, list(pages) or None)
+        with progress(f"preview {game}", total) as tick:
+            written = render_pages(pdf, folder, dpi, list(pages) or None, tick)
     except ValueError as exc:
         click.echo(str(exc), err=True)
         return EXIT_SPEC_ERROR

@@ -6,7 +6,8 @@ Blocks go into free rectangles; a placed block splits its rectangle in two by on
 cut, so the layout is a guillotine layout by construction. A component is kept in one block,
 on one sheet, whenever it fits on one (a larger one becomes blocks of whole rows, a sheet
 each); only when the room left on the sheets already open holds all of it, and no block of it
-fits whole there, are its rows spread over that room rather than taking a new sheet. The room
+fits whole there, are its rows spread over that room rather than taking a new sheet, and then
+only over the room of one sheet: a component is never spread over two sheets. The room
 left on other sheets (beside and under a deck's cards) is filled first. Several orders, block
 shapes and cutting rules are tried, always the same ones; the layout with the fewest new sheets
 wins.
@@ -126,13 +127,24 @@ def _best(bins: list[_Bin], group: Group, count: int) -> tuple[int, int, tuple] 
 
 
 def _pour(bins: list[_Bin], group: Group, vertical: bool) -> bool:
-    """Spread the group's pieces over the free room of ``bins`` in blocks of whole rows, as
-    large as fit; False (and ``bins`` as they were) when they do not all fit."""
+    """Spread the group's pieces over the free room of one sheet in ``bins``, in blocks of
+    whole rows, as large as fit (a component is never spread over two sheets); False (and
+    ``bins`` as they were) when no sheet has room for all of them."""
+    sheets: dict[int, list[int]] = {}  # a sheet (its front page) -> its bins
+    for b, target in enumerate(bins):
+        page = id(target.space.sheet) if target.space is not None else -b - 1
+        sheets.setdefault(page, []).append(b)
+    return any(_pour_into(bins, members, group, vertical) for members in sheets.values())
+
+
+def _pour_into(bins: list[_Bin], members: list[int], group: Group, vertical: bool) -> bool:
+    """``_pour`` into the bins ``members`` (the room of one sheet)."""
     trial = [_Bin(b.backs, list(b.free), b.space, list(b.spots)) for b in bins]
     left = group.pieces
     while left:
         best: tuple[int, int, int, tuple] | None = None
-        for b, target in enumerate(trial):
+        for b in members:
+            target = trial[b]
             if group.backs and not target.backs:
                 continue
             for r, (_, _, w, h) in enumerate(target.free):

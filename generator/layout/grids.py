@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.layout.sheets import Line
+from generator.layout.sheets import Box, Line
 from generator.model.sizes import SheetGeometry
 
 Bounds = tuple[float, float, float, float]  # left, bottom, right, top
@@ -51,6 +51,7 @@ class Grid:
     y0: float
     footer: bool
     bounds: Bounds  # where its marks may reach
+    butt: bool = False  # cells touch at their trim lines, the bleed only round the block
 
     @property
     def capacity(self) -> int:
@@ -58,11 +59,16 @@ class Grid:
 
     @property
     def cell_w(self) -> float:
-        return self.trim_w + 2 * self.bleed
+        return self.trim_w + (0.0 if self.butt else 2 * self.bleed)
 
     @property
     def cell_h(self) -> float:
-        return self.trim_h + 2 * self.bleed
+        return self.trim_h + (0.0 if self.butt else 2 * self.bleed)
+
+    @property
+    def rim(self) -> float:
+        """The bleed round the block beyond its cells (butted cells only)."""
+        return 2 * self.bleed if self.butt else 0.0
 
     def trim_origin(self, slot: int) -> tuple[float, float]:
         """Lower-left trim corner of ``slot`` (0 = top-left, reading order)."""
@@ -70,6 +76,24 @@ class Grid:
         x = self.x0 + col * self.cell_w + self.bleed
         y = self.y0 + (self.rows - 1 - row) * self.cell_h + self.bleed
         return x, y
+
+    def block_right(self, used: int) -> float:
+        """The right edge of the used columns' bleed."""
+        return self.x0 + min(used, self.cols) * self.cell_w + self.rim
+
+    def art_box(self, slot: int, used: int) -> Box | None:
+        """What the art of ``slot`` may cover: butted, its trim and the bleed on the sides
+        where no card of the ``used`` ones touches it; else its whole bleed box (None)."""
+        if not self.butt:
+            return None
+        col, row = slot % self.cols, slot // self.cols
+        x, y = self.trim_origin(slot)
+        b = self.bleed
+        left = b if col == 0 else 0.0
+        right = b if col == self.cols - 1 or slot + 1 >= used else 0.0
+        top = b if row == 0 else 0.0
+        bottom = b if slot + self.cols >= used else 0.0
+        return (x - left, y - bottom, self.trim_w + left + right, self.trim_h + top + bottom)
 
     def used_bottom(self, used: int) -> float:
         """The bottom edge of the rows that ``used`` cells fill."""
@@ -87,24 +111,27 @@ def _grid(
     marks: Bounds,
     footer: bool,
     single: bool = False,
+    butt: bool = False,
 ) -> Grid | None:
     """As many cells as fit in ``box`` leaving ``room`` (left, bottom, right, top) for marks,
-    one if ``single``; None when not even one fits."""
+    one if ``single``; None when not even one fits. Butted cells touch, the bleed only
+    round the block."""
     left, bottom, right, top = box
     tw, th = (h, w) if rotated else (w, h)
-    usable_w = right - left - room[0] - room[2]
-    usable_h = top - bottom - room[1] - room[3]
-    cols = math.floor((usable_w + 1e-9) / (tw + 2 * bleed))
-    rows = math.floor((usable_h + 1e-9) / (th + 2 * bleed))
+    rim, pad = (2 * bleed, 0.0) if butt else (0.0, 2 * bleed)
+    usable_w = right - left - room[0] - room[2] - rim
+    usable_h = top - bottom - room[1] - room[3] - rim
+    cols = math.floor((usable_w + 1e-9) / (tw + pad))
+    rows = math.floor((usable_h + 1e-9) / (th + pad))
     if cols < 1 or rows < 1:
         return None
     if single:
         cols = rows = 1
-    block_w, block_h = cols * (tw + 2 * bleed), rows * (th + 2 * bleed)
-    spare = usable_w - block_w
+    block_w, block_h = cols * (tw + pad) + rim, rows * (th + pad) + rim
+    spare = usable_w + rim - block_w
     x0 = left + room[0] + (0.0 if spare >= SIDE_ROOM else spare / 2)
     y0 = top - room[3] - block_h
-    return Grid(cols, rows, rotated, tw, th, bleed, x0, y0, footer, marks)
+    return Grid(cols, rows, rotated, tw, th, bleed, x0, y0, footer, marks, butt)
 
 
 def mark_room(geo: SheetGeometry) -> float:
@@ -119,16 +146,17 @@ def fit_grid(
     bleed: float,
     geo: SheetGeometry,
     inset: Bounds = (0.0, 0.0, 0.0, 0.0),
+    butt: bool = False,
 ) -> Grid | None:
     """The grid holding the most cards of trim ``w`` x ``h``: upright or turned 90°, with a
     page label in the footer unless leaving the footer out fits more cards (upright, with the
-    label, on a tie); ``inset`` as for ``printable_box``."""
+    label, on a tie); ``inset`` as for ``printable_box``; ``butt``: cards touching."""
     best: Grid | None = None
     room = (mark_room(geo),) * 4
     for footer in (True, False):
         box = printable_box(paper, geo, footer, inset)
         for rotated in (False, True):
-            grid = _grid(w, h, bleed, geo, box, rotated, room, box, footer)
+            grid = _grid(w, h, bleed, geo, box, rotated, room, box, footer, butt=butt)
             if grid is not None and (best is None or grid.capacity > best.capacity):
                 best = grid
     return best
@@ -150,7 +178,12 @@ def fit_one(
 
 
 def fold_grids(
-    paper: tuple[float, float], w: float, h: float, bleed: float, geo: SheetGeometry
+    paper: tuple[float, float],
+    w: float,
+    h: float,
+    bleed: float,
+    geo: SheetGeometry,
+    butt: bool = False,
 ) -> tuple[Grid, str] | None:
     """The gutter-fold grid holding the most cards, and its fold axis ('y': fronts above a
     fold across the middle of the page; 'x': fronts left of a fold down its middle). Crop
@@ -172,7 +205,7 @@ def fold_grids(
                 rooms = [(room, room, 0.0, room), (0.0, room, 0.0, room)]
             for rotated in (False, True):
                 for sides in rooms:
-                    grid = _grid(w, h, bleed, geo, box, rotated, sides, marks, footer)
+                    grid = _grid(w, h, bleed, geo, box, rotated, sides, marks, footer, butt=butt)
                     if grid is not None and (best is None or grid.capacity > best[0].capacity):
                         best = (grid, axis)
     return best
@@ -184,17 +217,12 @@ def crop_marks(grid: Grid, used: int, geo: SheetGeometry) -> list[Line]:
     left, bottom, right, top = grid.bounds
     cols_used = min(used, grid.cols)
     block_left = grid.x0
-    block_right = grid.x0 + cols_used * grid.cell_w
-    block_top = grid.y0 + grid.rows * grid.cell_h
+    block_right = grid.block_right(used)
+    block_top = grid.y0 + grid.rows * grid.cell_h + grid.rim
     block_bottom = grid.used_bottom(used)
     gap = geo.mark_gap
-
-    def reach(room: float) -> float:
-        length = min(geo.mark_length, room - gap - geo.line_room)
-        return length if length >= geo.mark_min_length - 1e-9 else 0.0
-
-    up, down = reach(top - block_top), reach(block_bottom - bottom)
-    out_left, out_right = reach(block_left - left), reach(right - block_right)
+    up, down = _length(top - block_top, geo), _length(block_bottom - bottom, geo)
+    out_left, out_right = _length(block_left - left, geo), _length(right - block_right, geo)
     marks: list[Line] = []
     for col in range(cols_used):
         cell_left = grid.x0 + col * grid.cell_w
@@ -215,10 +243,39 @@ def crop_marks(grid: Grid, used: int, geo: SheetGeometry) -> list[Line]:
     return list(dict.fromkeys(rounded))
 
 
+def box_marks(trim: Box, art: Box, bounds: Bounds, geo: SheetGeometry) -> list[Line]:
+    """Crop marks at the four trim lines of one piece whose art covers ``art`` (x, y, w, h):
+    outside the art, inside ``bounds``; none on a side with no room for the least length."""
+    tx, ty, tw, th = trim
+    ax, ay, aw, ah = art
+    left, bottom, right, top = bounds
+    gap = geo.mark_gap
+    up, down = _length(top - ay - ah, geo), _length(ay - bottom, geo)
+    out_left, out_right = _length(ax - left, geo), _length(right - ax - aw, geo)
+    marks: list[Line] = []
+    for x in (tx, tx + tw):
+        if up:
+            marks.append((x, ay + ah + gap, x, ay + ah + gap + up))
+        if down:
+            marks.append((x, ay - gap - down, x, ay - gap))
+    for y in (ty, ty + th):
+        if out_left:
+            marks.append((ax - gap - out_left, y, ax - gap, y))
+        if out_right:
+            marks.append((ax + aw + gap, y, ax + aw + gap + out_right, y))
+    return marks
+
+
+def _length(room: float, geo: SheetGeometry) -> float:
+    """How long a crop mark is in ``room`` mm outside the art (0: no room for one)."""
+    length = min(geo.mark_length, room - geo.mark_gap - geo.line_room)
+    return length if length >= geo.mark_min_length - 1e-9 else 0.0
+
+
 def _reach(room: float, geo: SheetGeometry) -> float:
     """How far marks reach from a block's edge into ``room`` (0 when they do not fit)."""
-    length = min(geo.mark_length, room - geo.mark_gap - geo.line_room)
-    return geo.mark_gap + length if length >= geo.mark_min_length - 1e-9 else 0.0
+    length = _length(room, geo)
+    return geo.mark_gap + length if length else 0.0
 
 
 def marks_below(grid: Grid, used: int, geo: SheetGeometry) -> float:
@@ -230,5 +287,5 @@ def marks_below(grid: Grid, used: int, geo: SheetGeometry) -> float:
 
 def marks_right(grid: Grid, used: int, geo: SheetGeometry) -> float:
     """How far right the crop marks beside the used columns reach."""
-    block_right = grid.x0 + min(used, grid.cols) * grid.cell_w
+    block_right = grid.block_right(used)
     return block_right + _reach(grid.bounds[2] - block_right, geo)

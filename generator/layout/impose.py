@@ -45,7 +45,11 @@ def mirrored(p: Placement, paper: tuple[float, float], axis: str) -> Placement:
         x, y, turn = paper[0] - p.x - p.w, p.y, -p.rotation % 360
     else:
         x, y, turn = p.x, paper[1] - p.y - p.h, (180 - p.rotation) % 360
-    return Placement(p.piece, "back", x, y, p.w, p.h, turn, outline=p.outline)
+    clip = None
+    if p.clip is not None:
+        cx, cy, cw, ch = p.clip
+        clip = (paper[0] - cx - cw, cy, cw, ch) if axis == "x" else (cx, paper[1] - cy - ch, cw, ch)
+    return Placement(p.piece, "back", x, y, p.w, p.h, turn, outline=p.outline, clip=clip)
 
 
 def flip_axis(options: PrintOptions) -> str:
@@ -71,7 +75,10 @@ def add_backs(
     dx, dy = options.back_offset
     for p in backed:
         back = mirrored(p, paper, flip_axis(options))
-        sheet.back.placements.append(replace(back, x=back.x + dx, y=back.y + dy))
+        clip = back.clip
+        if clip is not None:
+            clip = (clip[0] + dx, clip[1] + dy, clip[2], clip[3])
+        sheet.back.placements.append(replace(back, x=back.x + dx, y=back.y + dy, clip=clip))
 
 
 def offset_room(options: PrintOptions) -> tuple[float, float, float, float]:
@@ -98,10 +105,10 @@ def impose_cards(
     fold = options.layout == "fold" and any(p.back for p in pieces)
     axis = None
     if fold:
-        found = fold_grids(paper, first.w, first.h, first.bleed, geo)
+        found = fold_grids(paper, first.w, first.h, first.bleed, geo, first.butt)
         grid, axis = found if found else (None, None)
     else:
-        grid = fit_grid(paper, first.w, first.h, first.bleed, geo, offset_room(options))
+        grid = fit_grid(paper, first.w, first.h, first.bleed, geo, offset_room(options), first.butt)
     if grid is None:
         raise ImpositionError(
             f"a {first.w:g} x {first.h:g} mm card with {first.bleed:g} mm bleed does not fit "
@@ -117,7 +124,10 @@ def impose_cards(
         for slot, piece in enumerate(chunk):
             x, y = grid.trim_origin(slot)
             turn = 90 if grid.rotated else 0
-            front.placements.append(Placement(piece, "front", x, y, grid.trim_w, grid.trim_h, turn))
+            clip = grid.art_box(slot, len(chunk))
+            front.placements.append(
+                Placement(piece, "front", x, y, grid.trim_w, grid.trim_h, turn, clip=clip)
+            )
         front.title = titles(front.components)
         front.marks = crop_marks(grid, len(chunk), geo)
         sheet = Sheet(front)
@@ -142,7 +152,9 @@ def _spaces(
     if sheet.front.fold is not None:
         left, bottom, right, top = grid.bounds
         if sheet.front.fold.axis == "x":
-            right = grid.x0 + grid.cols * grid.cell_w  # the marks toward the fold stay clear
+            right = grid.block_right(grid.cols)  # the marks toward the fold stay clear
+        else:  # pieces keep as clear of the fold line as the cards' bleed does
+            bottom = max(bottom, sheet.front.fold.at + FOLD_CLEAR)
     side = marks_right(grid, used, geo) + geo.piece_gap
     under = marks_below(grid, used, geo) - geo.piece_gap
     found = []

@@ -18,7 +18,7 @@ from generator.art.richtext import Overflow
 from generator.art.shapes import Shape
 from generator.art.store import ArtStore
 from generator.i18n.strings import Words, words
-from generator.layout.sheets import Page, Sheet
+from generator.layout.sheets import BoardMap, Page, Sheet
 from generator.model.designs import Design
 from generator.model.loader import Component, Game
 from generator.options import DEFAULT_OPTIONS, PrintOptions
@@ -50,6 +50,7 @@ class Pack:
     body: list[Sheet] = field(default_factory=list)  # every sheet after the uncut ones
     notes: list[list[Page]] = field(default_factory=list)  # uncut documents after the inventory
     inventory_pages: int = 0
+    inventory_map: BoardMap | None = None  # an assembly map drawn under the inventory's text
     overflows: list[Overflow] = field(default_factory=list)
     options: PrintOptions = DEFAULT_OPTIONS
     key: str = ""  # what the pack is made from (see build.cache); stored in the manifest
@@ -71,6 +72,8 @@ class Pack:
             Page("", "notes", n + 1, self.inventory_pages, label=False, inventory=n)
             for n in range(self.inventory_pages)
         ]
+        if inventory and self.inventory_map is not None:
+            inventory[-1].assembly = self.inventory_map
         if not self.duplex:
             return [Sheet(page) for doc in (inventory, *self.notes) for page in doc] + self.body
         return [Sheet(*pair) for pair in _paired([inventory, *self.notes])] + self.body

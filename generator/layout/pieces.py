@@ -28,6 +28,7 @@ class Piece:
     clipped: bool = False
     trim_outline: bool = False
     flowed: bool = False
+    butt: bool = False  # laid out touching its neighbours (a deck's ``butt``)
 
     @classmethod
     def of(
@@ -42,7 +43,7 @@ class Piece:
         back: str | None,
     ) -> Piece:
         """A piece of a component of ``spec``'s kind, with what its model says of it."""
-        facts = (spec.clipped, spec.trim_outline, spec.flowed)
+        facts = (spec.clipped, spec.trim_outline, spec.flowed, bool(getattr(spec, "butt", False)))
         return cls(component, spec.noun, name, copy, shape, bleed, face, back, *facts)
 
     @property

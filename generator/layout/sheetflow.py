@@ -44,6 +44,13 @@ ICON_DROP = 0.18  # an icon's bottom sits this many font sizes below the baselin
 TITLE_SPACE = 14 * mm
 COLUMN_GAP = 6 * mm
 CALLBACK = "pnpicon"
+# a bullet at BULLET_AT font sizes from the column's edge, its text at BULLET_TEXT: reportlab
+# pushes a first line right when the bullet (0.59 sizes wide) and its 0.6 sizes of space end
+# past the text's indent, so BULLET_AT + 1.19 must stay under BULLET_TEXT
+BULLET_AT = 0.2
+BULLET_TEXT = 1.4
+HEADING_SCALE = 1.3  # a section heading's size, in body sizes
+HEADING_INK = "#ffffff"  # a section heading's text, on the section's colour
 BLANK_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c"
     "6360606060000000050001a5f645400000000049454e44ae426082"
@@ -166,14 +173,31 @@ class FlowLayout:
         canvas.setNamedCB(CALLBACK, self._draw_icon)
         story = self.story(self.size)
         for page in range(1, self.pages + 1):
-            if page == 1:
-                x, y, w, h = self.area
-                canvas.setFont(BOLD, 16)
-                canvas.setFillGray(0)
-                canvas.drawString(x * mm, (y + h) * mm - 16, title)
-            for frame in self.frames(page == 1):
-                fill(frame, story, canvas)
+            self._page(canvas, title, story, page)
             yield
+
+    def _page(self, canvas: Canvas, title: str, story: list[Flowable], page: int) -> None:
+        """Page ``page`` of the sheet, from the front of ``story``: its title (on the first)
+        and its columns filled."""
+        if page == 1:
+            x, y, w, h = self.area
+            canvas.setFont(BOLD, 16)
+            canvas.setFillGray(0)
+            canvas.drawString(x * mm, (y + h) * mm - 16, title)
+        for frame in self.frames(page == 1):
+            fill(frame, story, canvas)
+
+    def draw_page_at(self, canvas: Canvas, title: str, number: int) -> None:
+        """Draw page ``number`` (from 1) of the sheet alone: the pages before it are laid out
+        on a canvas of their own, which nobody sees (a print shop's file draws each page of a
+        sheet by itself, more than once)."""
+        register_fonts()
+        unseen = Canvas(io.BytesIO())
+        unseen.setNamedCB(CALLBACK, lambda *_: None)
+        canvas.setNamedCB(CALLBACK, self._draw_icon)
+        story = self.story(self.size)
+        for page in range(1, number + 1):
+            self._page(canvas if page == number else unseen, title, story, page)
 
     def _draw_icon(self, canvas: Canvas, kind: str, label: str) -> None:
         """onDraw callback: the icon in the placeholder just before it ('name@size')."""
@@ -247,9 +271,10 @@ class Story:
         self.bullet = ParagraphStyle(
             "bullet",
             parent=self.body,
-            leftIndent=size * 1.1,
-            bulletIndent=size * 0.2,
+            leftIndent=size * BULLET_TEXT,
+            bulletIndent=size * BULLET_AT,
             bulletFontName=REGULAR,
+            bulletFontSize=size,
         )
         self.where: tuple[str | int, ...] = ()
 
@@ -260,9 +285,9 @@ class Story:
                 "head",
                 parent=self.body,
                 fontName=BOLD,
-                fontSize=self.size * 1.3,
+                fontSize=self.size * HEADING_SCALE,
                 leading=self.size * 1.6,
-                textColor=colors.white,
+                textColor=colors.HexColor(HEADING_INK),
                 backColor=colors.HexColor(section.colour),
                 borderPadding=(1.5, 3, 1.5, 3),
                 leftIndent=3,

@@ -5,13 +5,48 @@ whether print shops get it, how its designs are made and what it counts."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
 from generator.model.entries import DesignRow, Entry
-from generator.model.fields import Slug, StrictModel
+from generator.model.fields import CardSize, Size, Slug, StrictModel
 from generator.model.game import PlayerColour, Style
+
+MAX_TOGETHER = 50  # pieces said to share one place
+
+
+class StandsOn(StrictModel):
+    """Where a component's pieces stand during play, so that ``pnp check`` can see that they
+    fit: on which board (or tray, or player display), on which of its places, how many of
+    them share one place at once, and what they cover there."""
+
+    board: Slug = Field(description="the id of the board, tray or display they stand on")
+    places: list[str] = Field(
+        min_length=1,
+        description="places of that board: a space, region or grid cell by its name; every "
+        "space of a row, track or grid by the row's, track's or grid's name; every member of "
+        "a group by the group's name; or names with * standing for any characters",
+    )
+    pieces: list[Slug] | None = Field(
+        default=None, description="which of the component's entries stand there (default: all)"
+    )
+    together: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_TOGETHER,
+        description="how many of these pieces share one place at once, side by side (default 1)",
+    )
+    stack: bool = Field(
+        default=False,
+        description="pieces that share a place pile up on it (flat tokens): one must fit",
+    )
+    footprint: CardSize | None = Field(
+        default=None,
+        description="'W x H' mm a piece covers where it stands, when that is not its printed "
+        "size (default: a card's or token's size, a die's face, a standee's width by its two "
+        "base tabs folded out)",
+    )
 
 
 class ComponentBase(StrictModel):
@@ -32,6 +67,15 @@ class ComponentBase(StrictModel):
         default_factory=Style,
         description="how the stock templates draw it; what is not set comes from game.yaml",
     )
+    stands_on: list[StandsOn] = Field(
+        default_factory=list,
+        description="where its pieces stand on the game's boards, for the fit check",
+    )
+    stock: Literal["card", "paper"] | None = Field(
+        default=None,
+        description="what its sheets are best printed on, for the contents page's advice "
+        "(default: card for cards, tokens, dice and standees; paper for boards and sheets)",
+    )
 
     # What each kind states about itself: what one printed piece is called (in templates,
     # ``card.title``, and in messages); the key of its entries (``cards``: they may come from
@@ -41,6 +85,7 @@ class ComponentBase(StrictModel):
     # flowed through its pages instead of art of its own.
     noun: ClassVar[str]
     entries_key: ClassVar[str] = ""
+    default_stock: ClassVar[str] = "card"
     shop: ClassVar[bool]
     clipped: ClassVar[bool] = False
     trim_outline: ClassVar[bool] = False
@@ -62,6 +107,25 @@ class ComponentBase(StrictModel):
     def problems(self) -> list[tuple[tuple[str | int, ...], str]]:
         """Mistakes validation cannot see in one field, each with where it is in the spec."""
         return []
+
+    @property
+    def paper(self) -> str:
+        """What its sheets are best printed on: 'card' or 'paper'."""
+        return self.stock or self.default_stock
+
+    def footprint(self) -> tuple[Size, bool] | None:
+        """What one piece covers where it stands (and whether it is round), or None for a
+        kind that does not stand on a board."""
+        return None
+
+    def standing(self, stand: StandsOn) -> tuple[Size, bool] | None:
+        """What a piece covers on the places of ``stand``: its given footprint (round if the
+        piece is round and the footprint square), else the kind's own."""
+        own = self.footprint()
+        if stand.footprint is None:
+            return own
+        round_ = own is not None and own[1] and stand.footprint.w == stand.footprint.h
+        return stand.footprint, round_
 
     def counts(self) -> Counter[str]:
         """What it holds besides its pieces, for the rulebook's counts (``id/what``)."""

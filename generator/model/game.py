@@ -13,12 +13,21 @@ from generator.model.sizes import paper_sizes
 
 
 class PlayerColour(StrictModel):
-    """A player colour: its id, printed name and colour."""
+    """A player colour: its id, printed name and colour, and the mark (a letter or a
+    symbol) its pieces carry besides the colour, so that no player needs to tell colours
+    apart."""
 
     name: Slug
     label: str = Field(min_length=1, description="the colour's printed name")
     colour: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] = Field(
         description="'#rrggbb'"
+    )
+    mark: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=3,
+        description="a letter or symbol the player's pieces print besides their colour "
+        "(templates: token.player.mark), so players who see colours alike tell them apart",
     )
 
 

@@ -27,6 +27,7 @@ from generator.model.gamefolders import (
     template_dirs,
 )
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
+from generator.model.places import stand_problems
 from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, check, regular_file, within
 from generator.svg.fonts import FontFile, read_font
@@ -113,6 +114,8 @@ def load_game(
                 errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
     components = [c for d in docs if (c := _load_component(d, errors))]
     _check_unique_ids(components, errors)
+    for stood, loc, message in stand_problems(components):
+        errors.add(stood.doc.path, stood.doc.line_of(loc), message)
     notices: list[Notice] = []
     for component in components:
         component.parked = parked.get(component.path, [])

@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from generator.layout.pack import Pack
+from generator.layout.sheets import BoardMap
 from generator.model.designs import Design
 from generator.model.sizes import sheet_geometry
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
@@ -19,6 +20,10 @@ from generator.svg.fonts import BOLD, REGULAR, register_fonts
 SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
 SQUARE = 50.0  # mm: the calibration square
 MAX_KINDS_LISTED = 16  # a component with more kinds gives their number instead
+ABOUT_GAP = 8.0  # mm between the contents and 'About this edition' on one page
+MAP_TITLE = 25.0  # mm an assembly map's title and help take above it
+MAP_GAP = 6.0  # mm between the last inventory text and an assembly map under it
+MAP_SHARE = 0.8  # the least size of a map under the text, against a page of its own
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -128,13 +133,42 @@ def printing_notes(pack: Pack) -> list[str]:
         edge = pack.words.text("duplex_short" if pack.options.duplex == "short" else "duplex_long")
         sides = [
             pack.words.text("inventory_duplex", edge=edge, sheets=sheets, pages=pages),
-            pack.words.text("inventory_fold_hint"),
+            pack.words.text("inventory_manual_duplex"),
         ]
     elif pack.options.layout == "fold":
         sides = [pack.words.text("inventory_fold", sheets=sheets)]
     else:
         sides = [pack.words.text("inventory_single", sheets=sheets)]
-    return [pack.words.text("inventory_print_scale"), *sides, pack.words.text("inventory_square")]
+    notes = [pack.words.text("inventory_print_scale"), *sides, _paper_note(pack)]
+    return [*notes, pack.words.text("inventory_square")]
+
+
+def card_sheets(pack: Pack) -> list[int]:
+    """The sheets best printed on card: those with a piece of a component printed on card
+    (cards, tokens, dice, standees, unless its spec says ``stock: paper``)."""
+    card = {p.component.id for p in pack.components if p.component.spec.paper == "card"}
+    return [
+        number
+        for number, sheet in enumerate(pack.sheets, start=1)
+        if any(p.piece.component in card for p in sheet.front.placements)
+    ]
+
+
+def _paper_note(pack: Pack) -> str:
+    """What to print on: which sheets on card, which on plain paper."""
+    card = card_sheets(pack)
+    if not card:
+        return pack.words.text("inventory_paper_plain")
+    if len(card) == pack.sheet_count:
+        return pack.words.text("inventory_paper_all_card")
+    pages = [
+        number
+        for number, _, sheet in pack.pages()
+        if sheet in card  # every page of those sheets, blank backs too
+    ]
+    return pack.words.text(
+        "inventory_paper_card", sheets=page_ranges(card), pages=page_ranges(pages)
+    )
 
 
 def _text_width(pack: Pack) -> float:
@@ -173,16 +207,17 @@ def _about(pack: Pack) -> list[Flowable]:
 
 
 def _story(pack: Pack, width: float) -> list[Flowable | None]:
-    """What the inventory pages hold after the first page's header: the contents, then, from
-    a page of its own (the back of the contents, printed double-sided), 'About this edition'.
-    None stands for a page break."""
+    """What the inventory pages hold after the first page's header: the contents, then
+    'About this edition', below them if all of it fits there, else from a page of its own.
+    None stands for that choice."""
     about = _about(pack)
     return [_table(pack, width), *([None, *about] if about else [])]
 
 
-def _chunks(pack: Pack) -> list[list[Flowable]]:
+def _chunks(pack: Pack) -> tuple[list[list[Flowable]], float]:
     """The inventory's flowables, page by page: each page takes what fits below its top (the
-    first below the header), splitting a table or paragraph that does not."""
+    first below the header), splitting a table or paragraph that does not; and the room
+    (points) left at the foot of the last page."""
     pw, ph = pack.paper[0] * mm, pack.paper[1] * mm
     width = pw - 2 * SIDE * mm
     bottom = (sheet_geometry().margin + sheet_geometry().footer) * mm
@@ -191,11 +226,17 @@ def _chunks(pack: Pack) -> list[list[Flowable]]:
     room = ph - SIDE * mm - bottom - _header_height(pack)
     while story:
         flowable = story.pop(0)
-        if flowable is None or room <= 0:
+        if flowable is None:  # 'About this edition': here if all of it fits, else overleaf
+            rest = [f for f in story if f is not None]
+            needed = sum(f.wrap(width, 10**6)[1] for f in rest) + ABOUT_GAP * mm
+            flowable = Spacer(1, ABOUT_GAP * mm)
+            if needed > room:
+                pages.append([])
+                room = ph - SIDE * mm - bottom
+                continue
+        if room <= 0:
             pages.append([])
             room = ph - SIDE * mm - bottom
-            if flowable is None:
-                continue
         height = flowable.wrap(width, room)[1]
         if height <= room:
             pages[-1].append(flowable)
@@ -209,12 +250,40 @@ def _chunks(pack: Pack) -> list[list[Flowable]]:
         else:
             story.insert(0, flowable)
         room = 0
-    return pages
+    return pages, room
 
 
 def page_count(pack: Pack) -> int:
     """How many inventory pages the pack opens with."""
-    return len(_chunks(pack))
+    return len(_chunks(pack)[0])
+
+
+def room_left(pack: Pack) -> tuple[float, float, float, float]:
+    """The box (x, y, w, h mm) left empty at the foot of the last inventory page."""
+    _, room = _chunks(pack)
+    bottom = sheet_geometry().margin + sheet_geometry().footer
+    return SIDE, bottom, pack.paper[0] - 2 * SIDE, max(0.0, room / mm - MAP_GAP)
+
+
+def map_page_box(paper: tuple[float, float]) -> tuple[float, float, float, float]:
+    """Where an assembly map on a page of its own goes (x, y, w, h mm): its title at the
+    top, the map below."""
+    margin = sheet_geometry().margin
+    left, bottom = margin + 10, margin + 15
+    return left, bottom, paper[0] - 2 * left, paper[1] - bottom - margin - 15
+
+
+def map_scale(board: BoardMap, box: tuple[float, float, float, float]) -> float:
+    """How small the board is drawn in ``box``, below its title."""
+    _, _, width, height = box
+    return min(width / board.w, max(0.0, height - MAP_TITLE) / board.h)
+
+
+def map_fits(pack: Pack, board: BoardMap) -> bool:
+    """Whether a board's assembly map fits under the last inventory page's text at
+    ``MAP_SHARE`` of the size it would have on a page of its own."""
+    own = map_scale(board, map_page_box(pack.paper))
+    return map_scale(board, room_left(pack)) >= MAP_SHARE * own
 
 
 def draw_page(pack: Pack, canvas: Canvas, index: int) -> None:
@@ -225,7 +294,7 @@ def draw_page(pack: Pack, canvas: Canvas, index: int) -> None:
     if index == 0:
         _header(pack, canvas, width, top)
         top -= _header_height(pack)
-    for flowable in _chunks(pack)[index]:
+    for flowable in _chunks(pack)[0][index]:
         _, height = flowable.wrapOn(canvas, width, top)
         flowable.drawOn(canvas, SIDE * mm, top - height)
         top -= height

@@ -23,18 +23,27 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.art.layers import Layered
 from generator.art.shapes import Shape, hex_points
 from generator.art.store import Artwork
+from generator.layout.furniture import (
+    CUT_WIDTH_PT,
+    FOLD_WIDTH_PT,
+    GLUE_NOTE_PT,
+    LABEL_SIZE_PT,
+    MARK_WIDTH_PT,
+    TILE_NAME_DROP_PT,
+    TILE_NAME_PT,
+    fold_line,
+    fold_notes,
+    label_at,
+    label_text,
+)
 from generator.layout.pack import Pack
-from generator.layout.sheets import Box, Fold, Page, Placement
-from generator.model.sizes import sheet_geometry
+from generator.layout.sheets import BoardMap, Box, Fold, Page, Placement
 from generator.output import inventory
 from generator.svg import canvas as rl
 from generator.svg.compiler import pdf_number
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
-MARK_WIDTH_PT = 0.3
-CUT_WIDTH_PT = 0.35
 FOLD_DASH_PT = (3, 2)
-LABEL_SIZE_PT = 6.5
 
 
 @rl.binary_streams()
@@ -62,6 +71,9 @@ def write(pack: Pack, path: Path, progress: Callable[[int], None] | None = None)
                 canvas.bookmarkPage("inventory")
                 canvas.addOutlineEntry(pack.words.text("bookmark_inventory"), "inventory", level=0)
             inventory.draw_page(pack, canvas, page.inventory)
+            if page.assembly is not None:  # a small board's map, under 'About this edition'
+                box = inventory.room_left(pack)
+                _assembly_map(pack, page.assembly, canvas, arts, box)
         elif page is not None:
             for plan in first_pages.get(number, []):
                 key = f"component-{plan.component.id}"
@@ -153,7 +165,8 @@ def _draw_page(pack: Pack, sheet: Page, page: int, canvas: Canvas, arts: _ArtPla
         elif placement.side == "back" and not placement.piece.flowed:
             _outline_only(canvas, placement)
     if sheet.assembly:
-        _assembly_map(pack, sheet, canvas, arts)
+        box = inventory.map_page_box(pack.paper)
+        _assembly_map(pack, sheet.assembly, canvas, arts, box)
     for placement in sheet.placements:
         if placement.side == "front" and placement.outline:
             _cut_guides(canvas, placement)
@@ -192,6 +205,11 @@ def _place(canvas: Canvas, p: Placement, draw_art: Callable[[], None]) -> None:
         draw_art()
         canvas.restoreState()
         return
+    if p.clip is not None:  # butted cards: the bleed only where no neighbour touches
+        cx, cy, cw, ch = p.clip
+        path = canvas.beginPath()
+        path.rect(cx * mm, cy * mm, cw * mm, ch * mm)
+        canvas.clipPath(path, stroke=0, fill=0)
     _piece_frame(canvas, p)
     if p.piece.clipped:
         canvas.clipPath(_outline(canvas, p.piece.shape, 0, 0, b), stroke=0, fill=0)
@@ -263,27 +281,21 @@ def _outline_only(canvas: Canvas, p: Placement) -> None:
 
 
 def _fold_line(pack: Pack, canvas: Canvas, fold: Fold) -> None:
-    """The dashed gutter-fold line across (or down) the sheet, labelled at both ends, its
-    ends a millimetre inside the margin."""
-    margin = sheet_geometry().margin + 1
-    pw, ph = pack.paper
+    """The dashed gutter-fold line across (or down) the sheet, with its notes."""
     canvas.saveState()
     canvas.setStrokeGray(0.3)
-    canvas.setLineWidth(0.5)
+    canvas.setLineWidth(FOLD_WIDTH_PT)
     canvas.setDash(4, 3)
     canvas.setFont(REGULAR, LABEL_SIZE_PT)
     canvas.setFillGray(0.3)
-    if fold.axis == "y":
-        y = fold.at
-        canvas.line(margin * mm, y * mm, (pw - margin) * mm, y * mm)
-        canvas.drawString(margin * mm, y * mm + 2, pack.words.text("fold_here"))
-        canvas.drawRightString((pw - margin) * mm, y * mm + 2, pack.words.text("fold_here"))
-    else:
-        x = fold.at
-        canvas.line(x * mm, margin * mm, x * mm, (ph - margin) * mm)
-        canvas.translate(x * mm - 2, (ph / 2) * mm)
-        canvas.rotate(90)
-        canvas.drawCentredString(0, 0, pack.words.text("fold_here"))
+    x1, y1, x2, y2 = fold_line(pack, fold)
+    canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
+    for x, y, note, turn in fold_notes(pack, fold):
+        canvas.saveState()
+        canvas.translate(x * mm, y * mm)
+        canvas.rotate(turn)
+        canvas.drawString(0, 0, note)
+        canvas.restoreState()
     canvas.restoreState()
 
 
@@ -306,7 +318,7 @@ def _glue_area(canvas: Canvas, box: Box, note: str) -> None:
         offset += step
     canvas.restoreState()
     canvas.saveState()
-    canvas.setFont(BOLD, 7)
+    canvas.setFont(BOLD, GLUE_NOTE_PT)
     canvas.setFillGray(0.2)
     cx, cy = (x + w / 2) * mm, (y + h / 2) * mm
     canvas.translate(cx, cy)
@@ -322,27 +334,25 @@ def _tile_name(canvas: Canvas, x: float, y: float, name: str, large: bool) -> No
     canvas.saveState()
     canvas.setFillGray(0.35)
     if large:
-        canvas.setFont(BOLD, 36)
-        canvas.drawCentredString(x * mm, y * mm - 12, name)
+        canvas.setFont(BOLD, TILE_NAME_PT)
+        canvas.drawCentredString(x * mm, y * mm - TILE_NAME_DROP_PT, name)
     else:
         canvas.setFont(REGULAR, LABEL_SIZE_PT)
         canvas.drawString(x * mm, y * mm, name)
     canvas.restoreState()
 
 
-def _assembly_map(pack: Pack, page: Page, canvas: Canvas, arts: _ArtPlacer) -> None:
-    """The whole board, small, with every tile drawn over it where it goes, labelled."""
-    board = page.assembly
-    assert board is not None
-    margin = sheet_geometry().margin
-    left, bottom = margin + 10, margin + 15
-    width, height = pack.paper[0] - 2 * left, pack.paper[1] - bottom - margin - 40
-    scale = min(width / board.w, height / board.h)
+def _assembly_map(pack: Pack, board: BoardMap, canvas: Canvas, arts: _ArtPlacer, box: Box) -> None:
+    """The whole board, small, with every tile drawn over it where it goes, labelled: its
+    title and how to put it together at the top of ``box`` (x, y, w, h mm), the map below."""
+    left, bottom, width, height = box
+    scale = inventory.map_scale(board, box)
+    height -= inventory.MAP_TITLE
     ox = left + (width - board.w * scale) / 2
     oy = bottom + (height - board.h * scale) / 2
     canvas.setFont(BOLD, 16)
     canvas.setFillGray(0)
-    title_y = pack.paper[1] - margin - 15
+    title_y = bottom + box[3] - 5
     canvas.drawString(left * mm, title_y * mm, pack.words.text("assembly_title", board=board.title))
     canvas.setFont(REGULAR, 9)
     canvas.drawString(left * mm, (title_y - 8) * mm, pack.words.text("assembly_help"))
@@ -376,30 +386,8 @@ def _assembly_map(pack: Pack, page: Page, canvas: Canvas, arts: _ArtPlacer) -> N
 
 def _page_label(pack: Pack, page: Page, number: int, canvas: Canvas) -> None:
     """A small line in the footer band naming the game, the page's components, its sheet and
-    side."""
-    if page.side == "back":
-        key = "page_label_backs"
-    elif page.side == "fold":
-        key = "page_label_fold"
-    elif any(p.piece.back for p in page.placements):
-        key = "page_label_fronts"
-    else:
-        key = "page_label_single"
-    tile = next((p.tile for p in page.placements if p.tile and p.tile != "whole"), None)
-    if tile:
-        key = "page_label_tile"
-    elif page.assembly:
-        key = "page_label_map"
-    label = pack.words.text(
-        key,
-        game=pack.game.spec.title,
-        component=page.title,
-        sheet=page.number,
-        sheets=page.of,
-        page=number,
-        tile=tile,
-    )
+    side (on a back page, where the front's footer band lands)."""
     canvas.setFont(REGULAR, LABEL_SIZE_PT)
     canvas.setFillGray(0.35)
-    baseline = sheet_geometry().margin + 1.2
-    canvas.drawCentredString(pack.paper[0] / 2 * mm, baseline * mm, label)
+    x, y = label_at(pack, page)
+    canvas.drawCentredString(x * mm, y * mm, label_text(pack, page, number))

@@ -1,44 +1,65 @@
-"""PDF/X-4 (ISO 15930-7) for a shop PDF drawn with reportlab, done just before it is saved.
+"""PDF/X for a shop PDF drawn with reportlab, done just before it is saved: PDF/X-4 (ISO
+15930-7) or PDF/X-1a:2003 (ISO 15930-4), which a vendor such as DriveThruCards asks for.
 
 What a print shop's preflight looks for, and where it is made here:
 
 - an output intent (``/S /GTS_PDFX``) with the press profile embedded (``_output_intent``);
-- XMP metadata naming the file PDF/X-4 (``pdfxid:GTS_PDFXVersion``), its title, dates, tool
-  and trapping, the same as the Info dictionary (``_metadata``, ``_Info``);
-- every colour device CMYK or grey: the art is drawn in CMYK, and raster images still in RGB
-  are converted here (``_convert_images``);
-- transparency blended in the press's CMYK (each page a transparency group in DeviceCMYK);
-- TrimBox and BleedBox on every page, and every font embedded: the writer's part.
+- the version in the Info dictionary and in XMP metadata, with the title, dates, tool and
+  trapping (``_metadata``, ``_Info``);
+- every colour device CMYK or grey and nothing transparent: the shop export flattens every
+  page (``generator.output.flatten``), so one file's content serves both standards;
+- TrimBox and BleedBox on every page, every font embedded, PDF 1.4: the writer's part.
+
+PDF/X-1a:2003's keys: the sources disagree on them. ISO 15930-4 as Acrobat Distiller, mPDF
+and Poppler (which reads "PDF/X-1:2003" as ISO 15930-4) have it, and as written here:
+``GTS_PDFXVersion (PDF/X-1:2003)`` with ``GTS_PDFXConformance (PDF/X-1a:2003)``; Antenna
+House's summary of the standard gives ``GTS_PDFXVersion (PDF/X-1a:2003)`` alone. Not checked
+against Acrobat's preflight (see vendors.yaml).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import struct
 import zlib
-from dataclasses import replace
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from PIL import Image
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.output.colour import PRESS, Press, press_profile
-from generator.svg import raster
-
-VERSION = "PDF/X-4"
+from generator.output.colour import PRESS, press_profile
 
 
-def finish(canvas: Canvas, press: Press) -> None:
-    """Make the document on ``canvas`` (every page shown, not yet saved) PDF/X-4 for
-    ``press``."""
+@dataclass(frozen=True)
+class Standard:
+    """A PDF/X version as a file states it: its name, the Info keys and the XMP properties
+    (namespace prefix and URI) that say so."""
+
+    name: str
+    info: tuple[tuple[str, str], ...]
+    prefix: str
+    namespace: str
+
+
+X4 = Standard(
+    "PDF/X-4", (("GTS_PDFXVersion", "PDF/X-4"),), "pdfxid", "http://www.npes.org/pdfx/ns/id/"
+)
+X1A = Standard(
+    "PDF/X-1a:2003",
+    (("GTS_PDFXVersion", "PDF/X-1:2003"), ("GTS_PDFXConformance", "PDF/X-1a:2003")),
+    "pdfx",
+    "http://ns.adobe.com/pdfx/1.3/",
+)
+STANDARDS = {standard.name: standard for standard in (X4, X1A)}
+VERSION = X4.name  # what the generic shop export writes
+
+
+def finish(canvas: Canvas, standard: Standard = X4) -> None:
+    """Make the document on ``canvas`` (every page shown, flattened, not yet saved) PDF/X of
+    ``standard`` for the press profile."""
     doc = canvas._doc
-    _convert_images(doc, press)
     _output_intent(doc)
-    _metadata(doc)
-    for page in doc.Pages.pages:
-        _blend_in_cmyk(page)
+    _metadata(doc, standard)
 
 
 class _Stream(pdfdoc.PDFObject):
@@ -89,7 +110,9 @@ def _output_intent(doc: pdfdoc.PDFDocument) -> None:
 
 
 class _Info(pdfdoc.PDFInfo):
-    """The Info dictionary with the PDF/X version beside reportlab's keys."""
+    """The Info dictionary with the PDF/X version keys beside reportlab's."""
+
+    standard: Standard = X4
 
     def format(self, document):  # noqa: ANN001, ANN201 - reportlab's signature
         date = pdfdoc.PDFDate(ts=document._timeStamp, dateFormatter=self._dateFormatter)
@@ -103,21 +126,26 @@ class _Info(pdfdoc.PDFInfo):
             "CreationDate": date,
             "ModDate": date,
             "Trapped": pdfdoc.PDFName(self.trapped),
-            "GTS_PDFXVersion": pdfdoc.PDFString(VERSION),
         }
+        entries |= {key: pdfdoc.PDFString(value) for key, value in self.standard.info}
         return pdfdoc.PDFDictionary(entries).format(document)
 
 
-def _metadata(doc: pdfdoc.PDFDocument) -> None:
-    """XMP metadata saying what the Info dictionary says, and that the file is PDF/X-4."""
+def _metadata(doc: pdfdoc.PDFDocument, standard: Standard) -> None:
+    """XMP metadata saying what the Info dictionary says, and the file's PDF/X version."""
     info = _Info()
     info.__dict__.update(doc.info.__dict__)
+    info.standard = standard
     doc.info = info
     stamp = doc._timeStamp
     offset = f"{'-' if stamp.dhh < 0 else '+'}{abs(stamp.dhh):02d}:{stamp.dmm:02d}"
     when = "{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}".format(*stamp.YMDhms) + offset
     digest = hashlib.sha1(f"{info.title}|{info.author}|{when}".encode()).hexdigest()
     uuid = f"uuid:{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
+    prefix = standard.prefix
+    versions = "\n".join(
+        f"   <{prefix}:{key}>{escape(value)}</{prefix}:{key}>" for key, value in standard.info
+    )
     xmp = XMP.format(
         title=escape(info.title),
         author=escape(info.author),
@@ -128,7 +156,8 @@ def _metadata(doc: pdfdoc.PDFDocument) -> None:
         trapped=info.trapped,
         when=when,
         uuid=uuid,
-        version=VERSION,
+        namespace=f'xmlns:{prefix}="{standard.namespace}"',
+        versions=versions,
     )
     entries = {"Type": pdfdoc.PDFName("Metadata"), "Subtype": pdfdoc.PDFName("XML")}
     _catalog_entry(doc, "Metadata", _Stream(entries, xmp.encode("utf-8"), False))
@@ -142,7 +171,7 @@ XMP = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
     xmlns:xmp="http://ns.adobe.com/xap/1.0/"
     xmlns:pdf="http://ns.adobe.com/pdf/1.3/"
     xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
-    xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">
+    {namespace}>
    <dc:format>application/pdf</dc:format>
    <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{title}</rdf:li></rdf:Alt></dc:title>
    <dc:creator><rdf:Seq><rdf:li>{author}</rdf:li></rdf:Seq></dc:creator>
@@ -159,63 +188,8 @@ XMP = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
    <xmpMM:InstanceID>{uuid}</xmpMM:InstanceID>
    <xmpMM:VersionID>1</xmpMM:VersionID>
    <xmpMM:RenditionClass>default</xmpMM:RenditionClass>
-   <pdfxid:GTS_PDFXVersion>{version}</pdfxid:GTS_PDFXVersion>
+{versions}
   </rdf:Description>
  </rdf:RDF>
 </x:xmpmeta>
 <?xpacket end="w"?>"""
-
-
-def _blend_in_cmyk(page: pdfdoc.PDFPage) -> None:
-    """Make the page a transparency group blended in DeviceCMYK, the press's own space."""
-    if "Group" not in page.__NoDefault__:
-        page.__NoDefault__ = [*page.__NoDefault__, "Group"]
-    page.Group = pdfdoc.PDFDictionary(
-        {
-            "Type": pdfdoc.PDFName("Group"),
-            "S": pdfdoc.PDFName("Transparency"),
-            "CS": pdfdoc.PDFName("DeviceCMYK"),
-        }
-    )
-
-
-def _convert_images(doc: pdfdoc.PDFDocument, press: Press) -> None:
-    """Every RGB image of the document in the press's CMYK (greys and CMYK stay)."""
-    for obj in list(doc.idToObject.values()):
-        if isinstance(obj, raster._ImageXObject) and obj.raster.colour_space == "DeviceRGB":
-            pixels = press.image(_pixels(obj.raster))
-            data = zlib.compress(pixels.tobytes(), 6)
-            obj.raster = replace(
-                obj.raster,
-                colour_space="DeviceCMYK",
-                filter="FlateDecode",
-                data=data,
-                parms=(),
-                decode=(),
-            )
-
-
-def _pixels(image: raster.Raster) -> Image.Image:
-    """An RGB raster's pixels, however the PDF holds them."""
-    size = (image.width, image.height)
-    if image.filter == "DCTDecode":
-        return Image.open(io.BytesIO(image.data), formats=["JPEG"]).convert("RGB")
-    if image.parms:  # a PNG's own rows, with its row filters: read as the PNG they came from
-        return Image.open(io.BytesIO(_png(image)), formats=["PNG"]).convert("RGB")
-    return Image.frombytes("RGB", size, zlib.decompress(image.data))
-
-
-def _png(image: raster.Raster) -> bytes:
-    """A PNG file around a raster that holds a PNG's compressed rows (8-bit RGB)."""
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
-
-    header = struct.pack(">IIBBBBB", image.width, image.height, 8, 2, 0, 0, 0)
-    return (
-        raster.PNG_SIGNATURE
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", image.data)
-        + chunk(b"IEND", b"")
-    )

@@ -4,6 +4,7 @@ of the whole pack so a designer sees every page at a glance."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -15,8 +16,24 @@ CONTACT_COLUMNS = 6
 CONTACT_WIDTH = 300  # px per page on the contact sheet
 
 
-def render_pages(pdf: Path, folder: Path, dpi: int, pages: list[int] | None = None) -> list[Path]:
-    """``page-NN.png`` for the given pages (1-based; all by default) at ``dpi``."""
+def page_count(pdf: Path) -> int:
+    """How many pages a PDF has."""
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def render_pages(
+    pdf: Path,
+    folder: Path,
+    dpi: int,
+    pages: list[int] | None = None,
+    step: Callable[[str], None] | None = None,
+) -> list[Path]:
+    """``page-NN.png`` for the given pages (1-based; all by default) at ``dpi``; ``step``
+    hears of each page written."""
     document = pdfium.PdfDocument(str(pdf))
     written = []
     try:
@@ -29,6 +46,8 @@ def render_pages(pdf: Path, folder: Path, dpi: int, pages: list[int] | None = No
             with replacing(path) as tmp:
                 image.save(tmp, format="PNG", dpi=(dpi, dpi))
             written.append(path)
+            if step is not None:
+                step(f"page {number}")
     finally:
         document.close()
     return written

@@ -11,9 +11,10 @@ needs. The folder is written as a unit: a failed export leaves the previous one 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,19 +26,26 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.art.store import Artwork, Drawing
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
-from generator.layout.sheetflow import FlowLayout
 from generator.layout.sheets import Page
 from generator.model.kinds import MODELS
-from generator.output import pdfx
-from generator.output.colour import Press, srgb_profile
+from generator.output import pdfx, render
+from generator.output.colour import Press
+from generator.output.flatten import SHOP_RGB, Draw, Flat, flatten
 from generator.output.staging import replacing_folder
 from generator.svg import canvas as rl
 from generator.svg.fonts import REGULAR, register_fonts
 from generator.svg.pdf import RGB, Colours
+from generator.svg.raster import draw_raster
 
 DPI = 300
 MM_PER_IN = 25.4
 SHOP_KINDS = frozenset(model.noun for model in MODELS if model.shop)  # what shops get
+PICTURES_AT_ONCE = 16  # pages drawn into one PDF before they are rendered, one at a time
+Step = Callable[[str], None]  # hears of each piece of work done, with what it was
+
+
+def quiet(what: str) -> None:
+    """A step nobody listens to."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,8 @@ class ShopPage:
     bleed: float
     art: str | None = None  # the art drawn (None: a sheet's page, or a blank page)
     sheet: Page | None = None  # the pack's page a reference sheet's page is drawn from
+    number: int = 0  # which page of its reference sheet (from 1)
+    scale: float = 1.0  # the art scaled to fit a vendor's product (``--fit``)
 
 
 def shop_pages(pack: Pack, kinds: frozenset[str] = SHOP_KINDS) -> dict[str, list[ShopPage]]:
@@ -100,6 +110,7 @@ def _sides(pack: Pack, piece: Piece, copies: int, sheet_pages: list[Page]) -> li
                 h=h,
                 bleed=0.0,
                 sheet=page,
+                number=n,
             )  # fmt: skip
             for n, page in enumerate(sheet_pages, start=1)
         ]
@@ -123,8 +134,8 @@ def _sides(pack: Pack, piece: Piece, copies: int, sheet_pages: list[Page]) -> li
 
 @dataclass(frozen=True)
 class _InColours:
-    """A sheet's icon drawn in the press's colours (the sheet's flow draws its icons as they
-    are)."""
+    """A sheet's icon drawn in the colours (and layer) of the page (the sheet's flow draws its
+    icons as they are)."""
 
     art: Drawing
     colours: Colours
@@ -141,94 +152,103 @@ class _InColours:
         self.art.draw(canvas, self.colours)
 
 
-@rl.binary_streams()
-def draw_pdf(
-    pack: Pack,
-    pages: list[ShopPage],
-    target: str | io.BytesIO,
-    press: Press | None,
-    page_mm: tuple[float, float] | None = None,
+def draw_page(
+    canvas: Canvas, pack: Pack, page: ShopPage, size: tuple[float, float], colours: Colours
 ) -> None:
-    """Draw each page at its trim size plus bleed (or ``page_mm``, the art centred on it and
-    mirrored past its bleed where the page is larger), TrimBox and BleedBox set, no marks;
-    for a ``press``, PDF/X-4 with every colour in its CMYK (else sRGB as designed)."""
-    register_fonts()
-    canvas = Canvas(
-        target,
-        invariant=1,
-        enforceColorSpace=press.enforce if press else None,
-        initialFontName=REGULAR,
-    )
+    """A shop page's content on the canvas's page (of ``size`` mm, its boxes set), written as
+    ``colours`` say: its art with its trim centred, a reference sheet's page, or nothing (a
+    card without a back)."""
+    if page.sheet is not None:
+        _sheet_page(canvas, page, colours)
+    elif page.art is not None:
+        _art(canvas, pack.art.drawing(page.art), page, size, colours)
+
+
+def start_page(
+    canvas: Canvas, page: ShopPage, page_mm: tuple[float, float] | None
+) -> tuple[float, float]:
+    """Begin a page: its size (trim plus bleed, or ``page_mm``), BleedBox and TrimBox (the
+    trim centred); the size in mm."""
+    w, h = page_mm or (page.w + 2 * page.bleed, page.h + 2 * page.bleed)
+    canvas.setPageSize((w * mm, h * mm))
+    canvas.setBleedBox([0, 0, w * mm, h * mm])
+    x, y = (w - page.w) / 2, (h - page.h) / 2
+    canvas.setTrimBox([x * mm, y * mm, (x + page.w) * mm, (y + page.h) * mm])
+    return (w, h)
+
+
+def describe(canvas: Canvas, pack: Pack) -> None:
+    """The document's title, author, subject, keywords and tool."""
     game = pack.game.spec
     canvas.setCreator("pnp-generator")
     canvas.setTitle(game.title)
     canvas.setAuthor(game.designer or "")
     canvas.setSubject(f"{game.title}: print-shop files")
     canvas.setKeywords("print and play")
-    flows: dict[int, FlowLayout] = {}
-    colours = press.colours if press else RGB
+
+
+@rl.binary_streams()
+def draw_pdf(
+    pack: Pack,
+    pages: list[ShopPage],
+    target: str | io.BytesIO,
+    colours: Colours = RGB,
+    page_mm: tuple[float, float] | None = None,
+) -> None:
+    """Draw each page at its trim size plus bleed (or ``page_mm``, the art centred on it and
+    mirrored past its bleed where the page is larger), TrimBox and BleedBox set, no marks, in
+    sRGB as designed (``colours``: as a shop draws it, every line at least its thinnest)."""
+    register_fonts()
+    canvas = Canvas(target, invariant=1, initialFontName=REGULAR)
+    describe(canvas, pack)
     for page in pages:
-        w, h = page_mm or (page.w + 2 * page.bleed, page.h + 2 * page.bleed)
-        canvas.setPageSize((w * mm, h * mm))
-        canvas.setBleedBox([0, 0, w * mm, h * mm])
-        x, y = (w - page.w) / 2, (h - page.h) / 2
-        canvas.setTrimBox([x * mm, y * mm, (x + page.w) * mm, (y + page.h) * mm])
-        if page.sheet is not None:
-            _sheet_page(canvas, page.sheet, flows, colours)
-        elif page.art is not None:  # else a blank page (a card without a back)
-            _art(canvas, pack.art.drawing(page.art), page, (w, h), colours)
+        size = start_page(canvas, page, page_mm)
+        draw_page(canvas, pack, page, size, colours)
         canvas.showPage()
-    if press is not None:
-        pdfx.finish(canvas, press)
     canvas.save()
 
 
-def _sheet_page(
-    canvas: Canvas, sheet: Page, flows: dict[int, FlowLayout], colours: Colours
-) -> None:
-    """The next page of a reference sheet, from a flow of this document's own (drawing its
-    icons in the document's colours)."""
-    source = sheet.flow
-    assert source is not None  # a reference sheet's page has the flow that drew it
-    flow = flows.get(id(source))
-    if flow is None:
-        original = source.icon
-        rgb = colours is RGB
-        icon = original if rgb else (lambda name, where: _InColours(original(name, where), colours))
-        flow = flows[id(source)] = replace(source, icon=icon, _drawing=None)
-    flow.draw_page(canvas, sheet.title)
+def _icons(original: Callable, colours: Colours) -> Callable:
+    """A sheet's icons, drawn in ``colours`` unless they are as designed."""
+    if colours.plain:
+        return original
+    return lambda name, where: _InColours(original(name, where), colours)
+
+
+def _sheet_page(canvas: Canvas, page: ShopPage, colours: Colours) -> None:
+    """A reference sheet's page, from a flow of its own (its icons drawn in the page's
+    colours): in the art layer without reportlab's text, in the text layer that text alone."""
+    assert page.sheet is not None and page.sheet.flow is not None  # a sheet's page has both
+    source = page.sheet.flow
+    original = source.icon
+    flow = replace(source, icon=_icons(original, colours), _drawing=None)
+    layered = {"art": rl.without_text, "text": rl.text_only}.get(colours.layer)
+    with layered(canvas) if layered else contextlib.nullcontext():
+        flow.draw_page_at(canvas, page.sheet.title, page.number)
 
 
 def _art(
     canvas: Canvas, art: Artwork, page: ShopPage, size: tuple[float, float], colours: Colours
 ) -> None:
-    """The art with its trim centred on the page; where the page reaches past the art's
-    bleed (a shop's bleed larger than the design's), the art mirrored at its edges fills the
-    rest, as prepress tools extend a bleed."""
-    w, h = size
-    x0, y0 = (w - page.w) / 2 - page.bleed, (h - page.h) / 2 - page.bleed
-    aw, ah = page.w + 2 * page.bleed, page.h + 2 * page.bleed
-    if x0 <= 1e-6 and y0 <= 1e-6:
-        canvas.saveState()
-        canvas.translate(x0 * mm, y0 * mm)
-        art.draw(canvas, colours)
-        canvas.restoreState()
-        return
-    name = f"shopart{rl.objects(canvas)}"
-    canvas.beginForm(name, 0, 0, art.width, art.height)
-    art.draw(canvas, colours)
-    rl.end_form(canvas, name)
+    """The art (scaled by ``page.scale``) with its trim centred on the page; where the page
+    reaches past the art's bleed (a shop's bleed larger than the design's), the art mirrored
+    at its edges fills the rest, as prepress tools extend a bleed."""
+    w, h, k = size[0], size[1], page.scale
+    aw, ah = (page.w + 2 * page.bleed) * k, (page.h + 2 * page.bleed) * k
+    x0, y0 = (w - aw) / 2, (h - ah) / 2
+    mirrored = x0 > 1e-6 or y0 > 1e-6
     for fx, (cx, cw) in _mirrors(x0, aw, w):
         for fy, (cy, ch) in _mirrors(y0, ah, h):
             canvas.saveState()
-            clip = canvas.beginPath()
-            clip.rect(cx * mm, cy * mm, cw * mm, ch * mm)
-            canvas.clipPath(clip, stroke=0, fill=0)
+            if mirrored:
+                clip = canvas.beginPath()
+                clip.rect(cx * mm, cy * mm, cw * mm, ch * mm)
+                canvas.clipPath(clip, stroke=0, fill=0)
             canvas.translate(
                 (x0 + (2 * aw if fx > 0 else 0)) * mm, (y0 + (2 * ah if fy > 0 else 0)) * mm
             )
-            canvas.scale(-1 if fx else 1, -1 if fy else 1)
-            canvas.doForm(name)
+            canvas.scale(-k if fx else k, -k if fy else k)
+            art.draw(canvas, colours)
             canvas.restoreState()
 
 
@@ -250,47 +270,113 @@ def rendered(pdf: bytes, dpi: float) -> Iterator[Image.Image]:
 
 
 def pictures(
-    pack: Pack, pages: list[ShopPage], page_mm: tuple[float, float], size: tuple[int, int]
-) -> list[Image.Image]:
-    """Each page drawn in RGB on a page of ``page_mm`` (see ``draw_pdf``), as an image of
-    exactly ``size`` pixels (a pixel lost or gained to rounding made up by resampling)."""
-    pdf = io.BytesIO()
-    draw_pdf(pack, pages, pdf, None, page_mm=page_mm)
-    dpi = size[0] / (page_mm[0] / MM_PER_IN)
-    return [
-        image if image.size == size else image.resize(size, Image.Resampling.LANCZOS)
-        for image in rendered(pdf.getvalue(), dpi)
-    ]
+    pack: Pack,
+    pages: list[ShopPage],
+    page_mm: tuple[float, float],
+    size: tuple[int, int],
+    colours: Colours = RGB,
+) -> Iterator[Image.Image]:
+    """Each page drawn in sRGB (as ``colours`` say) on a page of ``page_mm`` (see
+    ``draw_pdf``), as an image of exactly ``size`` pixels, one after the other: a few pages
+    are drawn at a time and each is rendered when it is wanted, so that a thousand cards are
+    never all in memory."""
+    for start in range(0, len(pages), PICTURES_AT_ONCE):
+        pdf = io.BytesIO()
+        draw_pdf(pack, pages[start : start + PICTURES_AT_ONCE], pdf, colours, page_mm)
+        document = pdfium.PdfDocument(pdf.getvalue())
+        try:
+            for page in document:
+                yield render.picture(page, size)
+        finally:
+            document.close()
 
 
-def save_png(image: Image.Image, path: Path, dpi: float) -> Path:
-    """Save an image as a PNG tagged sRGB (its ICC profile embedded) with its resolution."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    image.save(path, format="PNG", dpi=(dpi, dpi), icc_profile=srgb_profile())
-    return path
+@rl.binary_streams()
+def print_pdf(
+    pack: Pack,
+    pages: list[ShopPage],
+    target: str | io.BytesIO,
+    press: Press,
+    standard: pdfx.Standard = pdfx.X4,
+    page_mm: tuple[float, float] | None = None,
+    pngs: dict[int, Path] | None = None,
+    step: Step = quiet,
+) -> None:
+    """The print file of ``pages`` (laid out as ``draw_pdf`` lays them out): each distinct
+    page flattened once (``flatten``) at ``DPI`` and drawn as its art's CMYK image with its
+    text on top in the press's colours, PDF/X of ``standard``. ``pngs``: the pages (by index)
+    also written as sRGB PNGs. ``step`` hears of each page done."""
+    register_fonts()
+    canvas = Canvas(
+        target, invariant=1, enforceColorSpace=press.enforce_text, initialFontName=REGULAR
+    )
+    rl.tag_subsets_by_glyphs(canvas)
+    describe(canvas, pack)
+    text = replace(SHOP_RGB, name="cmyk-text", convert=press.colour, layer="text")
+    text = replace(text, text=press.text_colour)
+    done: dict[tuple, Flat] = {}
+    for index, page in enumerate(pages):
+        size = start_page(canvas, page, page_mm)
+        if page.art is not None or page.sheet is not None:
+            key = (page.art, id(page.sheet), page.number, size, page.w, page.h, page.bleed)
+            png = (pngs or {}).get(index)
+            if key not in done or png is not None:
+                points = (size[0] * mm, size[1] * mm)
+                done[key] = flatten(_drawer(pack, page, size), points, press, DPI, png)
+            _flat_page(canvas, pack, page, size, done[key], text)
+        canvas.showPage()
+        step(f"{page.component} {page.name} {page.side}")
+    pdfx.finish(canvas, standard)
+    canvas.save()
 
 
-def export(pack: Pack, folder: Path) -> list[Path]:
+def _drawer(pack: Pack, page: ShopPage, size: tuple[float, float]) -> Draw:
+    """What draws a shop page's content in given colours (for ``flatten``)."""
+
+    def draw(canvas: Canvas, colours: Colours) -> None:
+        draw_page(canvas, pack, page, size, colours)
+
+    return draw
+
+
+def _flat_page(
+    canvas: Canvas, pack: Pack, page: ShopPage, size: tuple[float, float], flat: Flat, text: Colours
+) -> None:
+    """A flattened page: its art's image over the whole page, its text on top if it goes."""
+    canvas.saveState()
+    canvas.transform(size[0] * mm, 0, 0, size[1] * mm, 0, 0)
+    draw_raster(canvas, flat.raster)
+    canvas.restoreState()
+    if flat.text:
+        draw_page(canvas, pack, page, size, text)
+
+
+def export(pack: Pack, folder: Path, step: Step = quiet) -> list[Path]:
     """Write the shop PDFs, PNGs and shop.json for a pack into ``folder`` (replacing it)."""
     with replacing_folder(folder) as tmp:
-        written = _write(pack, tmp)
+        written = _write(pack, tmp, step)
     return [folder / p.relative_to(tmp) for p in written]
 
 
-def _write(pack: Pack, folder: Path) -> list[Path]:
+def work(pack: Pack) -> int:
+    """How many pages the shop export draws (what its ``step`` hears of)."""
+    return sum(len(pages) for pages in shop_pages(pack).values())
+
+
+def _write(pack: Pack, folder: Path, step: Step) -> list[Path]:
     written: list[Path] = []
     listing = []
     for component, pages in shop_pages(pack).items():
         pdf_path = folder / f"{component}.pdf"
-        draw_pdf(pack, pages, str(pdf_path), Press())
+        pngs = {
+            index: folder / "png" / component / f"{page.name}-{page.side}.png"
+            for index, page in enumerate(pages)
+        }
+        print_pdf(pack, pages, str(pdf_path), Press(), pdfx.X4, pngs=pngs, step=step)
         written.append(pdf_path)
-        rgb = io.BytesIO()
-        draw_pdf(pack, pages, rgb, None)
-        for index, (page, image) in enumerate(
-            zip(pages, rendered(rgb.getvalue(), DPI), strict=True)
-        ):
-            png = folder / "png" / component / f"{page.name}-{page.side}.png"
-            written.append(save_png(image, png, DPI))
+        for index, page in enumerate(pages):
+            png = pngs[index]
+            written.append(png)
             listing.append(
                 {
                     "component": component,

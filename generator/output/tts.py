@@ -1,6 +1,8 @@
-"""Tabletop Simulator decks (``pnp export --tts``): per deck of cards, face sheets as TTS's
-Custom Deck reads them (a grid of at most 10 x 7, every distinct face once), the back image,
-and a saved object that lays the whole deck, every copy, on the table.
+"""Tabletop Simulator (``pnp export --tts``): per deck of cards, face sheets as TTS's Custom
+Deck reads them (a grid of at most 10 x 7, every distinct face once), the back image, and a
+saved object that lays the whole deck, every copy, on the table; every other piece as the
+object TTS has for it (``ttspieces``); and one saved Bag with all of them, every copy, that
+``README.txt`` lists object by object.
 
 TTS cuts a sheet into NumWidth x NumHeight equal cells and numbers cards ``100 * deck + cell``;
 the last cell of a full 10 x 7 sheet is the "hidden" image TTS shows for a card in another
@@ -11,14 +13,18 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 
 from generator.layout.pack import Pack
-from generator.output.shop import MM_PER_IN, ShopPage, pictures, save_png, shop_pages
+from generator.output import ttspieces
+from generator.output.render import save_png
+from generator.output.shop import MM_PER_IN, ShopPage, Step, pictures, quiet, shop_pages
 from generator.output.staging import replacing_folder
+from generator.output.ttspieces import TRANSFORM
 
 COLUMNS, ROWS = 10, 7  # the largest grid TTS's Custom Deck takes
 PER_SHEET = COLUMNS * ROWS - 1  # the last cell is the hidden-card image
@@ -54,62 +60,137 @@ def card_px(w_mm: float, h_mm: float) -> tuple[int, int]:
     return math.floor(w_mm * scale), math.floor(h_mm * scale)
 
 
-def export(pack: Pack, folder: Path) -> list[Path]:
-    """Write every card deck of the pack for TTS into ``folder`` (replacing it): face sheets,
-    backs, one saved object per deck, and ``tts.json`` listing them."""
+def export(pack: Pack, folder: Path, step: Step = quiet) -> list[Path]:
+    """Write the whole game for TTS into ``folder`` (replacing it): every deck (face sheets,
+    backs, a saved object), every other piece (``ttspieces``), one saved Bag holding them
+    all with ``README.txt`` naming each object, and ``tts.json`` listing them."""
     with replacing_folder(folder) as tmp:
-        written, listing = [], []
-        for number, (component, pages) in enumerate(
-            shop_pages(pack, frozenset({"card"})).items(), 1
-        ):
-            files, entry = _deck(pack, component, pages, number, tmp, folder)
+        written, listing, states = [], [], []
+        components = shop_pages(pack)
+        decks = [(c, pages) for c, pages in components.items() if pages[0].noun == "card"]
+        for number, (component, pages) in enumerate(decks, 1):
+            files, entry, deck = _deck(pack, component, pages, number, tmp, folder, step)
             written += files
             listing.append(entry)
+            states.append(deck)
+        others = {c: pages for c, pages in components.items() if pages[0].noun != "card"}
+        pieces = ttspieces.pieces(pack, others, tmp, step)
+        written += sorted({tmp / image for piece in pieces for image in piece.images})
+        states += [ttspieces.state(piece, folder) for piece in pieces]
+        written += _bag(pack, tmp, states, listing, pieces)
         path = tmp / "tts.json"
-        document = {"game": pack.game.name, "decks": listing}
+        document = {
+            "game": pack.game.name,
+            "bag": _bag_name(pack),
+            "decks": listing,
+            "pieces": [_listed(piece) for piece in pieces],
+            "assumed": ttspieces.ASSUMED,
+        }
         path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
         written.append(path)
     return [folder / p.relative_to(tmp) for p in written]
 
 
+def work(pack: Pack) -> int:
+    """How many pieces the TTS export draws (what its ``step`` hears of): every face, and
+    every page of a reference sheet."""
+    return sum(1 for pages in shop_pages(pack).values() for p in pages if p.side != "back")
+
+
+def _bag_name(pack: Pack) -> str:
+    return f"{pack.game.name}-bag.json"
+
+
+def _listed(piece: ttspieces.Piece) -> dict:
+    """A piece as ``tts.json`` lists it."""
+    return {
+        "object": piece.name,
+        "name": piece.nickname,
+        "copies": piece.copies,
+        "images": list(piece.images),
+        "what": piece.what,
+    }
+
+
+def _bag(
+    pack: Pack, tmp: Path, states: list[dict], decks: list[dict], pieces: list[ttspieces.Piece]
+) -> list[Path]:
+    """The saved Bag holding every object of the game (each piece as often as the game has
+    it), and ``README.txt``: a line per object in the bag."""
+    contained = []
+    for state, copies in zip(states, [1] * len(decks) + [p.copies for p in pieces], strict=True):
+        contained += [state] * copies
+    bag = {
+        "Name": "Bag",
+        "Nickname": pack.game.spec.title,
+        "Description": "every piece of the game, from pnp export --tts",
+        "Transform": TRANSFORM,
+        "Bag": {"Order": 0},
+        "ContainedObjects": contained,
+    }
+    saved = tmp / _bag_name(pack)
+    saved.write_text(
+        json.dumps({"SaveName": pack.game.spec.title, "ObjectStates": [bag]}, indent=1) + "\n",
+        "utf-8",
+    )
+    lines = [
+        f"{pack.game.spec.title}: {_bag_name(pack)} is a Tabletop Simulator saved object, a bag",
+        "with every piece of the game: copy it (with this folder) into TTS's Saved Objects.",
+        "Objects in the bag:",
+    ]
+    lines += [
+        f"- DeckCustom '{d['component']}': {d['cards']} cards on {len(d['sheets'])} sheet(s)"
+        f" ({', '.join(s['file'] for s in d['sheets'])}; back: {d['sheets'][0]['back']})"
+        for d in decks
+    ]
+    lines += [
+        f"- {p.name} '{p.nickname}' x{p.copies}: {p.what}; {', '.join(p.images)}" for p in pieces
+    ]
+    lines += ["", *ttspieces.ASSUMED]
+    readme = tmp / "README.txt"
+    readme.write_text("\n".join(lines) + "\n", "utf-8")
+    return [saved, readme]
+
+
 def _deck(
-    pack: Pack, component: str, pages: list[ShopPage], number: int, tmp: Path, folder: Path
-) -> tuple[list[Path], dict]:
-    """One deck's sheets, back(s) and saved object, and its entry in ``tts.json``: one back
-    image where the cards share a back, else a back sheet beside each face sheet (TTS's
-    UniqueBack), cell for cell."""
+    pack: Pack,
+    component: str,
+    pages: list[ShopPage],
+    number: int,
+    tmp: Path,
+    folder: Path,
+    step: Step,
+) -> tuple[list[Path], dict, dict]:
+    """One deck's sheets, back(s) and saved object, its entry in ``tts.json`` and its object
+    state: one back image where the cards share a back, else a back sheet beside each face
+    sheet (TTS's UniqueBack), cell for cell. Each card is drawn as its cell is filled."""
     size = card_px(pages[0].w, pages[0].h)
     dpi = size[0] / pages[0].w * MM_PER_IN
+    trim = (pages[0].w, pages[0].h)  # at the trim: TTS shows all of the picture
     faces = [p for p in pages if p.side == "face"]
     backs = {p.name: p for p in pages if p.side == "back"}
     unique = len({p.art for p in backs.values()}) > 1
-    drawn = faces + list(backs.values())
-    images = pictures(pack, drawn, (pages[0].w, pages[0].h), size)  # at the trim: TTS shows all
-    drawn_as = dict(zip((id(p) for p in drawn), images, strict=True))
-    blank = Image.new("RGB", size, "white")
-
-    def back_of(face: ShopPage | None) -> Image.Image:
-        page = backs.get(face.name) if face else next(iter(backs.values()), None)
-        return drawn_as[id(page)] if page else blank
-
+    one_back = next(iter(backs.values()), None)
+    back = Image.new("RGB", size, "white")
+    if one_back is not None:
+        (back,) = pictures(pack, [one_back], trim, size)
     written, sheets, custom, cards = [], [], {}, []
     if not unique:
-        written.append(save_png(back_of(None), tmp / f"{component}-back.png", dpi))
+        written.append(save_png(back, tmp / f"{component}-back.png", dpi))
     for index, sheet in enumerate(sheets_of(faces), start=1):
         key = number * 100 + index  # TTS's deck key: cards are 100 * key + cell
-        cells = [*sheet.faces, None]  # the last cell: the hidden-card image, the back
         face_file, back_file = f"{component}-faces-{index}.png", f"{component}-back.png"
-        written.append(
-            save_png(
-                _grid(sheet, [drawn_as[id(f)] if f else back_of(None) for f in cells], size),
-                tmp / face_file,
-                dpi,
-            )
-        )
+        drawn = pictures(pack, sheet.faces, trim, size)
+        grid = _grid(sheet, _with_hidden(drawn, back, lambda: step(component)), size)
+        written.append(save_png(grid, tmp / face_file, dpi))
         if unique:
             back_file = f"{component}-backs-{index}.png"
+            behind = [backs.get(f.name) for f in sheet.faces]
+            drawn_backs = _backs(pack, behind, trim, size)
             written.append(
-                save_png(_grid(sheet, [back_of(f) for f in cells], size), tmp / back_file, dpi)
+                save_png(
+                    _grid(sheet, _with_hidden(drawn_backs, back, None), size), tmp / back_file, dpi
+                )
             )
         cards += [
             (100 * key + cell, f.name)
@@ -134,8 +215,9 @@ def _deck(
             "UniqueBack": unique,
             "Type": 0,
         }
+    saved_object = _saved_object(component, custom, cards)
     saved = tmp / f"{component}.json"
-    saved.write_text(json.dumps(_saved_object(component, custom, cards), indent=1) + "\n", "utf-8")
+    saved.write_text(json.dumps(saved_object, indent=1) + "\n", "utf-8")
     written.append(saved)
     entry = {
         "component": component,
@@ -145,11 +227,33 @@ def _deck(
         "sheets": sheets,
         "saved_object": saved.name,
     }
-    return written, entry
+    return written, entry, saved_object["ObjectStates"][0]
 
 
-def _grid(sheet: Sheet, pictures: list[Image.Image], size: tuple[int, int]) -> Image.Image:
-    """The pictures in the sheet's cells, row by row (white where a cell is empty)."""
+def _with_hidden(
+    drawn: Iterator[Image.Image], back: Image.Image, done: Callable[[], None] | None
+) -> Iterator[Image.Image]:
+    """A sheet's pictures as they are drawn (``done`` told of each), then the back in the
+    hidden-card cell."""
+    for image in drawn:
+        yield image
+        if done is not None:
+            done()
+    yield back
+
+
+def _backs(
+    pack: Pack, pages: list[ShopPage | None], trim: tuple[float, float], size: tuple[int, int]
+) -> Iterator[Image.Image]:
+    """Each card's back as it is drawn (white for a card without one)."""
+    drawn = pictures(pack, [p for p in pages if p is not None], trim, size)
+    for page in pages:
+        yield next(drawn) if page is not None else Image.new("RGB", size, "white")
+
+
+def _grid(sheet: Sheet, pictures: Iterable[Image.Image], size: tuple[int, int]) -> Image.Image:
+    """The pictures in the sheet's cells, row by row, pasted as they come (white where a
+    cell is empty)."""
     image = Image.new("RGB", (size[0] * sheet.columns, size[1] * sheet.rows), "white")
     for cell, picture in enumerate(pictures):
         image.paste(picture, ((cell % sheet.columns) * size[0], (cell // sheet.columns) * size[1]))

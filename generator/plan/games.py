@@ -117,12 +117,14 @@ def plan_on_all_cores(
     loaded: Loaded,
     paper: str | None,
     options: PrintOptions = DEFAULT_OPTIONS,
-    stage: Callable[[Pack], StagedPack | None] | None = None,
+    stage: Callable[[Pack, PrintReport], StagedPack | None] | None = None,
+    finished: Callable[[str], None] | None = None,
 ) -> list[Planned]:
-    """Plan every game, one forked worker per core, and with ``stage`` write each pack under
-    temporary names (unless it returns None). Any template or art error of any game raises
-    ``SpecFailure`` with all of them, the staged files removed: nothing is put in place
-    unless every game came out right."""
+    """Plan every game, one forked worker per core, and with ``stage`` (given the pack and
+    its print report) write each pack under temporary names (unless it returns None);
+    ``finished`` hears the name of each game done. Any template or art error of any game
+    raises ``SpecFailure`` with all of them, the staged files removed: nothing is put in
+    place unless every game came out right."""
 
     def job(game: Game) -> Planned:
         try:
@@ -131,18 +133,25 @@ def plan_on_all_cores(
             return Planned(exc.errors)
         planned = Planned(
             overflows=pack.overflows,
-            printing=check_printing(pack),
+            printing=check_printing(pack),  # checked once: ``stage`` is given the report
             paper_name=pack.paper_name,
             warnings=pack.art.warnings,
         )
         if stage is not None:
             try:
-                planned.staged = stage(pack)
+                assert planned.printing is not None
+                planned.staged = stage(pack, planned.printing)
             except OSError as exc:
                 planned.write_error = exc.strerror or str(exc)
         return planned
 
-    results = map_forked(job, loaded.games, weight=spec_bytes, abandon=Planned.discard)
+    def done(index: int) -> None:
+        if finished is not None:
+            finished(loaded.games[index].name)
+
+    results = map_forked(
+        job, loaded.games, weight=spec_bytes, abandon=Planned.discard, finished=done
+    )
     errors = [e for planned in results for e in planned.errors]
     if errors or loaded.deferred:
         for planned in results:

@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -95,13 +95,18 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def _in_turn(
-    job: Callable[[T], R], items: Sequence[T], abandon: Callable[[R], None] | None
+    job: Callable[[T], R],
+    items: Sequence[T],
+    abandon: Callable[[R], None] | None,
+    finished: Callable[[int], None] | None = None,
 ) -> list[R]:
     """The items one after another in this process, abandoning the finished on failure."""
     results: list[R] = []
     try:
-        for item in items:
+        for index, item in enumerate(items):
             results.append(job(item))
+            if finished is not None:
+                finished(index)
     except BaseException:
         if abandon is not None:
             for result in results:
@@ -146,16 +151,17 @@ def map_forked(
     weight: Callable[[T], float] | None = None,
     here: bool = False,
     abandon: Callable[[R], None] | None = None,
+    finished: Callable[[int], None] | None = None,
 ) -> list[R]:
     """``[job(item) for item in items]``, run in forked workers when there are several items
     and cores; ``weight`` estimates an item's work so the heaviest start first. With
     ``here`` (for as many equal items as cores) this process does the first item itself
     while the workers do the rest, so its result needs no copying back. When the map fails
     or is interrupted, ``abandon`` is given each result that was already finished (to remove
-    what it wrote, say)."""
+    what it wrote, say). ``finished`` hears of each item done (its index), as it is done."""
     workers = min(len(items), cores())
     if workers < 2 or not can_fork():
-        return _in_turn(job, items, abandon)
+        return _in_turn(job, items, abandon, finished)
     order = sorted(range(len(items)), key=lambda i: -weight(items[i]) if weight else i)
     mine = order[:1] if here else []
     PROCESS.work.append((job, items))
@@ -167,6 +173,10 @@ def map_forked(
     try:
         futures.update({i: pool.submit(_run, i) for i in order if i not in mine})
         done = {i: _here(job, items[i]) for i in mine}
+        if finished is not None:
+            indices = {future: i for i, future in futures.items()}
+            for i in [*done, *(indices[f] for f in as_completed(futures.values()))]:
+                finished(i)
         results = [done[i] if i in done else futures[i].result() for i in range(len(items))]
     except BrokenProcessPool:
         _abandon(pool, futures, abandon)

@@ -63,7 +63,7 @@ class CardRun:
     """The cards of every deck of one size and bleed, laid out as one run of sheets where the
     first of those decks stands in the pack."""
 
-    size: tuple[float, float, float]
+    size: tuple[float, float, float, bool]  # trim w, h, bleed, and whether the cards butt
     pieces: list[Piece]
 
 
@@ -131,7 +131,7 @@ class Planner:
         if not pieces:
             return
         first = pieces[0]
-        size = (first.w, first.h, first.bleed)
+        size = (first.w, first.h, first.bleed, first.butt)
         run = next((s for s in self.slots if isinstance(s, CardRun) and s.size == size), None)
         if run is None:
             self.slots.append(CardRun(size, list(pieces)))

@@ -50,7 +50,7 @@ def piece_pngs(pack: Pack, pages: list[ShopPage]) -> list[bytes]:
         groups.setdefault(piece_dpi(page), []).append(index)
     for dpi, indices in groups.items():
         pdf = io.BytesIO()
-        draw_pdf(pack, [pages[i] for i in indices], pdf, None)
+        draw_pdf(pack, [pages[i] for i in indices], pdf)
         for index, image in zip(indices, rendered(pdf.getvalue(), dpi), strict=True):
             out[index] = png(image)
     return out

@@ -223,6 +223,17 @@ def _piece_findings(
         record = {"kind": "small", "side": side, "message": clean(small.message(printing.floor))}
         record |= {"file": shown(small.path, root), "line": small.line}
         put(small.component, small.piece, record)
+    for misfit in verdict.fit:
+        record = {"kind": "fit", "side": "face", "message": clean(misfit.message)}
+        record |= {"file": shown(misfit.path, root), "line": misfit.line}
+        put(misfit.component, "", record)
+    for faint in printing.contrast if printing else ():
+        assert printing is not None
+        side = "face" if faint.side in ("front", "heading") else faint.side
+        message = clean(faint.message(printing.ink_saver))
+        record = {"kind": "contrast", "side": side, "message": message}
+        record |= {"file": shown(faint.path, root), "line": faint.line}
+        put(faint.component, faint.piece, record)
     return found
 
 
@@ -255,7 +266,10 @@ def _game_findings(
         "recipes": [clean(r) for r in verdict.recipes],
         "warnings": [
             {"file": shown(path, root), "line": line, "message": clean(message)}
-            for path, line, message in pack.art.warnings
+            for path, line, message in [
+                *pack.art.warnings,
+                *((c.path, c.line, c.message) for c in verdict.colours),
+            ]
         ],
         "pending": [row.key for row in verdict.pending],
         "translation": translation,

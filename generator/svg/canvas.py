@@ -1,17 +1,21 @@
 """What pnp does to a reportlab canvas beyond its public API, in one place: the document a
 canvas writes, its content stream drawn aside, XObjects painted by name, the text cursor of a
-paragraph being drawn, forms that keep their graphics states, and streams written binary.
-Only this module touches reportlab's private attributes; a new reportlab that moves them
-breaks here and nowhere else."""
+paragraph being drawn, forms that keep their graphics states, streams written binary, the
+current transformation, a page drawn with only its text or without it, and font subsets
+tagged by their glyphs. Only this module touches reportlab's private attributes; a new
+reportlab that moves them breaks here and nowhere else."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import hashlib
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab import rl_config
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen.canvas import Canvas
 
 
@@ -119,3 +123,120 @@ def binary_streams() -> Iterator[None]:
         yield
     finally:
         rl_config.useA85 = saved
+
+
+def matrix(canvas: Canvas) -> tuple[float, float, float, float, float, float]:
+    """The canvas's current transformation (user space to the page's points)."""
+    a, b, c, d, e, f = canvas._currentMatrix
+    return (a, b, c, d, e, f)
+
+
+# the canvas methods that paint something other than text (a path painted or an image)
+_PAINTERS = (
+    "line",
+    "lines",
+    "grid",
+    "bezier",
+    "arc",
+    "rect",
+    "ellipse",
+    "wedge",
+    "circle",
+    "roundRect",
+    "drawImage",
+    "drawInlineImage",
+    "linearGradient",
+    "radialGradient",
+    "shade",
+    "doForm",
+)
+
+
+def _nothing(*args: Any, **kwargs: Any) -> None:
+    """A painting method that paints nothing."""
+
+
+@contextlib.contextmanager
+def _instead(canvas: Canvas, methods: dict[str, Callable[..., Any]]) -> Iterator[None]:
+    """Within the block, the canvas's ``methods`` are these (the class's own after)."""
+    for name, method in methods.items():
+        setattr(canvas, name, method)
+    try:
+        yield
+    finally:
+        for name in methods:
+            canvas.__dict__.pop(name, None)
+
+
+def text_only(canvas: Canvas) -> contextlib.AbstractContextManager[None]:
+    """Within the block, what reportlab draws on the canvas itself (a reference sheet's
+    paragraphs and tables) reaches the page as its text alone: every painting method paints
+    nothing and paths only clip."""
+    draw_path, clip_path = canvas.drawPath, canvas.clipPath
+
+    def clip_only(path: Any, stroke: int = 1, fill: int = 0, fillMode: Any = None) -> None:
+        clip_path(path, stroke=0, fill=0, fillMode=fillMode)
+
+    def path(path: Any, stroke: int = 1, fill: int = 0, fillMode: Any = None) -> None:
+        draw_path(path, stroke=0, fill=0, fillMode=fillMode)
+
+    methods: dict[str, Callable[..., Any]] = dict.fromkeys(_PAINTERS, _nothing)
+    methods.update(clipPath=clip_only, drawPath=path)
+    return _instead(canvas, methods)
+
+
+def draw_text(canvas: Canvas, text: Any) -> None:
+    """Draw a text object on the canvas whatever ``without_text`` does to reportlab's own."""
+    Canvas.drawText(canvas, text)
+
+
+def without_text(canvas: Canvas) -> contextlib.AbstractContextManager[None]:
+    """Within the block, what reportlab draws on the canvas itself reaches the page without
+    its text (text objects are dropped, the rest is drawn)."""
+    return _instead(canvas, {"drawText": _nothing})
+
+
+# --- font subsets tagged by their glyphs ----------------------------------------------------
+
+_TAGS = threading.local()  # the tags of the font whose subsets are being written, by subset
+
+
+def glyph_tag(face: bytes | str, glyphs: list[int]) -> bytes:
+    """A subset's tag (six capital letters, PDF's ``ABCDEF+`` prefix) from its font's name and
+    glyph set: two different subsets never share a name, in one file or across files."""
+    name = face if isinstance(face, bytes) else face.encode()
+    digest = hashlib.sha1(name + b"|" + ",".join(map(str, glyphs)).encode()).digest()
+    return bytes(65 + byte % 26 for byte in digest[:6])
+
+
+def _subset_name(n: int, *args: Any) -> bytes:
+    """reportlab's subset prefix for subset ``n``: the glyph tag while a tagged document's
+    fonts are written, reportlab's own (AAAAAA, AAAAAB ...) otherwise."""
+    tags: list[bytes] | None = getattr(_TAGS, "current", None)
+    return tags[n] if tags is not None else bytes(_REPORTLAB_NAME(n))
+
+
+_REPORTLAB_NAME = ttfonts.SUBSETN
+_REPORTLAB_ADD = ttfonts.TTFont.addObjects
+
+
+def _add_objects(font: ttfonts.TTFont, doc: pdfdoc.PDFDocument) -> None:
+    """``TTFont.addObjects``, naming each subset by its glyphs in a tagged document."""
+    state = font.state.get(doc) if getattr(doc, "_pnp_glyph_tags", False) else None
+    if state is None:
+        _REPORTLAB_ADD(font, doc)
+        return
+    _TAGS.current = [glyph_tag(font.face.name, list(subset)) for subset in state.subsets]
+    try:
+        _REPORTLAB_ADD(font, doc)
+    finally:
+        _TAGS.current = None
+
+
+def tag_subsets_by_glyphs(canvas: Canvas) -> None:
+    """Name the font subsets of the canvas's document by their glyphs (``glyph_tag``), not
+    reportlab's AAAAAA+ that every file's first subset gets: a print shop that merges files
+    and keeps one font per name would otherwise print one file's text in another's glyphs."""
+    ttfonts.SUBSETN = _subset_name
+    ttfonts.TTFont.addObjects = _add_objects
+    canvas._doc._pnp_glyph_tags = True

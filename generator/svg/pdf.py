@@ -31,6 +31,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.svg import canvas as rl
 from generator.svg.path import fmt
 from generator.svg.raster import PictureFile, draw_image
+from generator.svg.values import thinnest_scale
 
 # operations other than literal PDF text
 SAVE, RESTORE, TRANSFORM, FILL_ALPHA, STROKE_ALPHA, TEXT, IMAGE, GROUP, PAINT = range(9)
@@ -59,18 +60,38 @@ def luminance_of(rgb: tuple[float, ...]) -> tuple[float]:
     return (0.2125 * rgb[0] + 0.7154 * rgb[1] + 0.0721 * rgb[2],)
 
 
+Layer = Literal["all", "art", "text"]
+# a text's colour as written, from its sRGB colour and its size on the page in points
+TextColour = Callable[[tuple[float, ...], float], tuple[float, ...]]
+
+
+def _same(rgb: tuple[float, ...]) -> tuple[float, ...]:
+    return rgb
+
+
 @dataclass(frozen=True)
 class Colours:
-    """How the art's sRGB colours are written: ``convert`` maps one (0-1 floats) to the
-    components written (3: RGB, 1: grey, 4: CMYK); ``name`` tells drawings in different
-    colours apart in a document's cache of written objects. A print shop's output passes its
-    press's CMYK (``generator.output.colour.Press``)."""
+    """How the art is written: ``convert`` maps each sRGB colour (0-1 floats) to the
+    components written (3: RGB, 1: grey, 4: CMYK); ``name`` tells drawings written otherwise
+    apart in a document's cache of written objects. A print shop's output passes its press's
+    CMYK (``generator.output.colour.Press``) and, to flatten its transparency, draws a page
+    in layers: ``art``, everything but the text that is painted opaque outside any group
+    (the text on top), or ``text``, that text alone (each in the colour ``text`` gives it
+    for its size; paths only clip). ``min_line``: no stroke thinner than this many points."""
 
     name: str
     convert: Callable[[tuple[float, ...]], tuple[float, ...]]
+    layer: Layer = "all"
+    min_line: float = 0.0
+    text: TextColour | None = None
+
+    @property
+    def plain(self) -> bool:
+        """Every colour as it is, the whole art, every line as designed."""
+        return self.convert is _same and self.layer == "all" and not self.min_line
 
 
-RGB = Colours("rgb", lambda rgb: rgb)
+RGB = Colours("rgb", _same)
 LUMINANCE = Colours("luminance", luminance_of)  # a luminosity mask's greys
 
 
@@ -96,7 +117,8 @@ class Drawer:
         """Draw the art with its viewport's lower-left corner at the canvas origin, in points,
         its colours written as ``colours`` says (as they are, or a press's CMYK)."""
         canvas.saveState()
-        _Painter(canvas, colours).run(self.ops)
+        painter = _Painter if colours.layer == "all" and not colours.min_line else _Layered
+        painter(canvas, colours).run(self.ops)
         canvas.restoreState()
 
 
@@ -260,7 +282,7 @@ class _Painter:
 
     def run(self, ops: Ops) -> None:
         """Every operation, in order."""
-        canvas, rgb = self.canvas, self.colours is RGB
+        canvas, rgb = self.canvas, self.colours.convert is _same
         for op in ops:
             if op.__class__ is str:
                 canvas.addLiteral(op if rgb else _RGB_OPERATOR.sub(self.colour, op))
@@ -278,12 +300,17 @@ class _Painter:
                 canvas.setStrokeAlpha(op[1])
             elif code == TEXT:
                 self.text(*op[1:])
-            elif code == IMAGE:
-                self.image(*op[1:])
-            elif code == GROUP:
-                self.group(*op[1:])
             else:
-                self.paint(*op[1:])
+                self.drawn(*op)
+
+    def drawn(self, code: Any, *operands: Any) -> None:
+        """An image, a transparency group or a gradient paint."""
+        if code == IMAGE:
+            self.image(*operands)
+        elif code == GROUP:
+            self.group(*operands)
+        else:
+            self.paint(*operands)
 
     def colour(self, match: re.Match[str]) -> str:
         """A colour operator in the colours drawn."""
@@ -302,7 +329,7 @@ class _Painter:
         if spacing:
             t.setCharSpace(spacing)
         t.textOut(text)
-        self.canvas.drawText(t)
+        rl.draw_text(self.canvas, t)
 
     def image(self, source: PictureFile | bytes, x: float, y: float, w: float, h: float) -> None:
         """A raster image stretched over the box, SVG's y running down."""
@@ -430,3 +457,134 @@ class _Painter:
     def do(self, content: str, bbox: Box, resources: Resources, group: Group | None) -> None:
         """Paint a form XObject with this content here."""
         rl.paint(self.canvas, self.form(content, bbox, resources, group))
+
+
+PAINTING = frozenset({"f", "F", "f*", "B", "B*", "b", "b*", "S", "s"})  # path painting operators
+STROKING = frozenset({"S", "s", "B", "B*", "b", "b*"})
+COLOURING = {"rg": 0, "g": 0, "RG": 1, "G": 1}  # colour operators: fill (0) or stroke (1)
+
+
+class _Layered(_Painter):
+    """A painter for print shops: one layer of the art (``Colours.layer``), every stroke at
+    least ``Colours.min_line`` points wide; it follows the graphics state the art leaves
+    (alpha, colours, line width), since what it writes depends on it."""
+
+    def __init__(self, canvas: Canvas, colours: Colours):
+        super().__init__(canvas, colours)
+        self.depth = 0  # groups, masks and gradient paints drawn inside one another
+        # fill and stroke alpha, fill and stroke colour (sRGB), line width (as designed and as
+        # written)
+        self.state: list[Any] = [1.0, 1.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 1.0, None]
+        self.saved: list[list[Any]] = []
+
+    def run(self, ops: Ops) -> None:
+        """Every operation, in order, as the layer draws it."""
+        canvas, text_layer = self.canvas, self.colours.layer == "text"
+        for op in ops:
+            if isinstance(op, str):
+                canvas.addLiteral(self.literal(op))
+                continue
+            code = op[0]
+            if code == SAVE:
+                canvas.saveState()
+                self.saved.append(self.state[:])
+            elif code == RESTORE:
+                canvas.restoreState()
+                self.state = self.saved.pop() if self.saved else self.state
+            elif code == TRANSFORM:
+                canvas.transform(*op[1])
+            elif code in (FILL_ALPHA, STROKE_ALPHA):
+                self.state[code - FILL_ALPHA] = op[1]
+                if not text_layer:
+                    (canvas.setFillAlpha if code == FILL_ALPHA else canvas.setStrokeAlpha)(op[1])
+            elif code == TEXT:
+                self.layer_text(op[1:])
+            elif not text_layer:  # images, groups and gradient paints are the art's
+                self.drawn(*op)
+
+    def capture(
+        self, ops: Ops, reset_alpha: bool, patterns: tuple[str, ...], states: dict[str, object]
+    ) -> tuple[str, Resources]:
+        """A group's (or mask's, or gradient paint's) content: everything it holds belongs to
+        the art, drawn in a graphics state of its own."""
+        self.depth += 1
+        self.saved.append(self.state[:])
+        if reset_alpha:
+            self.state[0] = self.state[1] = 1.0
+        try:
+            return super().capture(ops, reset_alpha, patterns, states)
+        finally:
+            self.state = self.saved.pop()
+            self.depth -= 1
+
+    def layer_text(self, text: tuple[Any, ...]) -> None:
+        """A text, if its layer has it: text painted opaque outside any group is the text
+        layer's (in the colour it takes at its size), the rest is the art's."""
+        mode = text[5]
+        fill_alpha, stroke_alpha = self.state[0], self.state[1]
+        opaque = fill_alpha >= 1 and (mode == 0 or stroke_alpha >= 1)
+        top = self.depth == 0 and mode in (0, 1, 2) and opaque
+        layer = self.colours.layer
+        if layer == "art" and top:
+            return
+        if layer == "text":
+            if not top:
+                return
+            size = text[1] * thinnest_scale(rl.matrix(self.canvas))
+            for ink, operator in ((0, "rg"), (1, "RG"))[: 2 if mode else 1]:
+                rgb, colour = self.state[2 + ink], self.colours.text
+                written = colour(rgb, size) if colour else self.colours.convert(rgb)
+                self.canvas.addLiteral(f"{fmt(*written)} {OPERATORS[len(written), operator]}")
+        self.text(*text)
+
+    def literal(self, op: str) -> str:
+        """Literal operators as the layer writes them: colours converted (or, in the text
+        layer, only noted, and paths painted into clips alone), and each stroke at least
+        ``min_line`` points wide."""
+        text_layer, minimum = self.colours.layer == "text", self.colours.min_line
+        out: list[str] = []
+        operands: list[str] = []
+        path_at: int | None = None  # where the path being built starts in ``out``
+        state = self.state
+        for token in op.split():
+            if token[0] in "0123456789.-+[]/(<":
+                operands.append(token)
+                continue
+            if token in COLOURING:
+                colour = tuple(float(v) for v in operands)
+                state[2 + COLOURING[token]] = colour * 3 if len(colour) == 1 else colour
+                if not text_layer:
+                    written = convert(state[2 + COLOURING[token]], self.colours)
+                    operator = "rg" if token in ("rg", "g") else "RG"
+                    out += [fmt(*written), OPERATORS[len(written), operator]]
+            elif token == "w":
+                state[4] = width = float(operands[0])
+                if minimum:
+                    width = max(width, minimum / thinnest_scale(rl.matrix(self.canvas)))
+                state[5] = width
+                out += [fmt(width), "w"]
+            elif token in PAINTING:
+                if text_layer:
+                    token = "n"
+                elif minimum and token in STROKING:
+                    self.widen(out, path_at, minimum)
+                out += [*operands, token]
+                path_at = None
+            else:
+                if token in ("m", "re") and path_at is None:
+                    path_at = len(out)
+                elif token == "n":
+                    path_at = None
+                out += [*operands, token]
+            operands = []
+        return " ".join(out + operands)
+
+    def widen(self, out: list[str], path_at: int | None, minimum: float) -> None:
+        """Before the path about to be stroked, the line width it needs to be at least
+        ``minimum`` points wide, where the width in force is thinner."""
+        state = self.state
+        needed = max(state[4], minimum / thinnest_scale(rl.matrix(self.canvas)))
+        if state[5] is None or abs(state[5] - needed) > 1e-9:
+            at = len(out) if path_at is None else path_at
+            out[at:at] = [fmt(needed), "w"]
+            state[5] = needed

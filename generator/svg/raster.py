@@ -279,7 +279,12 @@ def draw_image(canvas: Canvas, source: PictureFile | bytes) -> None:
     """Draw the image (a file, or the bytes of one) into the unit square of the current
     transformation, embedding it once per document however often it is drawn."""
     raw = source.read() if isinstance(source, PictureFile) else source
-    raster = load(raw)
+    draw_raster(canvas, load(raw))
+
+
+def draw_raster(canvas: Canvas, raster: Raster) -> None:
+    """Draw a ``Raster`` into the unit square of the current transformation, embedded once
+    per document however often it is drawn."""
     document = rl.document(canvas)
     name = raster.key
     reg_name = document.getXObjectName(name)

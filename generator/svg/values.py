@@ -170,6 +170,15 @@ def _step(name: str, args: tuple[float, ...]) -> Matrix:
     raise ValueError(f"invalid {name}{args}")
 
 
+def thinnest_scale(m: tuple[float, ...]) -> float:
+    """The least a transform enlarges a length in any direction (its smaller singular value):
+    what a line's width becomes at the least."""
+    a, b, c, d = m[:4]
+    s = a * a + b * b + c * c + d * d
+    det = abs(a * d - b * c)
+    return math.sqrt(max(0.0, (s - math.sqrt(max(0.0, s * s - 4 * det * det))) / 2))
+
+
 def multiply(m: Matrix, n: Matrix) -> Matrix:
     """The matrix that applies ``n`` first, then ``m`` (SVG's order in a transform list)."""
     a1, b1, c1, d1, e1, f1 = m

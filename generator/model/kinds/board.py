@@ -3,6 +3,7 @@ tracks, tables, icons, labels and connections, in millimetres from its top-left 
 
 from __future__ import annotations
 
+import fnmatch
 from collections import Counter
 from typing import ClassVar, Literal
 
@@ -16,6 +17,7 @@ from generator.model.fields import (
     LineStyle,
     Point,
     Series,
+    Size,
     Slug,
     StrictModel,
     TemplateName,
@@ -224,7 +226,45 @@ class BoardSpec(ComponentBase):
     connections: list[Connection] = Field(default_factory=list)
 
     noun: ClassVar[str] = "board"
+    default_stock: ClassVar[str] = "paper"
     shop: ClassVar[bool] = True
+
+    def footprint(self) -> tuple[Size, bool] | None:
+        """A small board (a tile, a tray) covers its size."""
+        return self.size, False
+
+    def resolve(self, ref: str) -> list[str]:
+        """The places a reference names: a place itself; every space of a row, track or grid
+        by its name; every member of a group by the group's name; names matching a pattern
+        with ``*``. None when it names nothing."""
+        names = self.names()
+        if "*" in ref:
+            return [n for n in names if fnmatch.fnmatchcase(n, ref)]
+        if ref in names:
+            return [ref]
+        for row in self.rows:
+            if row.name == ref:
+                return [f"{row.name}-{n}" for n in range(1, row.count + 1)]
+        for track in self.tracks:
+            if track.name == ref:
+                return [f"{track.name}-{v}" for v in track.values]
+        for grid in self.grids:
+            if grid.prefix == ref:
+                return _grid_names(grid)
+        return self._members(ref)
+
+    def _members(self, group: str) -> list[str]:
+        """The places of a group: its regions and spaces, and the spaces of its rows and
+        grids."""
+        found = [r.name for r in self.regions if r.group == group]
+        found += [s.name for s in self.spaces if s.group == group]
+        for row in self.rows:
+            if row.group == group:
+                found += [f"{row.name}-{n}" for n in range(1, row.count + 1)]
+        for grid in self.grids:
+            if grid.group == group:
+                found += _grid_names(grid)
+        return found
 
     def design_rows(self, name: str, colours: list[PlayerColour]) -> list[DesignRow]:
         """One design, the whole board, printed ``copies`` times."""

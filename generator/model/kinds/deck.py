@@ -9,7 +9,15 @@ from pydantic import Field, field_validator
 
 from generator.model.component import ComponentBase, unique_names
 from generator.model.entries import Entry
-from generator.model.fields import MAX_COPIES, CardSize, Count, Slug, StrictModel, TemplateName
+from generator.model.fields import (
+    MAX_COPIES,
+    CardSize,
+    Count,
+    Size,
+    Slug,
+    StrictModel,
+    TemplateName,
+)
 
 
 class CardSpec(Entry):
@@ -39,6 +47,11 @@ class DeckSpec(ComponentBase):
     size: CardSize
     bleed: float = Field(default=3.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
     back: TemplateName | None = Field(default=None, description="omit for single-sided cards")
+    butt: bool = Field(
+        default=False,
+        description="cards touch, one cut between neighbours, bleed only round the sheet's "
+        "block: more cards per sheet (best when every card has the same back)",
+    )
     cards: list[CardSpec] = Field(min_length=1, max_length=MAX_COPIES)
 
     tally: Tally | None = Field(
@@ -50,3 +63,7 @@ class DeckSpec(ComponentBase):
     trim_outline: ClassVar[bool] = True
     entries_key: ClassVar[str] = "cards"
     _unique_names = field_validator("cards")(unique_names)
+
+    def footprint(self) -> tuple[Size, bool] | None:
+        """A card covers its size."""
+        return self.size, False

@@ -8,7 +8,7 @@ from pydantic import Field, field_validator, model_validator
 
 from generator.model.component import ComponentBase, unique_names
 from generator.model.entries import CountedEntry
-from generator.model.fields import MAX_COPIES, TemplateName
+from generator.model.fields import MAX_COPIES, Size, TemplateName
 
 
 class DieEntry(CountedEntry):
@@ -34,3 +34,7 @@ class DiceSpec(ComponentBase):
     shop: ClassVar[bool] = True
     entries_key: ClassVar[str] = "dice"
     _unique_names = field_validator("dice")(unique_names)
+
+    def footprint(self) -> tuple[Size, bool] | None:
+        """A die covers a face."""
+        return Size(w=self.size, h=self.size), False

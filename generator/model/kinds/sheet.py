@@ -90,6 +90,7 @@ class SheetSpec(ComponentBase):
     copies: int = Field(default=1, ge=1, le=20)
 
     noun: ClassVar[str] = "sheet"
+    default_stock: ClassVar[str] = "paper"
     shop: ClassVar[bool] = True
     flowed: ClassVar[bool] = True
 

@@ -9,7 +9,7 @@ from pydantic import Field, field_validator, model_validator
 
 from generator.model.component import ComponentBase, unique_names
 from generator.model.entries import CountedEntry
-from generator.model.fields import MAX_COPIES, TemplateName
+from generator.model.fields import MAX_COPIES, Size, TemplateName
 from generator.model.kinds.tokens import TokenSize
 
 
@@ -39,3 +39,7 @@ class StandeeSpec(ComponentBase):
     shop: ClassVar[bool] = True
     entries_key: ClassVar[str] = "standees"
     _unique_names = field_validator("standees")(unique_names)
+
+    def footprint(self) -> tuple[Size, bool] | None:
+        """A standee covers its width by its two base tabs, folded out one to each side."""
+        return Size(w=self.size.w, h=2 * self.base), False

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from generator.model.component import ComponentBase
 from generator.model.entries import DesignRow
-from generator.model.fields import Series, Slug, TemplateName
+from generator.model.fields import Series, Size, Slug, TemplateName
 from generator.model.game import PlayerColour
 
 
@@ -38,6 +38,10 @@ class TokenPagesSpec(ComponentBase):
     noun: ClassVar[str] = "token"
     shop: ClassVar[bool] = True
     clipped: ClassVar[bool] = True
+
+    def footprint(self) -> tuple[Size, bool] | None:
+        """A token covers its diameter."""
+        return Size(w=self.size, h=self.size), True
 
     def design_rows(self, name: str, colours: list[PlayerColour]) -> list[DesignRow]:
         """One design per value, printed ``each`` times on every page."""

@@ -91,6 +91,10 @@ class TokenSpec(ComponentBase):
     entries_key: ClassVar[str] = "tokens"
     _unique_names = field_validator("tokens")(unique_names)
 
+    def footprint(self) -> tuple[Size, bool] | None:
+        """A token covers its own size."""
+        return self.size, self.shape == "circle"
+
     @field_validator("size")
     @classmethod
     def _shape_size(cls, size: Size, info: ValidationInfo) -> Size:

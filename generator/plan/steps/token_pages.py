@@ -46,7 +46,9 @@ def plan(
         pages, spec.header_height, planner.pack.paper, sheet_geometry(), planner.pack.options
     )
     for sheet in sheets:
-        sheet.front.title = spec.title
+        for page in (sheet.front, sheet.back):
+            if page is not None:  # the back's label names the component too
+                page.title = spec.title
     planner.slots.append(sheets)
 
 

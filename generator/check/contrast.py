@@ -1,0 +1,469 @@
+"""Contrast: every text a pack prints against what is printed behind it, as WCAG 2 measures
+it (relative luminance, (L1 + 0.05) / (L2 + 0.05)): at least 4.5:1 for text under 14 pt,
+3:1 from 14 pt.
+
+The text comes from the compiled art: each text operation's colour (the fill in force, its
+alpha), font, size and box through every transform above it. What lies behind it comes from
+the art as printed: each piece of art is drawn without its text into a PDF, rendered by
+pdfium at ``DPI``, and the pixels under each text's box are read, so backgrounds of images,
+gradients and bands count as they print (in ink-saver mode, the lightened art). A text passes
+when all but ``SHARE`` of the pixels behind it reach the ratio. Punctuation alone (an
+ornamental quotation mark) is decoration and not measured. Reference sheets' headings are
+measured from their colours.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+from PIL import Image
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.art.layers import Layered
+from generator.layout.pack import ComponentPlan, Pack
+from generator.layout.sheetflow import HEADING_INK, HEADING_SCALE
+from generator.model.designs import Design
+from generator.model.kinds.sheet import SheetSpec
+from generator.model.yamlsource import Path_, YamlDoc
+from generator.svg.fonts import register_fonts
+from generator.svg.pdf import FILL_ALPHA, GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM, Drawer, Ops
+
+LARGE_PT = 14.0  # text from this size needs only LARGE_RATIO
+NORMAL_RATIO = 4.5
+LARGE_RATIO = 3.0
+DPI = 96  # the raster the background is read from
+SHARE = 0.2  # the share of a text's background that may fall short of the ratio
+CAP = 0.72  # the height of the glyphs' body above the baseline, in font sizes
+OUTSIDE = 0.9  # a text with less than this share of its box on the art (cut off) is not measured
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+FILL_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) rg\b")
+STROKE_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) RG\b")
+RGB = tuple[float, float, float]
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
+
+
+@dataclass(frozen=True)
+class Run:
+    """One text the art prints: its words, size in points, colour, alpha, the box of its
+    glyphs' body (art points, y up) and the colour of its outline, if it has one."""
+
+    text: str
+    size: float
+    colour: RGB
+    alpha: float
+    box: Box
+    halo: RGB | None = None
+
+
+def _times(m: Matrix, n: Matrix) -> Matrix:
+    """``m`` applied after ``n`` (PDF's order: the new transform is multiplied in first)."""
+    a, b, c, d, e, f = m
+    return (
+        a * n[0] + b * n[2],
+        a * n[1] + b * n[3],
+        c * n[0] + d * n[2],
+        c * n[1] + d * n[3],
+        e * n[0] + f * n[2] + n[4],
+        e * n[1] + f * n[3] + n[5],
+    )
+
+
+def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+def _last(pattern: re.Pattern[str], literal: str) -> RGB | None:
+    found = pattern.findall(literal)
+    if not found:
+        return None
+    r, g, b = (float(v) for v in found[-1])
+    return r, g, b
+
+
+@dataclass
+class _State:
+    ctm: Matrix = IDENTITY
+    fill: RGB = (0.0, 0.0, 0.0)
+    stroke: RGB = (0.0, 0.0, 0.0)
+    alpha: float = 1.0
+
+
+def text_runs(ops: Ops, ctm: Matrix = IDENTITY, alpha: float = 1.0) -> Iterator[Run]:
+    """Every text the operations print, in the units ``ctm`` maps to (art points); groups
+    are followed in (at the alpha they are painted with), gradient-painted text is not."""
+    state = _State(ctm, alpha=alpha)
+    stack: list[_State] = []
+    for op in ops:
+        if isinstance(op, str):
+            state.fill = _last(FILL_RGB, op) or state.fill
+            state.stroke = _last(STROKE_RGB, op) or state.stroke
+            continue
+        code = op[0]
+        if code == SAVE:
+            stack.append(_State(state.ctm, state.fill, state.stroke, state.alpha))
+        elif code == RESTORE:
+            state = stack.pop() if stack else state
+        elif code == TRANSFORM:
+            state.ctm = _times(op[1], state.ctm)
+        elif code == FILL_ALPHA:
+            state.alpha = op[1] * alpha
+        elif code == TEXT and op[6] in (0, 2) and not _decoration(op[5]):
+            yield _run(op, state)
+        elif code == GROUP:
+            yield from text_runs(op[3], state.ctm, state.alpha)
+
+
+def _decoration(text: str) -> bool:
+    """Whether a text is only punctuation (a large quotation mark drawn as an ornament):
+    nothing to read, so WCAG asks no contrast of it."""
+    return all(c.isspace() or unicodedata.category(c).startswith("P") for c in text)
+
+
+def _run(op: tuple, state: _State) -> Run:
+    """A text operation as a ``Run``: its box from the font's measures."""
+    _, font, size, x, y, text, mode, spacing = op
+    width = stringWidth(text, font, size) + spacing * len(text)
+    corners = [_apply(state.ctm, px, py) for px in (x, x + width) for py in (y, y - CAP * size)]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    m = state.ctm
+    scale = abs(m[0] * m[3] - m[1] * m[2]) ** 0.5
+    halo = state.stroke if mode == 2 else None
+    box = (min(xs), min(ys), max(xs), max(ys))
+    return Run(text, size * scale, state.fill, state.alpha, box, halo)
+
+
+def without_text(ops: Ops) -> Ops:
+    """The operations with every text left out (groups and gradient paints too)."""
+    out: list = []
+    for op in ops:
+        if isinstance(op, str):
+            out.append(op)
+        elif op[0] == TEXT:
+            continue
+        elif op[0] == GROUP:
+            out.append((*op[:3], without_text(op[3])))
+        elif op[0] == PAINT:
+            out.append((*op[:6], without_text(op[6])))
+        else:
+            out.append(op)
+    return tuple(out)
+
+
+def parts(artwork: object) -> list[Drawer]:
+    """The drawings art is made of: itself, or a face's static layer and the rest."""
+    if isinstance(artwork, Layered):
+        return [artwork.layer, artwork.rest]
+    assert isinstance(artwork, Drawer)
+    return [artwork]
+
+
+def rendered(artworks: Sequence[object], dpi: float = DPI) -> list[Image.Image]:
+    """Each piece of art drawn without its text and rendered, one image each."""
+    if not artworks:
+        return []
+    register_fonts()
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1)
+    for artwork in artworks:
+        drawings = parts(artwork)
+        canvas.setPageSize((drawings[0].width, drawings[0].height))
+        for drawing in drawings:
+            Drawer(drawing.width, drawing.height, without_text(drawing.ops)).draw(canvas)
+        canvas.showPage()
+    canvas.save()
+    images = []
+    document = pdfium.PdfDocument(buffer.getvalue())
+    try:
+        for page in document:
+            images.append(page.render(scale=dpi / 72).to_pil().convert("RGB"))
+    finally:
+        document.close()
+    return images
+
+
+def _linear(channel: float) -> float:
+    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+
+LINEAR = [_linear(v / 255) for v in range(256)]
+
+
+def luminance(rgb: RGB) -> float:
+    """WCAG's relative luminance of an sRGB colour (0-1 channels)."""
+    r, g, b = (_linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ratio(a: float, b: float) -> float:
+    """The contrast ratio of two relative luminances."""
+    light, dark = max(a, b), min(a, b)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def needed(size: float) -> float:
+    """The ratio text of ``size`` points needs."""
+    return LARGE_RATIO if size >= LARGE_PT - 1e-6 else NORMAL_RATIO
+
+
+def _box(run: Run, image: Image.Image, height: float, dpi: float) -> tuple[int, int, int, int]:
+    """The pixels of ``image`` behind ``run``'s glyphs."""
+    s = dpi / 72
+    x0, y0, x1, y1 = run.box
+    return (
+        max(0, int(x0 * s)),
+        max(0, int((height - y1) * s)),
+        min(image.width, int(x1 * s + 0.999)),
+        min(image.height, int((height - y0) * s + 0.999)),
+    )
+
+
+def run_contrast(
+    run: Run, image: Image.Image, height: float, dpi: float = DPI
+) -> tuple[float, RGB] | None:
+    """The contrast ``run`` reaches over all but ``SHARE`` of the pixels behind it, and the
+    colour behind it there (None: it lies mostly outside the art, where nothing prints it)."""
+    box = _box(run, image, height, dpi)
+    x0, y0, x1, y1 = run.box
+    whole = (x1 - x0) * (y1 - y0) * (dpi / 72) ** 2
+    inside = max(0, box[2] - box[0]) * max(0, box[3] - box[1])
+    if inside <= 0 or inside < OUTSIDE * whole:
+        return None
+    colours: list[tuple[int, tuple[int, int, int]]] = (
+        image.crop(box).getcolors((box[2] - box[0]) * (box[3] - box[1])) or []  # type: ignore[assignment]
+    )
+    halo = luminance(run.halo) if run.halo is not None else None
+    found = []
+    for count, (r, g, b) in colours:
+        behind = (r / 255, g / 255, b / 255)
+        fore = luminance(_over(run.colour, run.alpha, behind))
+        reached = ratio(fore, luminance(behind))
+        if halo is not None:
+            reached = max(reached, ratio(fore, halo))
+        found.append((reached, count, behind))
+    found.sort()
+    allowed = SHARE * sum(count for _, count, _ in found)
+    for reached, count, behind in found:
+        allowed -= count
+        if allowed < 0:
+            return reached, behind
+    return found[-1][0], found[-1][2]
+
+
+def _over(colour: RGB, alpha: float, behind: RGB) -> RGB:
+    """``colour`` painted at ``alpha`` over ``behind``."""
+    r, g, b = (alpha * c + (1 - alpha) * d for c, d in zip(colour, behind, strict=True))
+    return r, g, b
+
+
+def hex_colour(rgb: RGB) -> str:
+    """``#rrggbb``."""
+    return "#" + "".join(f"{round(c * 255):02x}" for c in rgb)
+
+
+def measured(artwork: object, image: Image.Image) -> Iterator[tuple[Run, float, RGB]]:
+    """Every text of ``artwork`` under the ratio its size needs: run, ratio, background."""
+    drawings = parts(artwork)
+    height = drawings[0].height
+    for drawing in drawings:
+        for run in text_runs(drawing.ops):
+            found = run_contrast(run, image, height)
+            if found is not None and found[0] < needed(run.size) - 1e-6:
+                yield run, *found
+
+
+@dataclass(frozen=True)
+class LowContrast:
+    """A text that does not stand out from what is printed behind it: where it comes from
+    (the spec and line of its piece, or of the text itself), on which piece and side, its
+    size, colour, the colour behind it and the ratio they reach."""
+
+    path: Path
+    line: int | None
+    component: str
+    piece: str
+    side: str
+    text: str
+    size: float
+    ratio: float
+    colour: RGB
+    behind: RGB
+    more: int = 0  # other pieces of the component with this finding
+    texts: int = 1  # how many texts of these colours they print
+
+    def message(self, ink_saver: bool = False) -> str:
+        """'low contrast: faction-tokens 'elf-unit' (front, ink saver): 'E.L.F.' ...'."""
+        others = f" and {self.more} more" if self.more else ""
+        side = f"{self.side}, ink saver" if ink_saver else self.side
+        what = f"'{_short(self.text)}'"
+        if self.texts > 1:
+            what = f"{self.texts} texts (such as {what})"
+        large = "from" if needed(self.size) == LARGE_RATIO else "under"
+        return (
+            f"low contrast: {self.component} '{self.piece}'{others} ({side}): {what} in "
+            f"{hex_colour(self.colour)} on {hex_colour(self.behind)} at {self.ratio:.2f}:1 "
+            f"({self.size:.1f} pt; text {large} {LARGE_PT:g} pt needs {needed(self.size):g}:1); "
+            "darken the text or lighten what is behind it, or the other way round"
+        )
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> int | None:
+    """The line of the first string in ``doc`` (below ``within``) that holds ``text``."""
+    data: Any = doc.data
+    for key in within:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    stack: list[tuple[Path_, Any]] = [(tuple(within), data)]
+    while stack:
+        loc, value = stack.pop(0)
+        if isinstance(value, str) and text.strip() in value:
+            return doc.line_of(loc)
+        if isinstance(value, dict):
+            stack += [((*loc, k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [((*loc, i), v) for i, v in enumerate(value)]
+    return None
+
+
+def _placed(pack: Pack) -> dict[str, tuple[str, str, str]]:
+    """Every piece of art the pack prints at full size, once, with the component, piece and
+    side it is first printed as: faces, backs (not in ink-saver mode, where backs are
+    outlines), the title bands of token pages."""
+    found: dict[str, tuple[str, str, str]] = {}
+    for sheet in pack.sheets:
+        for page in (sheet.front, sheet.back):
+            if page is None:
+                continue
+            for p in page.placements:
+                if p.piece.flowed or (p.side == "back" and pack.options.ink_saver):
+                    continue
+                key = p.piece.face if p.side == "front" else p.piece.back
+                if key:
+                    found.setdefault(key, (p.piece.component, p.piece.name, p.side))
+            for decoration in page.decorations:
+                owner = page.components[0] if page.components else ""
+                found.setdefault(decoration.art, (owner, "title band", "front"))
+    return found
+
+
+def low_contrast(pack: Pack) -> tuple[LowContrast, ...]:
+    """Every text of the pack under the contrast its size needs, once per component, side,
+    text and ratio (the first piece, and how many more), then the reference sheets'
+    headings."""
+    placed = _placed(pack)
+    arts = [pack.art.drawing(key) for key in placed]
+    components = {plan.component.id: plan for plan in pack.components}
+    designs = {(p.component.id, d.name): d for p in pack.components for d in p.designs}
+    found: dict[tuple, LowContrast] = {}
+    seen: dict[tuple, tuple[set[str], set[str]]] = {}  # the pieces and texts of each finding
+    for (component, piece, side), artwork, image in zip(
+        placed.values(), arts, rendered(arts), strict=True
+    ):
+        plan = components.get(component)
+        for run, reached, behind in measured(artwork, image):
+            colours = (hex_colour(run.colour), hex_colour(behind), round(reached, 2))
+            where = (component, side, needed(run.size), *colours)
+            if where not in found:
+                path, line = _source(plan, designs.get((component, piece)), run.text, pack)
+                found[where] = LowContrast(
+                    path, line, component, piece, side, run.text, run.size, reached,
+                    run.colour, behind,
+                )  # fmt: skip
+                seen[where] = ({piece}, {run.text})
+            _count(found, seen, where, piece, run.text)
+    for plan in pack.components:
+        if isinstance(plan.component.spec, SheetSpec):
+            found.update(_headings(pack, plan))
+    return tuple(sorted(found.values(), key=lambda c: (c.component, c.ratio, c.text)))
+
+
+def _count(
+    found: dict[tuple, LowContrast],
+    seen: dict[tuple, tuple[set[str], set[str]]],
+    where: tuple,
+    piece: str,
+    text: str,
+) -> None:
+    """Count another piece or text in the finding ``where``."""
+    pieces, texts = seen[where]
+    first = found[where]
+    if piece not in pieces:
+        pieces.add(piece)
+        first = replace(first, more=first.more + 1)
+    if text not in texts:
+        texts.add(text)
+        first = replace(first, texts=first.texts + 1)
+        if len(text) > len(first.text):  # the longest says most
+            first = replace(first, text=text)
+    found[where] = first
+
+
+def _source(
+    plan: ComponentPlan | None, design: Design | None, text: str, pack: Pack
+) -> tuple[Path, int | None]:
+    """The spec and line a text comes from: the field of its piece's entry that holds it,
+    else any line of the spec that does, else the entry (or the spec)."""
+    if plan is None:
+        return pack.game.doc.path, None
+    component = plan.component
+    if design is not None and design.entry is not None:
+        entry = (component.spec.entries_key, design.index)
+        line = _text_line(component.doc, text, entry)
+        if line is not None:
+            return component.doc.where((*entry, "text"))[0], line
+    line = _text_line(component.doc, text)
+    if line is not None:
+        return component.path, line
+    return design.where if design is not None else (component.path, None)
+
+
+def _headings(pack: Pack, plan: ComponentPlan) -> dict[tuple, LowContrast]:
+    """A reference sheet's section headings: white on the section's colour, at the size the
+    sheet was fitted at."""
+    spec = plan.component.spec
+    assert isinstance(spec, SheetSpec)
+    flow = next(
+        (page.flow for _, page in pack.numbered_pages() if page.flow and page.flow.spec is spec),
+        None,
+    )
+    if flow is None:
+        return {}
+    size = flow.size * HEADING_SCALE
+    white = hex_rgb(HEADING_INK)
+    out = {}
+    for index, section in enumerate(spec.sections):
+        if section.colour == "none":
+            continue
+        back = hex_rgb(section.colour)
+        reached = ratio(luminance(white), luminance(back))
+        if reached < needed(size) - 1e-6:
+            line = plan.component.doc.line_of(("sections", index, "colour"))
+            key = (plan.component.id, "sheet", section.heading, round(reached, 1))
+            out[key] = LowContrast(
+                plan.component.path, line, plan.component.id, "sheet", "heading",
+                section.heading, size, reached, white, back,
+            )  # fmt: skip
+    return out
+
+
+def hex_rgb(text: str) -> RGB:
+    """``#rrggbb`` (or ``#rgb``) as 0-1 channels."""
+    digits = text.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(c * 2 for c in digits)
+    r, g, b = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return r, g, b
