@@ -67,8 +67,8 @@ class Recipe(StrictModel):
 
 
 class GameFont(StrictModel):
-    """One face of a game's own font: a TrueType file in the game folder, used in templates
-    and sheets by its family name."""
+    """One face of a game's own font: a TrueType or OpenType file (.ttf, .otf, .ttc, .woff,
+    .woff2) in the game folder, used in templates and sheets by its family name."""
 
     family: Annotated[str, StringConstraints(min_length=1, max_length=80)] = Field(
         description='the name templates use: font-family="..."'
@@ -76,6 +76,9 @@ class GameFont(StrictModel):
     file: FileName
     weight: Literal["normal", "bold"] = "normal"
     style: Literal["normal", "italic"] = "normal"
+    face: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = Field(
+        None, description="the font of a collection (.ttc) to use, by its name"
+    )
 
 
 T = TypeVar("T")

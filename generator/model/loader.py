@@ -16,12 +16,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator.errors import ErrorList, SpecError
+from generator.errors import ErrorList, SpecError, display_path
 from generator.i18n import catalogs
 from generator.model import columns
 from generator.model.columns import Notice
 from generator.model.datafiles import Table, read_table
-from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
+from generator.model.fontfiles import FontFileError, coverage, missing_glyphs, truetype
 from generator.model.game import STYLE_TAGS, GameSpec, Style
 from generator.model.gamefolders import (
     template_dirs,
@@ -255,12 +255,14 @@ def _under(loc: tuple, key: str) -> bool:
 def _check_glyphs(doc: YamlDoc, errors: ErrorList, fonts: tuple[FontFile, ...] = ()) -> None:
     """Every string a template may print can be drawn by an embedded font (the default one,
     or one of the game's own ``fonts``)."""
+    files = ", ".join(["DejaVu", *(display_path(Path(f.name)) for f in fonts)])
     for loc, text in _all_strings(doc.data):
         lacking = missing_glyphs(text, fonts)
         if lacking:
             errors.add(
                 *doc.where(loc),
-                f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
+                f"no font of the game ({files}) has a glyph for {' '.join(lacking)} in "
+                f"'{text}'; use other characters or add a font that has them (fonts:)",
             )
 
 
@@ -285,7 +287,7 @@ def _check_fonts(
     for index, font in enumerate(spec.fonts):
         line = doc.line_of(("fonts", index, "file"))
         try:
-            read = read_font(root, root / font.file)
+            read = truetype(read_font(root, root / font.file), font.face)
             coverage(read)
         except (PathRefused, FontFileError) as exc:
             errors.add(doc.path, line, f"font '{font.file}' {exc}")

@@ -18,7 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from generator.svg.builder import NS, XLINK_HREF, XML_SPACE, Box, Ctx, SvgError
 from generator.svg.compiling import Compiling
-from generator.svg.fonts import font_for, missing_in
+from generator.svg.fonts import font_file, font_for, missing_in
 from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import length, numbers
 
@@ -128,7 +128,7 @@ def _plain(
     size = ctx.font_size
     lacking = _missing(font, text)
     if lacking:
-        _no_glyph(lacking, text)
+        _no_glyph(lacking, text, font)
     width: float = pdfmetrics.stringWidth(text, font, size)
     anchor = ctx.style.get("text-anchor", "start")
     if anchor == "middle":
@@ -154,10 +154,11 @@ def _layout(
     return _runs(compiler, collected, _positions(collected))
 
 
-def _no_glyph(lacking: list[str], text: str) -> None:
-    """A character no font has: an error naming it and the text."""
+def _no_glyph(lacking: list[str], text: str, font: str) -> None:
+    """A character the font lacks: an error naming it, the text and the font's file."""
     raise SvgError(
-        f"the font has no glyph for {' '.join(lacking)} in '{text.strip()}'; use other characters"
+        f"the font {font_file(font)} has no glyph for {' '.join(lacking)} in '{text.strip()}'; "
+        "use other characters or a font that has them"
     )
 
 
@@ -355,7 +356,7 @@ def _runs(compiler: Compiling, collected: _Text, positions: dict[int, Position])
         pen_x += width
         lacking = _missing(font, piece)
         if lacking:
-            _no_glyph(lacking, text)
+            _no_glyph(lacking, text, font)
     runs: list[Run] = []
     for chunk in chunks:
         runs.extend(run for run in _anchored(chunk) if run.size > 0 and run.text.strip())
