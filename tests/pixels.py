@@ -93,3 +93,29 @@ def render(pdf: bytes, sizes: list[tuple[int, int]]) -> list[np.ndarray]:
         return out
     finally:
         document.close()
+
+
+def card_area(
+    page: np.ndarray, item: dict, box: tuple[float, float, float, float], dpi: float
+) -> np.ndarray:
+    """A box of the card (x, y, w, h in card mm, y down) cut out of a rendered page; the card
+    may be turned on the page, so the cut is turned back."""
+    px = dpi / 25.4
+    height = page.shape[0] / px
+    x, y, w, h = box
+    if item["rotation"] == 0:
+        left, top = item["x_mm"] + x, height - item["y_mm"] - item["h_mm"] + y
+        cut = page[
+            round(top * px) : round((top + h) * px), round(left * px) : round((left + w) * px)
+        ]
+        return cut
+    assert item["rotation"] in (90, 270), item
+    image = Image.fromarray(page.astype(np.uint8))
+    left = item["x_mm"] * px
+    top = (height - item["y_mm"] - item["h_mm"]) * px
+    whole = image.crop(
+        (round(left), round(top), round(left + item["w_mm"] * px), round(top + item["h_mm"] * px))
+    )
+    upright = whole.rotate(-item["rotation"], expand=True)
+    cut = upright.crop((round(x * px), round(y * px), round((x + w) * px), round((y + h) * px)))
+    return np.asarray(cut, np.int16)

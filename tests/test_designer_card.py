@@ -18,6 +18,7 @@ import pymupdf
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
+from pixels import card_area
 
 from generator.svg.fonts import FONT_DIR
 
@@ -95,27 +96,7 @@ def _renders(pdf: Path, page: int) -> dict[str, np.ndarray]:
 
 
 def _area(page: np.ndarray, item: dict, box: tuple[float, float, float, float]) -> np.ndarray:
-    """A box of the card (x, y, w, h in card mm, y down) cut out of a rendered page; the card
-    may be turned on the page, so the cut is turned back."""
-    px = DPI / 25.4
-    height = page.shape[0] / px
-    x, y, w, h = box
-    if item["rotation"] == 0:
-        left, top = item["x_mm"] + x, height - item["y_mm"] - item["h_mm"] + y
-        cut = page[
-            round(top * px) : round((top + h) * px), round(left * px) : round((left + w) * px)
-        ]
-        return cut
-    assert item["rotation"] in (90, 270), item
-    image = Image.fromarray(page.astype(np.uint8))
-    left = item["x_mm"] * px
-    top = (height - item["y_mm"] - item["h_mm"]) * px
-    whole = image.crop(
-        (round(left), round(top), round(left + item["w_mm"] * px), round(top + item["h_mm"] * px))
-    )
-    upright = whole.rotate(-item["rotation"], expand=True)
-    cut = upright.crop((round(x * px), round(y * px), round((x + w) * px), round((y + h) * px)))
-    return np.asarray(cut, np.int16)
+    return card_area(page, item, box, DPI)
 
 
 @pytest.mark.parametrize("renderer", ["pdfium", "mupdf"])

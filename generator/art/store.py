@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,7 +30,7 @@ from generator.svg.compiler import Drawer, SvgError, compile_svg
 from generator.svg.images import Pictures
 from generator.svg.path import path_geometry
 from generator.svg.pdf import RGB, Colours
-from generator.svg.raster import open_image
+from generator.svg.raster import ImageProblem, image_size, open_image
 from generator.svg.safexml import TEXT_PARSER
 from generator.svg.values import IDENTITY, Matrix, apply, bbox_through, multiply, transform
 
@@ -269,9 +270,13 @@ def image_problem(root: Path, path: Path) -> str | None:
         if real.suffix.lower() == ".svg":
             check(root, real, "svg")
             return None
-        with open_image(read_bytes(root, real, "image")) as image:
-            image.verify()
-    except PathRefused as exc:
+        raw = read_bytes(root, real, "image")
+        image_size(raw)  # the pixels its header says, against the limit, in our words
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # said with the picture when it is drawn
+            with open_image(raw) as image:
+                image.verify()
+    except (PathRefused, ImageProblem) as exc:
         return str(exc)
     except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as exc:
         return f"cannot be read as an image ({exc.__class__.__name__}); export it as PNG or JPEG"
