@@ -116,6 +116,8 @@ FORMATS = {
     "cards.csv": lambda: _csv(ROWS),
     "semicolons.csv": lambda: b"\xef\xbb\xbf" + _csv(ROWS, ";"),  # Excel's CSV: BOM, ';'
     "cards.tsv": lambda: _csv(ROWS, "\t"),
+    # Excel's "Unicode text": UTF-16 with its byte-order mark, tab-separated
+    "unicode.csv": lambda: _csv(ROWS, "\t").decode().encode("utf-16"),
     "cards.xlsx": lambda: _xlsx(ROWS),
     "cards.ods": lambda: _ods(ROWS),
     "cards.json": lambda: _json(ROWS),
@@ -199,6 +201,11 @@ MISTAKES = {
         "cards.json:3: broken JSON",
     ),
     "a JSON object, not a list": ("cards.json", b'{"title": "A"}', "cards.json:1: a JSON data"),
+    "a NUL byte in a cell": (
+        "cards.csv",
+        _csv(ROWS).replace(b"Storm", b"St\0orm"),
+        "cards.csv:3: column 'title' holds the control character \\x00, which prints as nothing",
+    ),
     "a count that is no number in a workbook": (
         "cards.xlsx",
         _xlsx([*ROWS[:3], ("Storm", "x", "three")]),

@@ -11,6 +11,7 @@ game folder, and is refused past ``MAX_DATA_BYTES``, ``MAX_ROWS`` or ``MAX_COLUM
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -99,8 +100,9 @@ def read_table(root: Path, name: str, sheet: str | None = None) -> Table:
 
 def _csv_rows(path: Path, data: bytes) -> list[tuple[int, list[Any]]]:
     """(line, cells) of every row of a CSV file, the delimiter found from the first line."""
+    utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))  # Excel's "Unicode"
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-16" if utf16 else "utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise SpecError(path, line, "not UTF-8 text; save the file as CSV UTF-8") from None
