@@ -216,12 +216,12 @@ def unknown_icons(
             if name in known:
                 continue
             close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'? " if close else ""
+            hint = f"did you mean '{close[0]}'? It" if close else "it"
             notices.append(
                 (
                     *where((index, key)),
                     f"column '{key}': icon '{name}' is not one of {icons}'s icons, so it "
-                    f"prints as a '?' disc; {hint}It has: {', '.join(sorted(known))}",
+                    f"prints as a '?' disc; {hint} has: {', '.join(sorted(known))}",
                 )
             )
     return notices

@@ -191,10 +191,10 @@ def svg_image(
             root = parse_picture(compiler, data, element)
             if root is None:
                 return None
-            picture = compiler.pictures[key] = compile_picture(compiler, root)
-        elif compiler.listener is not None:
+            picture = compiler.pictures[key] = compile_picture(compiler, root, href)
+        else:
             for needle, message in picture.heard:
-                compiler.listener(needle, message)
+                compiler.warn(needle, message)
         compiler.reached(picture.elements, compiler.nesting + 1 + picture.depth)
     except SvgError as exc:
         if compiler.outermost:  # name the picture the template draws, where it draws it
@@ -217,15 +217,16 @@ def parse_picture(
         return None
 
 
-def compile_picture(compiler: Compiling, root: etree._Element) -> Picture:
+def compile_picture(compiler: Compiling, root: etree._Element, href: str = "data:") -> Picture:
     """An SVG picture compiled as drawn here: one level deeper, with what is left of this
-    drawing's budget of elements; what it reports goes on to this drawing's listener."""
+    drawing's budget of elements; what it reports goes on to this drawing's warnings, naming
+    the picture, at the template's ``<image``."""
     heard: list[tuple[str, str]] = []
 
     def warn(needle: str, message: str) -> None:
-        heard.append((needle, message))
-        if compiler.listener is not None:
-            compiler.listener(needle, message)
+        said = ("<image", f"'{href}': {message}")
+        heard.append(said)
+        compiler.warn(*said)
 
     inner = compiler.nested(warn)
     start = inner.nesting
