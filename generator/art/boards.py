@@ -15,7 +15,7 @@ import svgwrite
 from lxml import etree
 
 from generator.model.fields import LineStyle
-from generator.model.kinds.board import BoardSpec, RegionGrid, Track
+from generator.model.kinds.board import BoardSpec, RegionGrid, Track, around_sides
 from generator.svg.fonts import wrap
 from generator.svg.safexml import SAFE_PARSER
 
@@ -27,6 +27,10 @@ ICON_BOX = 20.0  # icon macros draw in a 20 x 20 box centred on (0, 0)
 TEXT_MIDDLE = 0.35  # a text's baseline sits this many font sizes below its middle
 CAP_HEIGHT = 0.72  # capitals rise this many font sizes above the baseline
 LABEL_GAP = 0.8  # mm between a space and a label outside it
+# a marked track space holds both, in shares of its size: its number small at the top, the
+# mark's icon below it (inside a square and inside a circle of that size alike)
+MARK_NUMBER, MARK_NUMBER_AT = 0.3, 0.26  # font size; middle above the centre
+MARK_ICON, MARK_ICON_AT = 0.42, 0.14  # icon size; middle below the centre
 EDGE = 0.01  # mm from the board's edge at which a region's point lies on it
 
 
@@ -71,10 +75,24 @@ def along(path: list[Point], count: int) -> list[Point]:
 
 
 def around(w: float, h: float, inset: float, count: int) -> list[Point]:
-    """``count`` points spread evenly around a rectangle's edge, clockwise from top-left."""
+    """``count`` points around a rectangle's edge, clockwise from its top-left corner: one
+    on each corner, the others evenly along each side (``around_sides``), so that spaces turn
+    the corners as on a score track, never two of them straddling a corner."""
     loop = [(inset, inset), (w - inset, inset), (w - inset, h - inset), (inset, h - inset)]
-    perimeter = 2 * (w + h - 4 * inset)
-    return [_at(loop, i * perimeter / count) for i in range(count)]
+    steps = around_sides(w, h, inset, count)
+    if not steps:  # fewer than four: spread evenly
+        perimeter = 2 * (w + h - 4 * inset)
+        return [_at(loop, i * perimeter / count) for i in range(count)]
+    points: list[Point] = []
+    for corner, following, n in zip(loop, loop[1:] + loop[:1], steps, strict=True):
+        points += [
+            (
+                corner[0] + (following[0] - corner[0]) * k / n,
+                corner[1] + (following[1] - corner[1]) * k / n,
+            )
+            for k in range(n)
+        ]
+    return points
 
 
 def _at(loop: list[Point], distance: float) -> Point:
@@ -293,7 +311,7 @@ class BoardPainter:
                     "solid",
                     track.fill,
                     str(value),
-                    "inside" if not mark else "above",
+                    "marked" if mark else "inside",
                     mark,
                 )
 
@@ -325,6 +343,11 @@ class BoardPainter:
             self.layer.add(inner)
         self.placed[name] = Placed(name, (x, y), min(half, height / 2))
         half = height / 2
+        if label and icon and label_pos == "marked":  # both inside: the number small on top
+            small = min(size, height)
+            self.icons.append((icon, name, (x, y + small * MARK_ICON_AT), small * MARK_ICON))
+            self._text(label, (x, y - small * MARK_NUMBER_AT), small * MARK_NUMBER)
+            return
         inside = bool(label) and label_pos == "inside"
         if icon:
             self.icons.append((icon, name, (x, y + (half * 0.25 if inside else 0)), size * 0.6))
