@@ -15,6 +15,8 @@ left out, or a 20 x 20 pixel square in the wrong colour, is already too much.
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from collections.abc import Callable
 
 import numpy as np
@@ -119,3 +121,16 @@ def card_area(
     upright = whole.rotate(-item["rotation"], expand=True)
     cut = upright.crop((round(x * px), round(y * px), round((x + w) * px), round((y + h) * px)))
     return np.asarray(cut, np.int16)
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    """A few bytes of PNG that say ``width`` x ``height`` pixels: a decompression bomb."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 1000))
+    )

@@ -221,7 +221,7 @@ MISTAKES = {
     "a data file that is missing": (
         "nothing.csv",
         None,
-        "nothing.csv: no such file; name the data file by its path",
+        "deck.yaml:5: data file 'nothing.csv' not found in the game folder; name it by its path",
     ),
 }
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import struct
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +15,7 @@ import pymupdf
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
-from pixels import card_area
+from pixels import card_area, png_header_only
 
 from generator.svg.raster import PRINT_DPI
 
@@ -97,20 +95,8 @@ def test_a_50_megapixel_photo_prints_at_no_more_than_the_print_dpi(tmp_path, pnp
     assert all(h >= needed - 1 for _, h in sizes), sizes  # not below what the print needs
 
 
-def _png_header_only(width: int, height: int) -> bytes:
-    """A few bytes of PNG that say ``width`` x ``height`` pixels: a decompression bomb."""
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    body = zlib.compress(b"\0" * 1000)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
-
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body)
-
-
 def test_a_picture_past_any_camera_is_exit_2_naming_the_file_and_the_card(tmp_path, pnp):
-    components = _game(tmp_path, {"bomb.png": _png_header_only(30_000, 30_000)})
+    components = _game(tmp_path, {"bomb.png": png_header_only(30_000, 30_000)})
     for command in (("check",), ("build", "--out", tmp_path / "out")):
         result = pnp(*command, "--components", components)
         assert result.exit_code == 2, result.output

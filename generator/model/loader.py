@@ -23,9 +23,7 @@ from generator.model.columns import Notice
 from generator.model.datafiles import Table, read_table
 from generator.model.fontfiles import FontFileError, coverage, missing_glyphs, truetype
 from generator.model.game import STYLE_TAGS, GameSpec, Style
-from generator.model.gamefolders import (
-    template_dirs,
-)
+from generator.model.gamefolders import near_file, template_dirs
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.places import stand_problems
 from generator.model.yamlsource import YamlDoc, load_yaml
@@ -202,6 +200,8 @@ def _read_data(
         try:
             table = read_table(root, name, sheet)
         except SpecError as exc:
+            if exc.line is None and not (root / name).exists():  # said where it is named
+                exc = SpecError(doc.path, doc.line_of((key, "from")), _no_data_file(root, name))
             errors.errors.append(exc)
             return False
         if not table.rows:
@@ -214,6 +214,28 @@ def _read_data(
         read.add(table.path)
         tables[doc.path] = table
     return True
+
+
+def _no_data_file(root: Path, name: str) -> str:
+    """A data file that is not there, with the data file of the game its name is closest to."""
+    kinds = None if name.lower().endswith((".yaml", ".yml")) else TABLES
+    return f"data file '{name}' not found in the game folder; " + _fix_path(
+        root,
+        name,
+        kinds,
+        "name it by its path in the game folder, e.g. cards.csv or data/cards.csv",
+    )
+
+
+def _fix_path(root: Path, name: str, kinds: set[str] | None, otherwise: str) -> str:
+    """How to fix a path to a file that is not there: the file it probably meant, else
+    ``otherwise``."""
+    near = near_file(root, name, kinds)
+    return f"did you mean '{near}'?" if near else otherwise
+
+
+TABLES = {".csv", ".tsv", ".xlsx", ".ods", ".json"}  # data files that are never specs
+FONT_FILES = {".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2"}
 
 
 def _park(doc: YamlDoc, table: Table | None) -> list[tuple[str, Path, int]]:
@@ -290,7 +312,11 @@ def _check_fonts(
             read = truetype(read_font(root, root / font.file), font.face)
             coverage(read)
         except (PathRefused, FontFileError) as exc:
-            errors.add(doc.path, line, f"font '{font.file}' {exc}")
+            fix = ""
+            if str(exc) == "not found":
+                otherwise = "put the font file in the game folder and name it by its path there"
+                fix = "; " + _fix_path(root, font.file, FONT_FILES, otherwise)
+            errors.add(doc.path, line, f"font '{font.file}' {exc}{fix}")
             continue
         found[index] = read
     return found
@@ -387,6 +413,8 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
         for err in found:
             loc = tuple(err["loc"])
             typo = _misspelling(data, loc) if err["type"] == "missing" else None
+            if typo in _allowed_keys(model, loc[:-1]):
+                typo = None  # a key of its own ('style' is not 'title' misspelt)
             if typo is None and "exactly one of count" in str(err.get("msg", "")):
                 near = _close_key(data, loc, ("count", "per_player", "counts"))
                 if near:
@@ -398,6 +426,7 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
                     )
                     continue
             if typo is None:
+                loc = _second_of_name(data, loc, str(err.get("msg", "")))
                 errors.add(*doc.where(loc), _in_data(doc, loc, explain(model, err)))
             elif (*loc[:-1], typo) not in unknown:
                 errors.add(
@@ -406,6 +435,20 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
                     f"'{typo}' is not a key here; did you mean '{loc[-1]}'? (it is required)",
                 )
         return None
+
+
+TWICE = re.compile(r"two entries are named '(?P<name>[^']*)'")
+
+
+def _second_of_name(data: Any, loc: tuple, message: str) -> tuple:
+    """Where a list's entry that repeats a name is (its row in a data file), for the error
+    that a list's entries share a name; else ``loc``."""
+    found = TWICE.search(message)
+    entries = data.get(loc[0]) if isinstance(data, dict) and len(loc) == 1 else None
+    if found is None or not isinstance(entries, list):
+        return loc
+    named = [i for i, e in enumerate(entries) if isinstance(e, dict) and e.get("name") == found[1]]
+    return (loc[0], named[1], "name") if len(named) > 1 else loc
 
 
 def _plain_loc(loc: tuple) -> tuple:
