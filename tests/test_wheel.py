@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,33 @@ def test_every_package_of_the_engine_is_listed_for_the_wheel():
         if "__pycache__" not in p.parts
     }
     assert found <= listed, found - listed
+
+
+def test_a_designers_own_files_in_components_stay_out_of_the_wheel(tmp_path):
+    """A game of one's own in components/ and a photo dropped into an example (not tracked by
+    git) are not packed, and the build says what it left out (issue 26)."""
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, timeout=300)
+    for name in ("pyproject.toml", "setup.py"):  # as in the checkout, committed or not
+        shutil.copy2(REPO / name, clone / name)
+    subprocess.run(["git", "add", "pyproject.toml", "setup.py"], cwd=clone, check=True)
+    (clone / "components" / "mine").mkdir()
+    (clone / "components" / "mine" / "game.yaml").write_text("title: Mine\nplayers: 2\n")
+    (clone / "components" / "schokoly" / "art").mkdir(exist_ok=True)
+    (clone / "components" / "schokoly" / "art" / "photo.jpg").write_bytes(b"\xff\xd8 a photo")
+    dist = tmp_path / "dist"
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(clone), "--no-deps", "-w", str(dist), "-v"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    said = run.stdout + run.stderr
+    assert "schokoly/art/photo.jpg (not tracked by git)" in said, said[-3000:]
+    assert "mine/ (not one of the example games)" in said, said[-3000:]
+    (wheel,) = dist.glob("*.whl")
+    with zipfile.ZipFile(wheel) as packed:
+        names = packed.namelist()
+    assert "generator/examples/schokoly/game.yaml" in names
+    assert not [n for n in names if "photo.jpg" in n or "examples/mine/" in n], names
