@@ -115,3 +115,21 @@ def test_what_pillow_warns_of_is_a_warning_naming_the_file(tmp_path, pnp):
     assert result.exit_code == 0, result.output
     assert "'art/odd.jpg'" in result.stderr and "warning" in result.stderr, result.stderr
     assert "Warning:" not in result.stderr  # not Python's own print of it
+
+
+def test_a_large_cmyk_photo_is_downsampled_in_cmyk_with_its_inks(tmp_path, pnp):
+    """A CMYK JPEG (as print shops ask for) bigger than the print needs: held in the PDF at
+    600 dpi, still CMYK, cyan on the left and magenta on the right as the file has them."""
+    photo = Image.new("CMYK", (3000, 2000), (255, 0, 0, 0))
+    photo.paste((0, 255, 0, 0), (1500, 0, 3000, 2000))
+    components = _game(tmp_path, {"inks.jpg": _jpeg(photo, quality=95)})
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with pymupdf.open(str(tmp_path / "out" / "mine" / "mine.pdf")) as doc:
+        (xref,) = {i[0] for page in doc for i in page.get_images(full=True)}
+        pixmap = pymupdf.Pixmap(doc, xref)
+    assert pixmap.n == 4 and pixmap.height <= math.ceil(40 / 25.4 * PRINT_DPI) + 1
+    left = pixmap.pixel(pixmap.width // 4, pixmap.height // 2)
+    right = pixmap.pixel(3 * pixmap.width // 4, pixmap.height // 2)
+    assert left[0] > 240 and left[1] < 15, left  # cyan
+    assert right[1] > 240 and right[0] < 15, right  # magenta
