@@ -17,6 +17,7 @@ import numpy as np
 import pymupdf
 import pypdfium2 as pdfium
 import pytest
+from pdfread import fonts_and_spans
 from PIL import Image
 from pixels import card_area
 
@@ -135,15 +136,7 @@ def test_the_two_renderers_agree_on_the_whole_card(card):
 
 def test_the_designers_font_is_embedded_and_the_text_is_in_it(card):
     pdf, item, _ = card
-    with pymupdf.open(str(pdf)) as doc:
-        page = doc[item["page"] - 1]
-        fonts = {font[3]: font[1] for font in page.get_fonts(full=True)}
-        spans = [
-            span
-            for block in page.get_text("dict")["blocks"]
-            for line in block.get("lines", [])
-            for span in line["spans"]
-        ]
+    fonts, spans = fonts_and_spans(str(pdf), item["page"])
     title = next(span for span in spans if span["text"] == "Quartermaster")
     assert "DejaVuSansMono" in title["font"], title["font"]
     assert all(ext != "n/a" for ext in fonts.values()), fonts  # every font embedded

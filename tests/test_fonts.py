@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import fontmaking
-import pymupdf
 import pytest
+from pdfread import fonts_and_spans
 
 DECK = "kind: deck\ntitle: Mine\nsize: poker\nface: face.svg.j2\ncards:\n"
 DECK += "  - {name: a, count: 1, title: TITLE}\n"
@@ -53,15 +53,7 @@ def test_every_form_of_font_prints_embedded_with_the_text_in_it(tmp_path, pnp, f
     assert "warning" not in result.stderr, result.stderr
     manifest = json.loads((tmp_path / "out" / "mine" / "manifest.json").read_text())
     item = next(i for i in manifest["items"] if i["side"] == "front")
-    with pymupdf.open(str(tmp_path / "out" / "mine" / "mine.pdf")) as doc:
-        page = doc[item["page"] - 1]
-        fonts = {font[3]: font[1] for font in page.get_fonts(full=True)}
-        spans = [
-            span
-            for block in page.get_text("dict")["blocks"]
-            for line in block.get("lines", [])
-            for span in line["spans"]
-        ]
+    fonts, spans = fonts_and_spans(str(tmp_path / "out" / "mine" / "mine.pdf"), item["page"])
     title = next(span for span in spans if span["text"] == "Quartermaster")
     assert "Quill" in title["font"], (title["font"], fonts)
     assert not title["flags"] & 16  # the regular face of the collection, not its bold first
