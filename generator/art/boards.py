@@ -346,7 +346,8 @@ class BoardPainter:
         if label and icon and label_pos == "marked":  # both inside: the number small on top
             small = min(size, height)
             self.icons.append((icon, name, (x, y + small * MARK_ICON_AT), small * MARK_ICON))
-            self._text(label, (x, y - small * MARK_NUMBER_AT), small * MARK_NUMBER)
+            font = min(small * MARK_NUMBER, label_size or 5.0)  # no larger than plain numbers
+            self._text(label, (x, y - small * MARK_NUMBER_AT), font)
             return
         inside = bool(label) and label_pos == "inside"
         if icon:

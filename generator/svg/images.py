@@ -13,6 +13,8 @@ import base64
 import hashlib
 import math
 import urllib.parse
+from collections.abc import Callable
+from typing import TypeVar
 
 from lxml import etree
 
@@ -143,20 +145,15 @@ def image_source(
 
 def _raster(compiler: Compiling, source: Raw, element: etree._Element, href: str) -> Source | None:
     """A raster image and its size in pixels, upright, from its header (decoded when it is
-    placed, at the size it prints: ``_loaded``); a picture past the pixels any camera takes
-    is an error naming it, one that cannot be read a warning."""
-    try:
-        raw = source.read() if isinstance(source, raster.PictureFile) else source
-        width, height = raster.image_size(raw)
-    except raster.TooManyPixels as exc:
-        raise SvgError(f"{compiler.where(element)}: '{href}' {exc}", "<image") from None
-    except (OSError, raster.ImageProblem) as exc:
-        why = str(exc) if isinstance(exc, raster.ImageProblem) else "cannot be read"
-        compiler.warn("<image", f"{compiler.where(element)}: '{href}' {why}; not drawn")
+    placed, at the size it prints: ``_loaded``)."""
+
+    def size() -> tuple[int, int]:
+        return raster.image_size(_bytes(source))
+
+    found = _picture(compiler, element, href, size)
+    if found is None or found[0] <= 0 or found[1] <= 0:
         return None
-    if width <= 0 or height <= 0:
-        return None
-    return ((source, href), (float(width), float(height)))
+    return ((source, href), (float(found[0]), float(found[1])))
 
 
 def _loaded(
@@ -165,18 +162,38 @@ def _loaded(
     """Whether the picture decodes, read whole now through the gate at the pixels it keeps
     (and kept for the PDF), so that a picture broken past its header is found here, not
     while the PDF is written; what Pillow said of it is a warning naming it."""
+
+    def load() -> raster.Raster:
+        return raster.load(_bytes(source), fit)
+
+    picture = _picture(compiler, element, href, load)
+    for note in picture.notes if picture is not None else ():
+        compiler.warn("<image", f"{compiler.where(element)}: '{href}': {note}")
+    return picture is not None
+
+
+def _bytes(source: Raw) -> bytes:
+    """A picture's bytes: read through the gate, or given as data."""
+    return source.read() if isinstance(source, raster.PictureFile) else source
+
+
+T = TypeVar("T")
+
+
+def _picture(
+    compiler: Compiling, element: etree._Element, href: str, work: Callable[[], T]
+) -> T | None:
+    """What ``work`` makes of a picture; a picture past the pixels any camera takes is an
+    error naming it (a pack never prints without its art), one that cannot be read a
+    warning (None)."""
     try:
-        raw = source.read() if isinstance(source, raster.PictureFile) else source
-        picture = raster.load(raw, fit)
+        return work()
     except raster.TooManyPixels as exc:
         raise SvgError(f"{compiler.where(element)}: '{href}' {exc}", "<image") from None
     except (OSError, raster.ImageProblem) as exc:
         why = str(exc) if isinstance(exc, raster.ImageProblem) else "cannot be read"
         compiler.warn("<image", f"{compiler.where(element)}: '{href}' {why}; not drawn")
-        return False
-    for note in picture.notes:
-        compiler.warn("<image", f"{compiler.where(element)}: '{href}': {note}")
-    return True
+        return None
 
 
 def svg_image(
