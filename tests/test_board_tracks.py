@@ -78,3 +78,24 @@ def test_a_marked_space_holds_its_number_and_its_icon_inside_it():
         assert abs(ix - cx) < 1e-3
         assert cy - size / 2 < iy - icon_size / 2 and iy + icon_size / 2 < cy + size / 2
         assert y < iy - icon_size / 2 + 0.5, "the number above the icon"
+
+
+def test_icons_in_a_board_label_are_drawn_in_the_run_of_its_words():
+    spec = BoardSpec.model_validate(
+        {
+            "kind": "board",
+            "title": "Labels",
+            "size": "200 x 150",
+            "labels": [{"text": "Gain :coin: each turn", "at": [100, 50], "size": 6}],
+        }
+    )
+    painter = BoardPainter(spec, lambda name: f'<circle r="10" class="{name}"/>')
+    svg = painter.paint()
+    texts = [t for t in etree.fromstring(svg.encode()).iter("{http://www.w3.org/2000/svg}text")]
+    words = {t.text: float(t.get("x")) for t in texts}
+    assert set(words) == {"Gain", "each turn"}, words  # no ':coin:' printed as text
+    (icon,) = [i for i in painter.icons if i[0] == "coin"]
+    (ix, iy), icon_size = icon[2], icon[3]
+    assert icon_size == 6 and abs(iy - 50) < 1e-6
+    assert words["Gain"] < ix - icon_size / 2 and ix + icon_size / 2 <= words["each turn"]
+    assert 'class="coin"' in svg

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import svgwrite
 from lxml import etree
 
+from generator.model.columns import ICON_CODE
 from generator.model.fields import LineStyle
 from generator.model.kinds.board import BoardSpec, RegionGrid, Track, around_sides
-from generator.svg.fonts import wrap
+from generator.svg.fonts import text_width, wrap
 from generator.svg.safexml import SAFE_PARSER
 
 Point = tuple[float, float]
@@ -450,7 +451,7 @@ class BoardPainter:
                 weight = "bold" if label.bold else "normal"
                 x, y = label.at
                 for i, line in enumerate(wrap(label.text, label.width, label.size, weight)):
-                    self._text(
+                    self._line(
                         line,
                         (x, y + i * label.size * 1.25),
                         label.size,
@@ -460,7 +461,7 @@ class BoardPainter:
                         label.colour,
                     )
                 continue
-            self._text(
+            self._line(
                 label.text,
                 tuple(label.at),
                 label.size,
@@ -469,6 +470,29 @@ class BoardPainter:
                 label.rotate,
                 label.colour,
             )
+
+    def _line(self, text, at, size, anchor, bold, rotate, colour) -> None:
+        """A line of a label, its ``:icon:`` codes drawn by the game's icon macro, one font
+        size wide, in the run of its words (along the line when it is turned)."""
+        parts = ICON_CODE.split(text)
+        if len(parts) == 1 or self.icon_svg is None:
+            self._text(text, at, size, anchor, bold, rotate, colour)
+            return
+        weight = "bold" if bold else "normal"
+        widths = [size if i % 2 else text_width(part, size, weight) for i, part in enumerate(parts)]
+        offset = {"start": 0.0, "middle": -sum(widths) / 2, "end": -sum(widths)}[anchor]
+        turn = math.radians(rotate)
+        x, y = at
+        for i, (part, width) in enumerate(zip(parts, widths, strict=True)):
+            if i % 2:
+                along = offset + width / 2
+                centre = (x + along * math.cos(turn), y + along * math.sin(turn))
+                self.icons.append((part, "label", centre, size))
+            elif part.strip():
+                along = offset + text_width(part[: len(part) - len(part.lstrip())], size, weight)
+                start = (x + along * math.cos(turn), y + along * math.sin(turn))
+                self._text(part.strip(), start, size, "start", bold, rotate, colour)
+            offset += width
 
     def _text(self, text, at, size, anchor="middle", bold=False, rotate=0.0, colour=INK) -> None:
         x, y = at
