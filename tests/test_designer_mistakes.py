@@ -303,6 +303,16 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         2,
         ("cards.csv:4:", "Teas"),
     ),
+    "pale ink on pale paper in a row": (
+        {
+            "cards.csv": csv(
+                HEADER + ",ink", [r + "," for r in ROWS[:1]] + [ROWS[1] + ",#f4f0e6", ROWS[2] + ","]
+            )
+        },
+        ("check",),
+        1,
+        ("cards.csv:3: low contrast: cards 'lucky-coin'",),
+    ),
     # --- pictures --------------------------------------------------------------------------------
     "a picture that is missing": (
         {"cards.csv": csv(rows=row(0, art="art/dragon.png")), "art/Dragon.png": png()},
