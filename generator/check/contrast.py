@@ -319,8 +319,8 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _text_loc(doc: YamlDoc, text: str, within: Path_ = ()) -> Path_ | None:
-    """Where the first string in ``doc`` (below ``within``) that holds ``text`` is."""
+def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> int | None:
+    """The line of the first string in ``doc`` (below ``within``) that holds ``text``."""
     data: Any = doc.data
     for key in within:
         try:
@@ -331,7 +331,7 @@ def _text_loc(doc: YamlDoc, text: str, within: Path_ = ()) -> Path_ | None:
     while stack:
         loc, value = stack.pop(0)
         if isinstance(value, str) and text.strip() in value:
-            return loc
+            return doc.line_of(loc)
         if isinstance(value, dict):
             stack += [((*loc, k), v) for k, v in value.items()]
         elif isinstance(value, list):
@@ -422,12 +422,12 @@ def _source(
     component = plan.component
     if design is not None and design.entry is not None:
         entry = (component.spec.entries_key, design.index)
-        loc = _text_loc(component.doc, text, entry)
-        if loc is not None:  # its row, when the entries come from a data file
-            return component.doc.where(loc)
-    loc = _text_loc(component.doc, text)
-    if loc is not None:
-        return component.doc.where(loc)
+        line = _text_line(component.doc, text, entry)
+        if line is not None:
+            return component.doc.where((*entry, "text"))[0], line
+    line = _text_line(component.doc, text)
+    if line is not None:
+        return component.path, line
     return design.where if design is not None else (component.path, None)
 
 
