@@ -38,6 +38,7 @@ TIERS = {
         "test_sandbox",
         "test_gate",
         "test_templatefields",
+        "test_progress",
     },
     "acceptance": {
         "test_duplex",
