@@ -21,7 +21,15 @@ import pytest
 from pypdf import PdfReader
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "generator", "templates", "components")
+SOURCES = (
+    "pyproject.toml",
+    "setup.py",
+    "README.md",
+    "LICENSE",
+    "generator",
+    "templates",
+    "components",
+)
 
 
 def _files(folder: Path) -> dict[str, int]:
@@ -46,15 +54,7 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
             shutil.copytree(path, source / name, ignore=shutil.ignore_patterns(*litter))
         else:
             shutil.copy2(path, source / name)
-    dist = base / "dist"
-    run = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(dist), "-q"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    (wheel,) = dist.glob("*.whl")
+    wheel, _ = _wheel(source, base / "dist", "-q")
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
@@ -75,6 +75,19 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     return venv / "bin", site / "generator"
+
+
+def _wheel(source: Path, dist: Path, *options: str) -> tuple[Path, str]:
+    """The wheel pip builds from ``source`` into ``dist``, and what the build said."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(dist), *options],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    (wheel,) = dist.glob("*.whl")
+    return wheel, run.stdout + run.stderr
 
 
 def _pnp(bin_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
@@ -157,18 +170,9 @@ def test_a_designers_own_files_in_components_stay_out_of_the_wheel(tmp_path):
     (clone / "components" / "mine" / "game.yaml").write_text("title: Mine\nplayers: 2\n")
     (clone / "components" / "schokoly" / "art").mkdir(exist_ok=True)
     (clone / "components" / "schokoly" / "art" / "photo.jpg").write_bytes(b"\xff\xd8 a photo")
-    dist = tmp_path / "dist"
-    run = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(clone), "--no-deps", "-w", str(dist), "-v"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    said = run.stdout + run.stderr
+    wheel, said = _wheel(clone, tmp_path / "dist", "-v")
     assert "schokoly/art/photo.jpg (not tracked by git)" in said, said[-3000:]
     assert "mine/ (not one of the example games)" in said, said[-3000:]
-    (wheel,) = dist.glob("*.whl")
     with zipfile.ZipFile(wheel) as packed:
         names = packed.namelist()
     assert "generator/examples/schokoly/game.yaml" in names
