@@ -348,7 +348,22 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         {"cards.csv": csv(rows=row(0, art="art/logo.svg")), "art/logo.svg": DROP_SHADOW},
         ("check",),
         0,
-        ("card.svg.j2:", "warning: 'art/logo.svg': filter on <circle>", "PDF has no filters"),
+        (
+            "card.svg.j2:55: warning: 'art/logo.svg': filter on <circle>",
+            "PDF has no filters",
+            "(on the face of card 'first-light' of ",
+        ),
+    ),
+    "an SVG logo with a drop shadow on every card": (
+        {
+            "cards.csv": csv(
+                HEADER.replace(",art,", ",logo,") + ",art", [r + ",art/logo.svg" for r in ROWS]
+            ),
+            "art/logo.svg": DROP_SHADOW,
+        },
+        ("check",),
+        0,
+        ("card.svg.j2:55: warning: 'art/logo.svg': filter", "cards.csv:2 and 2 more)"),
     ),
     # --- icons and text --------------------------------------------------------------------------
     "an unknown icon in a text": (
