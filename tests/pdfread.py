@@ -698,3 +698,20 @@ def text_of(chars: list[dict]) -> str:
         )
     ordered = sorted(lines.items(), key=lambda item: -item[0][2])
     return "\n".join("".join(t for _, t in sorted(line)) for _, line in ordered)
+
+
+def fonts_and_spans(pdf: str, page_number: int) -> tuple[dict[str, str], list[dict]]:
+    """The fonts of a page (name → file kind, "n/a" when not embedded) and its text spans
+    with the font each is set in, read by MuPDF."""
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        page = doc[page_number - 1]
+        fonts = {font[3]: font[1] for font in page.get_fonts(full=True)}
+        spans = [
+            span
+            for block in page.get_text("dict")["blocks"]
+            for line in block.get("lines", [])
+            for span in line["spans"]
+        ]
+    return fonts, spans

@@ -15,6 +15,8 @@ left out, or a 20 x 20 pixel square in the wrong colour, is already too much.
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from collections.abc import Callable
 
 import numpy as np
@@ -93,3 +95,42 @@ def render(pdf: bytes, sizes: list[tuple[int, int]]) -> list[np.ndarray]:
         return out
     finally:
         document.close()
+
+
+def card_area(
+    page: np.ndarray, item: dict, box: tuple[float, float, float, float], dpi: float
+) -> np.ndarray:
+    """A box of the card (x, y, w, h in card mm, y down) cut out of a rendered page; the card
+    may be turned on the page, so the cut is turned back."""
+    px = dpi / 25.4
+    height = page.shape[0] / px
+    x, y, w, h = box
+    if item["rotation"] == 0:
+        left, top = item["x_mm"] + x, height - item["y_mm"] - item["h_mm"] + y
+        cut = page[
+            round(top * px) : round((top + h) * px), round(left * px) : round((left + w) * px)
+        ]
+        return cut
+    assert item["rotation"] in (90, 270), item
+    image = Image.fromarray(page.astype(np.uint8))
+    left = item["x_mm"] * px
+    top = (height - item["y_mm"] - item["h_mm"]) * px
+    whole = image.crop(
+        (round(left), round(top), round(left + item["w_mm"] * px), round(top + item["h_mm"] * px))
+    )
+    upright = whole.rotate(-item["rotation"], expand=True)
+    cut = upright.crop((round(x * px), round(y * px), round((x + w) * px), round((y + h) * px)))
+    return np.asarray(cut, np.int16)
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    """A few bytes of PNG that say ``width`` x ``height`` pixels: a decompression bomb."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 1000))
+    )

@@ -81,3 +81,11 @@ def test_bench_exports_gives_time_and_memory_of_both_exports():
     assert figures["board_pdfs"] == "1"
     for key in ("tgc_peak_mb", "board_peak_mb"):
         assert 0 < float(figures[key]) < 500, figures
+
+
+def test_bench_photo_gives_time_memory_and_the_pixels_kept():
+    figures = run("bench_photo.py", "--megapixels", "2")
+    assert figures["megapixels"] == "2"
+    width, height = map(int, figures["image"].split("x"))
+    assert height <= 946 and width <= 1419, figures  # 40 mm tall at 600 dpi, its 3:2 kept
+    assert 0 < float(figures["peak_mb"]) < 500, figures

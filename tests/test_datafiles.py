@@ -28,7 +28,7 @@ FACE = """\
 ROWS = [
     ("Title", "Text", "Count"),
     ("Lucky Draw", "Draw two cards, keep one.", 3),
-    ("Storm", "Everyone discards a card.", None),
+    ("Storm", "Everyone discards a card.", 1),
     ("Lucky Draw", "Take a coin.", 2),
 ]
 # what each format must read from ROWS
@@ -137,6 +137,8 @@ FORMATS = {
     "cards.csv": lambda: _csv(ROWS),
     "semicolons.csv": lambda: b"\xef\xbb\xbf" + _csv(ROWS, ";"),  # Excel's CSV: BOM, ';'
     "cards.tsv": lambda: _csv(ROWS, "\t"),
+    # Excel's "Unicode text": UTF-16 with its byte-order mark, tab-separated
+    "unicode.csv": lambda: _csv(ROWS, "\t").decode().encode("utf-16"),
     "cards.xlsx": lambda: _xlsx(ROWS),
     "cards.ods": lambda: _ods(ROWS),
     "cards.json": lambda: _json(ROWS),
@@ -220,6 +222,11 @@ MISTAKES = {
         "cards.json:3: broken JSON",
     ),
     "a JSON object, not a list": ("cards.json", b'{"title": "A"}', "cards.json:1: a JSON data"),
+    "a NUL byte in a cell": (
+        "cards.csv",
+        _csv(ROWS).replace(b"Storm", b"St\0orm"),
+        "cards.csv:3: column 'title' holds the control character \\x00, which prints as nothing",
+    ),
     "a count that is no number in a workbook": (
         "cards.xlsx",
         _xlsx([*ROWS[:3], ("Storm", "x", "three")]),
@@ -256,7 +263,7 @@ MISTAKES = {
     "a data file that is missing": (
         "nothing.csv",
         None,
-        "nothing.csv: no such file; name the data file by its path",
+        "deck.yaml:5: data file 'nothing.csv' not found in the game folder; name it by its path",
     ),
 }
 

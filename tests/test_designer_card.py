@@ -17,7 +17,9 @@ import numpy as np
 import pymupdf
 import pypdfium2 as pdfium
 import pytest
+from pdfread import fonts_and_spans
 from PIL import Image
+from pixels import card_area
 
 from generator.svg.fonts import FONT_DIR
 
@@ -95,27 +97,7 @@ def _renders(pdf: Path, page: int) -> dict[str, np.ndarray]:
 
 
 def _area(page: np.ndarray, item: dict, box: tuple[float, float, float, float]) -> np.ndarray:
-    """A box of the card (x, y, w, h in card mm, y down) cut out of a rendered page; the card
-    may be turned on the page, so the cut is turned back."""
-    px = DPI / 25.4
-    height = page.shape[0] / px
-    x, y, w, h = box
-    if item["rotation"] == 0:
-        left, top = item["x_mm"] + x, height - item["y_mm"] - item["h_mm"] + y
-        cut = page[
-            round(top * px) : round((top + h) * px), round(left * px) : round((left + w) * px)
-        ]
-        return cut
-    assert item["rotation"] in (90, 270), item
-    image = Image.fromarray(page.astype(np.uint8))
-    left = item["x_mm"] * px
-    top = (height - item["y_mm"] - item["h_mm"]) * px
-    whole = image.crop(
-        (round(left), round(top), round(left + item["w_mm"] * px), round(top + item["h_mm"] * px))
-    )
-    upright = whole.rotate(-item["rotation"], expand=True)
-    cut = upright.crop((round(x * px), round(y * px), round((x + w) * px), round((y + h) * px)))
-    return np.asarray(cut, np.int16)
+    return card_area(page, item, box, DPI)
 
 
 @pytest.mark.parametrize("renderer", ["pdfium", "mupdf"])
@@ -154,15 +136,7 @@ def test_the_two_renderers_agree_on_the_whole_card(card):
 
 def test_the_designers_font_is_embedded_and_the_text_is_in_it(card):
     pdf, item, _ = card
-    with pymupdf.open(str(pdf)) as doc:
-        page = doc[item["page"] - 1]
-        fonts = {font[3]: font[1] for font in page.get_fonts(full=True)}
-        spans = [
-            span
-            for block in page.get_text("dict")["blocks"]
-            for line in block.get("lines", [])
-            for span in line["spans"]
-        ]
+    fonts, spans = fonts_and_spans(str(pdf), item["page"])
     title = next(span for span in spans if span["text"] == "Quartermaster")
     assert "DejaVuSansMono" in title["font"], title["font"]
     assert all(ext != "n/a" for ext in fonts.values()), fonts  # every font embedded

@@ -95,6 +95,8 @@ IN_MEMORY = {"BytesIO", "stream"}  # io.BytesIO(...) and FontFile.stream(): byte
 SOURCE_ARGUMENT = {
     "TTFont": 1,
     "TTFontFile": 0,
+    "OpenTypeFont": 0,  # fontTools' TTFont, as generator/model/fontforms.py calls it
+    "TTCollection": 0,
     "load_workbook": 0,
     "read_po": 0,
     "ZipFile": 0,
@@ -315,7 +317,7 @@ def test_a_font_refused_at_loading_is_not_on_the_game(tmp_path: Path):
     game = load_game(root, errors, partial=True)
     assert game is not None and set(game.fonts) == {0}
     said = "\n".join(map(str, errors.errors))
-    assert "game.yaml:5: font 'b.ttf' is not a TrueType font" in said, said
+    assert "game.yaml:5: font 'b.ttf' is not a font file" in said, said
     assert "game.yaml:6: font 'c.ttf' is not a regular file" in said, said
 
 

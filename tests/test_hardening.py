@@ -1016,7 +1016,7 @@ MISTAKES: dict[str, Mistake] = {
         )
         for value, w in [
             ("-1", ("-1", r"(at least|greater than or equal to) 1\b")),
-            ("0", (r"\b0\b", r"(at least|greater than or equal to) 1\b")),
+            # count 0 parks an entry (issue 26: listed by pnp list, not printed), no error
             ("1.5", (r"1\.5", "integer")),
             ("5000", ("5000", rf"\b{MAX_COPIES}\b")),
             ("many", ("'many'", "integer")),
@@ -1025,7 +1025,6 @@ MISTAKES: dict[str, Mistake] = {
     **{
         f"die count {value}": Mistake("values", "game/counts-dice.yaml", (f"count: {value}",), w)
         for value, w in [
-            ("0", (r"\b0\b", r"(at least|greater than or equal to) 1\b")),
             ("2.5", (r"2\.5", "integer")),
             ("100000", ("100000", rf"\b{MAX_COPIES}\b")),
         ]

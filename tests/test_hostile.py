@@ -686,5 +686,5 @@ def test_a_font_refused_at_loading_is_never_opened_again(tmp_path, command: str)
     extra = ("--out", tmp_path / "out") if command == "build" else ()
     run = pnp(tmp_path, command, "--components", components, *extra, timeout=SECONDS)
     assert run.returncode == 2, run.stderr
-    assert "game.yaml:5: font 'f.ttf' is not a TrueType font" in run.stderr, run.stderr
+    assert "game.yaml:5: font 'f.ttf' is not a font file" in run.stderr, run.stderr
     assert "game.yaml:6: font 'p.ttf' is not a regular file" in run.stderr, run.stderr

@@ -34,9 +34,9 @@ def compiles(monkeypatch) -> list[etree._Element]:
     seen: list[etree._Element] = []
     original = svg_images.compile_picture
 
-    def counting(compiler, root):  # noqa: ANN001, ANN202 - the function it stands in for
+    def counting(compiler, root, *rest):  # noqa: ANN001, ANN002, ANN202 - as the original
         seen.append(root)
-        return original(compiler, root)
+        return original(compiler, root, *rest)
 
     monkeypatch.setattr(svg_images, "compile_picture", counting)
     return seen
@@ -109,4 +109,26 @@ def test_what_a_picture_reports_is_heard_by_every_drawing_of_it(tmp_path):
             warn=lambda n, m, h=heard: h.append((n, m)),
             pictures=pictures,
         )
-        assert heard and heard[0][0] == "<foreignObject", heard
+        # at the template's <image>, naming the picture and what it does not draw
+        assert heard and heard[0][0] == "<image", heard
+        assert heard[0][1].startswith("'odd.svg': <foreignObject>"), heard
+
+
+SHADOW = """<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">
+  <defs><filter id="shadow"><feGaussianBlur stdDeviation="1"/><feOffset dx="1"/></filter></defs>
+  <g style="filter:url(#shadow)"><circle cx="5" cy="5" r="3" fill="red"/></g>
+</svg>"""
+
+
+def test_what_a_picture_does_not_draw_is_in_the_drawings_warnings_naming_it(tmp_path):
+    """An Inkscape drop shadow in a logo drawn with <image>: the drawing's own warnings (what
+    the art stage reports, with no listener) name the picture and what is not drawn, each
+    time the picture is drawn, compiled or not."""
+    (tmp_path / "logo.svg").write_text(SHADOW)
+    pictures: dict = {}
+    for _ in range(2):  # compiled, then taken from ``pictures``
+        drawing = compiled(images(["logo.svg"]), tmp_path, pictures=pictures)
+        said = [message for needle, message in drawing.warnings if needle == "<image"]
+        assert any(
+            m.startswith("'logo.svg': filter on <g> (line 3 of the SVG) is not drawn") for m in said
+        ), drawing.warnings

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,15 @@ from pypdf import PdfReader
 from test_engine_words import own_engine_words
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "generator", "templates", "components")
+SOURCES = (
+    "pyproject.toml",
+    "setup.py",
+    "README.md",
+    "LICENSE",
+    "generator",
+    "templates",
+    "components",
+)
 
 
 def _files(folder: Path) -> dict[str, int]:
@@ -46,15 +55,7 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
             shutil.copytree(path, source / name, ignore=shutil.ignore_patterns(*litter))
         else:
             shutil.copy2(path, source / name)
-    dist = base / "dist"
-    run = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(dist), "-q"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    (wheel,) = dist.glob("*.whl")
+    wheel, _ = _wheel(source, base / "dist", "-q")
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
@@ -75,6 +76,19 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     return venv / "bin", site / "generator"
+
+
+def _wheel(source: Path, dist: Path, *options: str) -> tuple[Path, str]:
+    """The wheel pip builds from ``source`` into ``dist``, and what the build said."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(dist), *options],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    (wheel,) = dist.glob("*.whl")
+    return wheel, run.stdout + run.stderr
 
 
 def _pnp(bin_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
@@ -182,3 +196,24 @@ def test_every_package_of_the_engine_is_listed_for_the_wheel():
         if "__pycache__" not in p.parts
     }
     assert found <= listed, found - listed
+
+
+def test_a_designers_own_files_in_components_stay_out_of_the_wheel(tmp_path):
+    """A game of one's own in components/ and a photo dropped into an example (not tracked by
+    git) are not packed, and the build says what it left out (issue 26)."""
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, timeout=300)
+    for name in ("pyproject.toml", "setup.py"):  # as in the checkout, committed or not
+        shutil.copy2(REPO / name, clone / name)
+    subprocess.run(["git", "add", "pyproject.toml", "setup.py"], cwd=clone, check=True)
+    (clone / "components" / "mine").mkdir()
+    (clone / "components" / "mine" / "game.yaml").write_text("title: Mine\nplayers: 2\n")
+    (clone / "components" / "schokoly" / "art").mkdir(exist_ok=True)
+    (clone / "components" / "schokoly" / "art" / "photo.jpg").write_bytes(b"\xff\xd8 a photo")
+    wheel, said = _wheel(clone, tmp_path / "dist", "-v")
+    assert "schokoly/art/photo.jpg (not tracked by git)" in said, said[-3000:]
+    assert "mine/ (not one of the example games)" in said, said[-3000:]
+    with zipfile.ZipFile(wheel) as packed:
+        names = packed.namelist()
+    assert "generator/examples/schokoly/game.yaml" in names
+    assert not [n for n in names if "photo.jpg" in n or "examples/mine/" in n], names

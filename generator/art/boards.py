@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import svgwrite
 from lxml import etree
 
+from generator.model.columns import ICON_CODE
 from generator.model.fields import LineStyle
-from generator.model.kinds.board import BoardSpec, RegionGrid, Track
-from generator.svg.fonts import wrap
+from generator.model.kinds.board import BoardSpec, RegionGrid, Track, around_sides
+from generator.svg.fonts import text_width, wrap
 from generator.svg.safexml import SAFE_PARSER
 
 Point = tuple[float, float]
@@ -27,6 +28,10 @@ ICON_BOX = 20.0  # icon macros draw in a 20 x 20 box centred on (0, 0)
 TEXT_MIDDLE = 0.35  # a text's baseline sits this many font sizes below its middle
 CAP_HEIGHT = 0.72  # capitals rise this many font sizes above the baseline
 LABEL_GAP = 0.8  # mm between a space and a label outside it
+# a marked track space holds both, in shares of its size: its number small at the top, the
+# mark's icon below it (inside a square and inside a circle of that size alike)
+MARK_NUMBER, MARK_NUMBER_AT = 0.3, 0.26  # font size; middle above the centre
+MARK_ICON, MARK_ICON_AT = 0.42, 0.14  # icon size; middle below the centre
 EDGE = 0.01  # mm from the board's edge at which a region's point lies on it
 
 
@@ -71,10 +76,24 @@ def along(path: list[Point], count: int) -> list[Point]:
 
 
 def around(w: float, h: float, inset: float, count: int) -> list[Point]:
-    """``count`` points spread evenly around a rectangle's edge, clockwise from top-left."""
+    """``count`` points around a rectangle's edge, clockwise from its top-left corner: one
+    on each corner, the others evenly along each side (``around_sides``), so that spaces turn
+    the corners as on a score track, never two of them straddling a corner."""
     loop = [(inset, inset), (w - inset, inset), (w - inset, h - inset), (inset, h - inset)]
-    perimeter = 2 * (w + h - 4 * inset)
-    return [_at(loop, i * perimeter / count) for i in range(count)]
+    steps = around_sides(w, h, inset, count)
+    if not steps:  # fewer than four: spread evenly
+        perimeter = 2 * (w + h - 4 * inset)
+        return [_at(loop, i * perimeter / count) for i in range(count)]
+    points: list[Point] = []
+    for corner, following, n in zip(loop, loop[1:] + loop[:1], steps, strict=True):
+        points += [
+            (
+                corner[0] + (following[0] - corner[0]) * k / n,
+                corner[1] + (following[1] - corner[1]) * k / n,
+            )
+            for k in range(n)
+        ]
+    return points
 
 
 def _at(loop: list[Point], distance: float) -> Point:
@@ -293,7 +312,7 @@ class BoardPainter:
                     "solid",
                     track.fill,
                     str(value),
-                    "inside" if not mark else "above",
+                    "marked" if mark else "inside",
                     mark,
                 )
 
@@ -325,6 +344,12 @@ class BoardPainter:
             self.layer.add(inner)
         self.placed[name] = Placed(name, (x, y), min(half, height / 2))
         half = height / 2
+        if label and icon and label_pos == "marked":  # both inside: the number small on top
+            small = min(size, height)
+            self.icons.append((icon, name, (x, y + small * MARK_ICON_AT), small * MARK_ICON))
+            font = min(small * MARK_NUMBER, label_size or 5.0)  # no larger than plain numbers
+            self._text(label, (x, y - small * MARK_NUMBER_AT), font)
+            return
         inside = bool(label) and label_pos == "inside"
         if icon:
             self.icons.append((icon, name, (x, y + (half * 0.25 if inside else 0)), size * 0.6))
@@ -426,7 +451,7 @@ class BoardPainter:
                 weight = "bold" if label.bold else "normal"
                 x, y = label.at
                 for i, line in enumerate(wrap(label.text, label.width, label.size, weight)):
-                    self._text(
+                    self._line(
                         line,
                         (x, y + i * label.size * 1.25),
                         label.size,
@@ -436,7 +461,7 @@ class BoardPainter:
                         label.colour,
                     )
                 continue
-            self._text(
+            self._line(
                 label.text,
                 tuple(label.at),
                 label.size,
@@ -445,6 +470,29 @@ class BoardPainter:
                 label.rotate,
                 label.colour,
             )
+
+    def _line(self, text, at, size, anchor, bold, rotate, colour) -> None:
+        """A line of a label, its ``:icon:`` codes drawn by the game's icon macro, one font
+        size wide, in the run of its words (along the line when it is turned)."""
+        parts = ICON_CODE.split(text)
+        if len(parts) == 1 or self.icon_svg is None:
+            self._text(text, at, size, anchor, bold, rotate, colour)
+            return
+        weight = "bold" if bold else "normal"
+        widths = [size if i % 2 else text_width(part, size, weight) for i, part in enumerate(parts)]
+        offset = {"start": 0.0, "middle": -sum(widths) / 2, "end": -sum(widths)}[anchor]
+        turn = math.radians(rotate)
+        x, y = at
+        for i, (part, width) in enumerate(zip(parts, widths, strict=True)):
+            if i % 2:
+                along = offset + width / 2
+                centre = (x + along * math.cos(turn), y + along * math.sin(turn))
+                self.icons.append((part, "label", centre, size))
+            elif part.strip():
+                along = offset + text_width(part[: len(part) - len(part.lstrip())], size, weight)
+                start = (x + along * math.cos(turn), y + along * math.sin(turn))
+                self._text(part.strip(), start, size, "start", bold, rotate, colour)
+            offset += width
 
     def _text(self, text, at, size, anchor="middle", bold=False, rotate=0.0, colour=INK) -> None:
         x, y = at

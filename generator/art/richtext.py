@@ -20,7 +20,7 @@ from generator.svg.fonts import text_width
 
 PT = 25.4 / 72  # one point in mm
 MIN_TEXT = round(6 * PT, 4)  # 6 pt: the smallest text a pack prints
-ICON_BOX = 20.0  # an icon macro draws in a 20 x 20 box at 0,0
+ICON_BOX = 20.0  # an icon macro draws in a 20 x 20 box centred on (0, 0)
 ASCENT = 0.76  # of the font size: from the top of a line to its baseline
 TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|\s+)")
 PRECISION = 0.02  # mm: how close the fitted size comes to the largest that fits
@@ -228,9 +228,10 @@ def _word(
         if piece.icon:
             if icon is not None:
                 scale = size / ICON_BOX
-                top = baseline - size * ASCENT
+                middle = baseline - size * ASCENT + size / 2
                 out.append(
-                    f'<g transform="translate({left:.3f} {top:.3f}) scale({scale:.4f})">'
+                    f'<g transform="translate({left + size / 2:.3f} {middle:.3f}) '
+                    f'scale({scale:.4f})">'
                     f"{icon(piece.icon)}</g>"
                 )
             left += size

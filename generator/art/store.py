@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,7 +30,7 @@ from generator.svg.compiler import Drawer, SvgError, compile_svg
 from generator.svg.images import Pictures
 from generator.svg.path import path_geometry
 from generator.svg.pdf import RGB, Colours
-from generator.svg.raster import open_image
+from generator.svg.raster import ImageProblem, image_size, open_image
 from generator.svg.safexml import TEXT_PARSER
 from generator.svg.values import IDENTITY, Matrix, apply, bbox_through, multiply, transform
 
@@ -90,8 +91,17 @@ class ArtStore:
     @property
     def warnings(self) -> list[ArtWarning]:
         """What the art does not draw, as (template, line in it, message), each once, in
-        the order of the templates and lines (the same however the art was made)."""
-        return sorted(self._warnings, key=lambda w: (str(w[0]), w[1] or 0, w[2]))
+        the order of the templates and lines (the same however the art was made); a
+        picture's names the first piece it is on, and how many more."""
+        pieces: dict[ArtWarning, list[str]] = {}
+        for source, line, message in self._warnings:
+            base, on, piece = message.partition(ON_PIECE)
+            pieces.setdefault((source, line, base), []).extend([piece[:-1]] if on else [])
+        found = [
+            (source, line, f"{base}{_on(sorted(names))}")
+            for (source, line, base), names in pieces.items()
+        ]
+        return sorted(found, key=lambda w: (str(w[0]), w[1] or 0, w[2]))
 
     def recorded(self) -> list[tuple[str, Art, Drawer, bool]]:
         """The art this (recording) store made that can go to another process: key, record,
@@ -189,7 +199,7 @@ class ArtStore:
         spec error before any file is written. Relative references (``asset()`` paths)
         resolve from the game folder and may not leave it."""
         try:
-            return compile_svg(root, self.base, pictures=self.pictures)
+            drawing = compile_svg(root, self.base, pictures=self.pictures)
         except SvgError as exc:
             line = template_line(source, exc.needle) if exc.needle else None
             raise SpecError(source, line, f"{exc} ({where})") from None
@@ -197,6 +207,11 @@ class ArtStore:
             raise SpecError(
                 source, None, f"the SVG this template renders nests too deep to draw ({where})"
             ) from None
+        drawing.warnings = tuple(  # a picture's problem is the piece's: name it
+            (needle, f"{message}{ON_PIECE}{where})" if needle == "<image" else message)
+            for needle, message in drawing.warnings
+        )
+        return drawing
 
     def _note(self, source: Path, drawing: Drawer) -> None:
         """Keep what a drawing does not draw, with the template line it comes from."""
@@ -206,6 +221,17 @@ class ArtStore:
     def drawing(self, key: str) -> Artwork:
         """What draws art ``key``: ``width``, ``height`` (points), ``draw(canvas, colours)``."""
         return self._drawings[key]
+
+
+ON_PIECE = " (on the "  # what a picture's warning says the piece it is on after
+
+
+def _on(pieces: list[str]) -> str:
+    """' (on the face of card 'a' of cards.csv:3 and 4 more)', or nothing."""
+    if not pieces:
+        return ""
+    more = f" and {len(pieces) - 1} more" if len(pieces) > 1 else ""
+    return f"{ON_PIECE}{pieces[0]}{more})"
 
 
 def template_line(source: Path, needle: str) -> int | None:
@@ -269,9 +295,13 @@ def image_problem(root: Path, path: Path) -> str | None:
         if real.suffix.lower() == ".svg":
             check(root, real, "svg")
             return None
-        with open_image(read_bytes(root, real, "image")) as image:
-            image.verify()
-    except PathRefused as exc:
+        raw = read_bytes(root, real, "image")
+        image_size(raw)  # the pixels its header says, against the limit, in our words
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # said with the picture when it is drawn
+            with open_image(raw) as image:
+                image.verify()
+    except (PathRefused, ImageProblem) as exc:
         return str(exc)
     except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as exc:
         return f"cannot be read as an image ({exc.__class__.__name__}); export it as PNG or JPEG"

@@ -25,6 +25,7 @@ from generator.art.shapes import Shape
 from generator.errors import SpecError, display_path
 from generator.model.designs import Design
 from generator.model.game import merged_style
+from generator.model.gamefolders import did_you_mean
 from generator.model.loader import Game
 from generator.paths import PathRefused, check, read_text, relative_problem
 from generator.svg.fonts import text_width, wrap
@@ -88,7 +89,9 @@ def resolve_asset(root: Path, name: str) -> str:
     try:
         target = check(root, root / name, kind)
     except PathRefused as exc:
-        where = f" in {display_path(root)}/" if str(exc) == "not found" else ""
+        where = ""
+        if str(exc) == "not found":
+            where = f" in {display_path(root)}/{did_you_mean(root, name)}"
         raise AssetError(name, f"asset '{name}' {exc}{where}") from None
     return target.relative_to(root.resolve()).as_posix()
 
@@ -175,7 +178,9 @@ class TemplateRenderer:
             "component": {"id": design.component.id, "title": spec.title},
             "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},
-            "style": merged_style(self.game.spec.style, spec.style),
+            "style": merged_style(
+                self.game.spec.style, spec.style, design.entry.fields() if design.entry else {}
+            ),
             "box": box,
             "side": side,
             **(extra or {}),

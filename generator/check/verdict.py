@@ -1,8 +1,9 @@
 """One verdict on a game, the rule that build, check, watch and preview share: what fails
 the check (a count the rulebook disagrees with, text that does not fit, a deck off its
 recipe, pieces too large for where they stand, a pack that would print wrong, too small or
-too faint to read, an incomplete translation, and
-with ``strict`` a rulebook count no spec covers yet) and whether the game passes."""
+too faint to read, an incomplete translation, and with ``strict`` a rulebook count no spec
+covers yet or a warning of loading, such as a column no template reads) and whether the game
+passes."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ class Verdict:
     @property
     def passed(self) -> bool:
         """Whether the game passes the check."""
-        return not (self.broken or self.untranslated or (self.strict and self.pending))
+        doubtful = self.pending or self.game.warnings  # what --strict fails on
+        return not (self.broken or self.untranslated or (self.strict and doubtful))
 
 
 def judge(

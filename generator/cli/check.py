@@ -111,6 +111,11 @@ def explain(verdict: Verdict, translation: bool) -> None:
         click.echo(
             f"  {len(verdict.pending)} rulebook count(s) not yet specified by any component."
         )
+    if verdict.strict and game.warnings:
+        click.echo(
+            f"{clean(game.name)}: {len(game.warnings)} warning(s) above fail the check (--strict)",
+            err=True,
+        )
 
 
 def as_record(verdict: Verdict, planned: Planned) -> dict:
@@ -149,7 +154,7 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
         ],
         "warnings": [
             {"file": display_path(path), "line": line, "message": message}
-            for path, line, message in planned.warnings
+            for path, line, message in [*game.warnings, *planned.warnings]
         ],
         "printing": None
         if printing is None

@@ -199,6 +199,7 @@ def load_games(
     loaded = load(components_dir, names, language, defer)
     for line in loaded.left_out:
         click.echo(line, err=True)
+    report_warnings([w for game in loaded.games for w in game.warnings])
     return loaded
 
 
@@ -229,8 +230,9 @@ def plan_on_all_cores(
 
 
 def report_warnings(warnings: list[tuple[Path, int | None, str]]) -> None:
-    """One line per thing the art does not draw, at its template line, each once (a template
-    drawn in two languages warns once): ``face.svg.j2:12: warning: filters are not drawn``."""
+    """One line per doubtful thing, at its line, each once (a template drawn in two languages
+    warns once): what the art does not draw (``face.svg.j2:12: warning: filters are not
+    drawn``), a column no template reads, an unknown icon."""
     for path, line, message in dict.fromkeys(warnings):
         where = display_path(path) + (f":{line}" if line else "")
         click.echo(f"{where}: warning: {clean(message)}", err=True)

@@ -19,7 +19,7 @@ from generator.cli.common import (
     print_options,
     silenced,
 )
-from generator.errors import clean
+from generator.errors import clean, display_path
 from generator.layout.pack import Pack
 from generator.layout.sheets import Page
 from generator.model.designs import tally
@@ -43,6 +43,14 @@ def describe(pack: Pack) -> None:
             f"{plan.count} pieces{size}, pages {page_ranges(plan.pages)}"
         )
         click.echo("    " + ", ".join(f"{d.name} {d.count}" for d in plan.designs))
+        if component.parked:
+            click.echo(
+                "    parked (count 0, not printed): "
+                + ", ".join(
+                    f"{clean(name)} ({display_path(path)}:{line})"
+                    for name, path, line in component.parked
+                )
+            )
         totals = tally(component)
         if totals:
             click.echo(
@@ -150,6 +158,10 @@ def as_record(pack: Pack) -> dict:
                 "pages": plan.pages,
                 "kinds": [
                     {"name": d.name, "count": d.count, "label": d.label()} for d in plan.designs
+                ],
+                "parked": [
+                    {"name": name, "file": display_path(path), "line": line}
+                    for name, path, line in plan.component.parked
                 ],
             }
             for plan in pack.components

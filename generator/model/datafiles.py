@@ -11,6 +11,7 @@ game folder, and is refused past ``MAX_DATA_BYTES``, ``MAX_ROWS`` or ``MAX_COLUM
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -34,6 +35,7 @@ MAX_UNZIPPED = 50_000_000  # what a spreadsheet (a zip) may unpack to
 MAX_ROWS = 5_000
 MAX_COLUMNS = 100
 MAX_CELL = 5_000  # characters in one cell
+MAX_DIGITS = 4_300  # digits of an integer (Python's own limit for converting text)
 FORMATS = (".csv", ".tsv", ".xlsx", ".ods", ".json", ".yaml", ".yml")
 RESERVED = ("name", "count", "per_player", "series", "counts", "group")
 ODS = {
@@ -52,6 +54,8 @@ class Table:
     rows: list[dict[str, Any]]
     lines: dict[tuple, int] = field(default_factory=dict)
     columns: dict[str, str] = field(default_factory=dict)
+    parked: list[tuple[str, int]] = field(default_factory=list)  # count 0: name, row
+    header: int = 1  # the line of the headings (or of the first entry)
 
 
 def read_table(root: Path, name: str, sheet: str | None = None) -> Table:
@@ -96,8 +100,9 @@ def read_table(root: Path, name: str, sheet: str | None = None) -> Table:
 
 def _csv_rows(path: Path, data: bytes) -> list[tuple[int, list[Any]]]:
     """(line, cells) of every row of a CSV file, the delimiter found from the first line."""
+    utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))  # Excel's "Unicode"
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-16" if utf16 else "utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise SpecError(path, line, "not UTF-8 text; save the file as CSV UTF-8") from None
@@ -288,7 +293,7 @@ def _records(
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SpecError(path, None, "not UTF-8 text; save the file as UTF-8") from None
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=_json_int)
     at = len(text) - len(text.lstrip())
     if not text[at:].startswith("["):
         raise SpecError(path, 1, "a JSON data file is an array of objects: [{...}, {...}]")
@@ -305,6 +310,8 @@ def _records(
         except (json.JSONDecodeError, RecursionError) as exc:
             where = text.count("\n", 0, getattr(exc, "pos", at)) + 1
             raise SpecError(path, where, f"broken JSON: {getattr(exc, 'msg', exc)}") from None
+        except ValueError as exc:  # _json_int's refusal
+            raise SpecError(path, line, str(exc)) from None
         if not _encodable(record):  # "\ud800": a string Python holds but no file can
             raise SpecError(path, line, LONE_SURROGATE)
         lines[(len(records),)] = line
@@ -335,6 +342,16 @@ def _encodable(record: Any) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return True
+
+
+def _json_int(digits: str) -> int:
+    """A JSON integer, refused past ``MAX_DIGITS`` digits (Python's own limit, which would
+    raise deep inside the decoder)."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(
+            f"a number of {len(digits):,} digits; numbers are limited to {MAX_DIGITS:,} digits"
+        )
+    return int(digits)
 
 
 def _skip(text: str, at: int) -> int:
@@ -376,10 +393,16 @@ def _entries_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
             record[columns[index]] = value
         if not _encodable(record):  # "\ud800": a string Python holds but no file can
             raise SpecError(path, line, LONE_SURROGATE)
+        for name in columns.values():  # blank cells a spreadsheet left off the row's end
+            record.setdefault(name, None)
         lines[(len(records),)] = line
         records.append(record)
-    table = _entries_from_records(path, records, lines)
-    table.columns = {name: str(header[i]).strip() for i, name in columns.items()}
+    headings = {name: str(header[i]).strip() for i, name in columns.items()}
+    alias = _count_key(dict.fromkeys(headings))
+    if alias and alias != "count":
+        headings["count"] = headings.pop(alias)
+    table = _entries_from_records(path, records, lines, headings)
+    table.header = header_line
     return table
 
 
@@ -418,39 +441,145 @@ def _filled(value: Any) -> bool:
     return value is not None and not (isinstance(value, str) and not value.strip())
 
 
-def _entries_from_records(path: Path, records: list[Any], lines: dict[tuple, int]) -> Table:
-    """Entries from records (mappings): empty values cleared, ``count`` defaulted, ``name``
-    made from ``title`` where missing, every value's line kept."""
+def _entries_from_records(
+    path: Path, records: list[Any], lines: dict[tuple, int], headings: dict[str, str] | None = None
+) -> Table:
+    """Entries from records (mappings): empty values cleared, ``count`` defaulted (or taken
+    from an alias such as ``qty``), ``name`` made from ``title`` where missing, every value's
+    line kept; rows of ``count: 0`` parked (kept aside, not printed). A row that cannot be a
+    piece (a total, an empty count, a control character, a display name as ``name``) is an
+    error at its row."""
     if len(records) > MAX_ROWS:
         raise SpecError(
             path,
             lines.get((MAX_ROWS,)),
             f"more than {MAX_ROWS:,} rows; split the list into several components",
         )
-    rows: list[dict[str, Any]] = []
     taken: set[str] = {str(r["name"]) for r in records if isinstance(r, dict) and "name" in r}
+    table = Table(path, [], columns=headings or {})
     for index, record in enumerate(records):
         line = lines.get((index,), 1)
         if not isinstance(record, dict):
             raise SpecError(path, line, "each entry is a mapping of fields to values")
-        row = {}
-        for key, value in record.items():
-            if isinstance(value, str) and len(value) > MAX_CELL:
-                raise SpecError(
-                    path,
-                    line,
-                    f"'{key}' holds {len(value):,} characters; a cell is limited to {MAX_CELL:,}",
-                )
-            if key in RESERVED and not _filled(value):
-                continue
-            row[key] = "" if value is None else value
-            lines.setdefault((index, key), line)
-        if not any(k in row for k in ("count", "per_player", "counts")):
-            row["count"] = 1
+        row = _row(path, line, record)
         if "name" not in row:
             row["name"] = _name_from_title(path, line, row, taken)
-        rows.append(row)
-    return Table(path, rows, lines)
+        if row.get("count") == 0 and not isinstance(row["count"], bool):
+            table.parked.append((str(row["name"]), line))
+            continue
+        at = len(table.rows)
+        table.lines[(at,)] = line
+        for key in row:
+            table.lines[(at, key)] = lines.get((index, key), line)
+        table.rows.append(row)
+    _check_names(path, table)
+    return table
+
+
+COUNT_ALIASES = ("qty", "quantity", "copies", "amount", "number_of_copies")  # other tools' count
+TOTALS = re.compile(r"(grand\s+)?(totals?|sum|summe|gesamt|total\s+count)\s*:?", re.IGNORECASE)
+FORMULA = re.compile(r"=\s*[A-Za-z][A-Za-z.]*\s*\(")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _count_key(record: dict[Any, Any]) -> str | None:
+    """The key a record's copies are given under: ``count``, or an alias other tools use."""
+    for key in ("count", *COUNT_ALIASES):
+        if key in record:
+            return key
+    return None
+
+
+def _row(path: Path, line: int, record: dict[Any, Any]) -> dict[str, Any]:
+    """One record as an entry: its cells checked, empty reserved cells dropped, ``qty`` (or
+    another alias) as ``count``, ``count`` 1 when the record has no count at all (an empty
+    count cell is an error)."""
+    alias = _count_key(record)
+    row: dict[str, Any] = {}
+    for key, value in record.items():
+        _check_cell(path, line, key, value)
+        key = "count" if key == alias and "count" not in record else key
+        if key in RESERVED and not _filled(value):
+            continue
+        row[key] = "" if value is None else value
+    if _is_total(row):
+        raise SpecError(
+            path,
+            line,
+            f"this row looks like a total ('{_first_text(row)}'), not a card; delete the row "
+            "(or keep totals on another sheet): the pack counts its pieces itself",
+        )
+    if not any(k in row for k in ("count", "per_player", "counts")):
+        if alias is not None:
+            raise SpecError(
+                path,
+                line,
+                f"column '{alias or 'count'}' is empty in this row; give how many copies to "
+                "print (0 keeps the row out of the pack)",
+            )
+        row["count"] = 1
+    return row
+
+
+def _check_cell(path: Path, line: int, key: Any, value: Any) -> None:
+    """A cell is a value, not a formula, of at most ``MAX_CELL`` characters and no control
+    characters."""
+    if not isinstance(value, str):
+        return
+    if len(value) > MAX_CELL:
+        message = f"'{key}' holds {len(value):,} characters; a cell is limited to {MAX_CELL:,}"
+        raise SpecError(path, line, message)
+    bad = CONTROL.search(value)
+    if bad:
+        code = bad[0].encode("unicode_escape").decode()
+        raise SpecError(
+            path,
+            line,
+            f"column '{key}' holds the control character {code}, which prints as nothing; "
+            "type the cell again",
+        )
+    if FORMULA.match(value.strip()):
+        raise SpecError(
+            path,
+            line,
+            f"column '{key}' holds the formula '{value.strip()[:40]}', not its value; "
+            + (
+                "a total row is not a card: delete it"
+                if "SUM" in value.upper()
+                else "save the file with values (xlsx, ods, or CSV saved by the spreadsheet)"
+            ),
+        )
+
+
+def _first_text(row: dict[str, Any]) -> str:
+    return next((str(v) for k, v in row.items() if k in ("title", "name") and _filled(v)), "")
+
+
+def _is_total(row: dict[str, Any]) -> bool:
+    """A row a spreadsheet adds to sum a column: its title 'Total' (or 'Sum' ...) and no
+    fields but a count."""
+    title = _first_text(row)
+    others = [k for k, v in row.items() if _filled(v) and k not in ("title", "name", "count")]
+    return bool(title) and TOTALS.fullmatch(title.strip()) is not None and not others
+
+
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def _check_names(path: Path, table: Table) -> None:
+    """A ``name`` column holds ids; printed names in it are one error, at the first, saying
+    where the printed name goes."""
+    for index, row in enumerate(table.rows):
+        name = row["name"]
+        if isinstance(name, str) and not SLUG.fullmatch(name):
+            heading = table.columns.get("name", "name")
+            raise SpecError(
+                path,
+                table.lines[(index, "name")],
+                f"column '{heading}' holds '{name[:40]}', but 'name' is an id (lower-case "
+                "letters, digits and dashes, as in expect:); the printed name is 'title': "
+                f"rename the column '{heading}' to 'title' and the ids are made from it",
+            )
 
 
 def _name_from_title(path: Path, line: int, row: dict[str, Any], taken: set[str]) -> str:

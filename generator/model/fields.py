@@ -4,6 +4,7 @@ numbered series, points on a board)."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
@@ -119,7 +120,37 @@ CardSize = Annotated[
 ]
 
 
-Hex = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+def _hex_colour(value: Any) -> Any:
+    """A colour must be '#rrggbb'; a colour name (or one close to a name) is refused with
+    the hex code to write instead."""
+    if not isinstance(value, str) or re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+        return value
+    raise ValueError(colour_hint(value))
+
+
+def colour_hint(value: str) -> str:
+    """Why ``value`` is no '#rrggbb' colour, and what to write instead."""
+    from generator.svg.values import NAMED_COLOURS
+
+    word = value.strip().lower().replace(" ", "")
+    short = re.fullmatch(r"#?([0-9a-fA-F])([0-9a-fA-F])([0-9a-fA-F])", value.strip())
+    if short:
+        return f"'{value}' is not '#rrggbb'; write '#{''.join(c * 2 for c in short.groups())}'"
+    if re.fullmatch(r"[0-9a-fA-F]{6}", word):
+        return f"'{value}' is not '#rrggbb'; write '#{word}' (with the #)"
+    if word in NAMED_COLOURS:
+        return f"'{value}' is a colour name; write its code '#{NAMED_COLOURS[word]}'"
+    close = difflib.get_close_matches(word, NAMED_COLOURS, n=1, cutoff=0.7)
+    hint = f"; did you mean '{close[0]}' ('#{NAMED_COLOURS[close[0]]}')?" if close else ""
+    return f"'{value}' is not a colour; write it as '#rrggbb', e.g. '#b8322a'{hint}"
+
+
+Hex = Annotated[
+    str,
+    BeforeValidator(_hex_colour),
+    StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$"),
+    Field(description="a colour, '#rrggbb'"),
+]
 
 
 def _parse_series(value: Any) -> Any:

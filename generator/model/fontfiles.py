@@ -8,18 +8,35 @@ registers them for drawing.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache, lru_cache
 
 from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
+from generator.model.fontforms import FontFileError, as_truetype
 from generator.svg.fonts import FILES, FontFile, stock_font
 
-
-class FontFileError(ValueError):
-    """A file that cannot be used as a font (what is wrong, in the user's terms)."""
-
+__all__ = ["FontFileError", "coverage", "missing_glyphs", "truetype"]
 
 _COVERAGE: dict[str, frozenset[int]] = {}  # a font's code points, by the hash of its bytes
+_CONVERTED: dict[tuple[str, str | None], FontFile] = {}  # fonts made TrueType, by source
+CONVERTED_KEPT = 16  # fonts kept converted for the next loading (pnp serve, --watch)
+
+
+def truetype(font: FontFile, face: str | None = None) -> FontFile:
+    """The font as reportlab embeds it: TrueType outlines, one face (``face`` of a
+    collection), its licence letting a PDF embed a subset; a TrueType file is itself.
+    Each file converted once a process, named by the hash of what it became."""
+    key = (font.digest, face)
+    done = _CONVERTED.get(key)
+    if done is None:
+        data = as_truetype(font.data, face)
+        digest = font.digest if data is font.data else hashlib.sha1(data).hexdigest()
+        done = FontFile(font.name, digest, data)
+        if len(_CONVERTED) >= CONVERTED_KEPT:
+            _CONVERTED.pop(next(iter(_CONVERTED)))
+        _CONVERTED[key] = done
+    return done
 
 
 def coverage(font: FontFile) -> frozenset[int]:
@@ -36,9 +53,14 @@ def _parsed(font: FontFile) -> TTFontFile:
     """The font parsed by reportlab, whatever its parser raises on a damaged file said in
     the user's terms."""
     try:
-        return TTFontFile(font.stream())
+        parsed = TTFontFile(font.stream())
     except TTFError as exc:
         message = str(exc)
+        if "subsetting/embedding" in message:
+            raise FontFileError(
+                "may be embedded only whole (its licence flag forbids subsetting), and it has "
+                "more than 255 glyphs; use another font or ask its foundry"
+            ) from None
         if "postscript" in message.lower() or "cff" in message.lower():
             raise FontFileError(
                 "has PostScript (CFF) outlines, which cannot be embedded; use the font's "
@@ -49,6 +71,7 @@ def _parsed(font: FontFile) -> TTFontFile:
         raise FontFileError(
             f"cannot be read as a font ({type(exc).__name__}); use a TrueType (.ttf) file"
         ) from None
+    return parsed
 
 
 @lru_cache(maxsize=8192)

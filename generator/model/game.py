@@ -4,9 +4,9 @@ colours, fonts and the style the stock templates draw it in."""
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Discriminator, Field, StringConstraints, Tag, field_validator
 
 from generator.model.fields import (
     ExpectCount,
@@ -75,8 +75,8 @@ class Recipe(StrictModel):
 
 
 class GameFont(StrictModel):
-    """One face of a game's own font: a TrueType file in the game folder, used in templates
-    and sheets by its family name."""
+    """One face of a game's own font: a TrueType or OpenType file (.ttf, .otf, .ttc, .woff,
+    .woff2) in the game folder, used in templates and sheets by its family name."""
 
     family: Annotated[str, StringConstraints(min_length=1, max_length=80)] = Field(
         description='the name templates use: font-family="..."'
@@ -84,34 +84,99 @@ class GameFont(StrictModel):
     file: FileName
     weight: Literal["normal", "bold"] = "normal"
     style: Literal["normal", "italic"] = "normal"
+    face: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = Field(
+        None, description="the font of a collection (.ttc) to use, by its name"
+    )
+
+
+T = TypeVar("T")
+
+
+class StyleMap(StrictModel, Generic[T]):
+    """A style value per piece, looked up from one of its fields:
+    ``accent: {by: suit, map: {Lanterns: "#b8322a", Teas: "#2f6b3a"}, default: "#555555"}``."""
+
+    by: Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] = Field(
+        description="the field (a column of a card list) whose value picks the style"
+    )
+    map: dict[str | int, T] = Field(min_length=1, description="the field's value → the style")
+    default: T | None = Field(
+        default=None, description="for a value the map does not list (else that is an error)"
+    )
+
+
+def _form(value: Any) -> str:
+    """Which form a style value is written in: a value, or a map by a field."""
+    return "by" if isinstance(value, dict | StyleMap) else "value"
+
+
+def _styled(kind: Any) -> Any:
+    """A style key's type: a value of ``kind``, or a ``StyleMap`` of them."""
+    return Annotated[
+        Annotated[kind, Tag("value")] | Annotated[StyleMap[kind], Tag("by")],
+        Discriminator(_form),
+    ]
+
+
+FontName = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Frame = Literal["rounded", "square", "double", "none"]
+Pattern = Literal["diamonds", "dots", "stripes", "plain"]
+ArtFit = Literal["cover", "contain"]
+STYLE_TAGS = ("value", "by")  # in a validation error's location: the form, not a key
 
 
 class Style(StrictModel):
     """How the stock templates draw a component: colours, fonts, frame and back pattern. Set
     in ``game.yaml`` for the whole game and in a component to differ from it; unset keys keep
-    the defaults, so two games look alike only if they say so."""
+    the defaults, so two games look alike only if they say so. Any key may differ per piece:
+    a field of the piece of the same name (a column ``accent``), or ``{by: FIELD, map: ...}``."""
 
-    accent: Hex = Field(default="#2f4f7f", description="frame, title band and value marks")
-    paper: Hex = Field(default="#fbf7ee", description="the piece's background")
-    ink: Hex = Field(default="#222222", description="text")
-    light: Hex = Field(default="#ffffff", description="text on the accent colour")
-    font: str = Field(default="sans-serif", min_length=1, max_length=64, description="text font")
-    title_font: str | None = Field(
-        default=None, max_length=64, description="title font (default: the text font)"
+    accent: _styled(Hex) = Field(  # type: ignore[valid-type]
+        default="#2f4f7f", description="frame, title band and value marks"
     )
-    frame: Literal["rounded", "square", "double", "none"] = Field(
+    paper: _styled(Hex) = Field(  # type: ignore[valid-type]
+        default="#fbf7ee", description="the piece's background"
+    )
+    ink: _styled(Hex) = Field(default="#222222", description="text")  # type: ignore[valid-type]
+    light: _styled(Hex) = Field(  # type: ignore[valid-type]
+        default="#ffffff", description="text on the accent colour"
+    )
+    font: _styled(FontName) = Field(  # type: ignore[valid-type]
+        default="sans-serif", description="text font"
+    )
+    title_font: _styled(FontName) | None = Field(  # type: ignore[valid-type]
+        default=None, description="title font (default: the text font)"
+    )
+    frame: _styled(Frame) = Field(  # type: ignore[valid-type]
         default="rounded", description="the border inside the cut line"
     )
-    pattern: Literal["diamonds", "dots", "stripes", "plain"] = Field(
+    pattern: _styled(Pattern) = Field(  # type: ignore[valid-type]
         default="diamonds", description="the pattern of card backs"
     )
-    art_fit: Literal["cover", "contain"] = Field(
+    art_fit: _styled(ArtFit) = Field(  # type: ignore[valid-type]
         default="cover", description="art fills its frame, cropped (cover) or whole (contain)"
     )
-    icons: str = Field(
+    icons: _styled(FontName) = Field(  # type: ignore[valid-type]
         default="icons.svg.j2",
         description="the template whose macro icon(name) draws :name: in texts",
     )
+
+
+# the type of one value of each style key (a piece's own, or one of a map)
+STYLE_VALUES: dict[str, Any] = {
+    "accent": Hex,
+    "paper": Hex,
+    "ink": Hex,
+    "light": Hex,
+    "font": FontName,
+    "title_font": FontName,
+    "frame": Frame,
+    "pattern": Pattern,
+    "art_fit": ArtFit,
+    "icons": FontName,
+}
+PER_PIECE = tuple(k for k in Style.model_fields if k != "icons")  # also a card's own field
+# (not ``icons``: a card's ``icons`` field lists the icons it shows)
 
 
 class GameSpec(StrictModel):
@@ -171,9 +236,30 @@ class GameSpec(StrictModel):
         return text
 
 
-def merged_style(game: Style, component: Style) -> dict[str, Any]:
+def merged_style(
+    game: Style, component: Style, own: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The style a stock template gets: the defaults, then what the game sets, then what the
-    component sets."""
+    component sets, then the piece's ``own`` fields of a style key's name; a key mapped by a
+    field takes the value the piece's field picks (or the map's default, or the default)."""
     merged = {**game.model_dump(), **component.model_dump(exclude_unset=True)}
+    own = own or {}
+    for key, value in merged.items():
+        if key in PER_PIECE and key in own and own[key] not in (None, ""):
+            merged[key] = own[key]
+        elif isinstance(value, dict):
+            merged[key] = mapped(value, own)
+            if merged[key] is None:
+                merged[key] = Style.model_fields[key].default
     merged["title_font"] = merged["title_font"] or merged["font"]
     return merged
+
+
+def mapped(rule: dict[str, Any], own: dict[str, Any]) -> Any:
+    """The value a ``StyleMap`` (as a dict) gives a piece of fields ``own``: the map's entry
+    for the piece's field, else the default (None when there is none)."""
+    key = own.get(rule["by"])
+    for given, value in rule["map"].items():
+        if key is not None and str(given) == str(key):
+            return value
+    return rule.get("default")

@@ -147,3 +147,32 @@ class SpecFailureFor(Exception):
     def __init__(self, path: Path, message: str):
         self.error = SpecError(path, None, message)
         super().__init__(str(self.error))
+
+
+MAX_NEAR_FILES = 2000  # files of a game folder looked at for a "did you mean"
+
+
+def near_file(root: Path, name: str, suffixes: set[str] | None = None) -> str | None:
+    """The file of the game folder ``root`` a missing ``name`` most likely meant: the same
+    path written with Windows' ``\\``, in another case, or the closest name (in the folder
+    and two levels down, of the ``suffixes`` given); None when nothing is near."""
+    import difflib
+
+    wanted = name.replace("\\", "/").strip()
+    found = [*root.glob("*"), *root.glob("*/*"), *root.glob("*/*/*")][:MAX_NEAR_FILES]
+    files = [
+        p.relative_to(root).as_posix()
+        for p in found
+        if p.is_file() and (suffixes is None or p.suffix.lower() in suffixes)
+    ]
+    for candidate in files:
+        if candidate == wanted or candidate.casefold() == wanted.casefold():
+            return candidate
+    close = difflib.get_close_matches(wanted, files, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+def did_you_mean(root: Path, name: str, suffixes: set[str] | None = None) -> str:
+    """'; did you mean 'art/Dragon.png'?' for a missing file, or nothing."""
+    near = near_file(root, name, suffixes)
+    return f"; did you mean '{near}'?" if near else ""

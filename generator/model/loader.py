@@ -7,6 +7,7 @@ are turned into ``file:LINE: message`` using the line map from ``yamlsource``.
 from __future__ import annotations
 
 import difflib
+import re
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,13 +15,15 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator.errors import ErrorList, SpecError
+from generator.errors import ErrorList, SpecError, display_path
 from generator.i18n import catalogs
 from generator.i18n.strings import Words, words
-from generator.model.datafiles import read_table
-from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
-from generator.model.game import GameSpec
-from generator.model.gamefolders import slugify, template_dirs
+from generator.model import columns
+from generator.model.columns import Notice
+from generator.model.datafiles import Table, read_table
+from generator.model.fontfiles import FontFileError, coverage, missing_glyphs, truetype
+from generator.model.game import STYLE_TAGS, GameSpec, Style
+from generator.model.gamefolders import near_file, slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.places import stand_problems
 from generator.model.printed import game_strings
@@ -28,6 +31,8 @@ from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, check, regular_file, within
 from generator.svg import scripts
 from generator.svg.fonts import FontFile, read_font
+
+STYLE = frozenset(Style.model_fields)
 
 
 @dataclass
@@ -37,6 +42,7 @@ class Component:
     id: str
     spec: ComponentSpec
     doc: YamlDoc
+    parked: list[tuple[str, Path, int]] = field(default_factory=list)  # count 0: not printed
 
     @property
     def path(self) -> Path:
@@ -56,6 +62,7 @@ class Game:
     report: catalogs.Report | None = None
     fonts: dict[int, FontFile] = field(default_factory=dict)  # the own fonts that can be used
     words: Words = field(default_factory=lambda: Words("en"))  # the engine's, in its language
+    warnings: list[Notice] = field(default_factory=list)  # what loading found doubtful
 
     def template_dirs(self) -> list[Path]:
         """Where templates are looked up: the game's own first, then the shared ones."""
@@ -84,8 +91,10 @@ def load_game(
     doc = _parse(root, game_file, errors) if game_file in readable else None
     docs = [d for p in readable if p != game_file and (d := _parse(root, p, errors)) is not None]
     data_files: set[Path] = set()
-    docs = [d for d in docs if _read_data(root, d, errors, data_files)]
+    tables: dict[Path, Table] = {}
+    docs = [d for d in docs if _read_data(root, d, errors, data_files, tables)]
     docs = [d for d in docs if d.path not in data_files]
+    parked = {d.path: _park(d, tables.get(d.path)) for d in docs}
     _check_folders(root, errors)
     report = None
     if doc is not None and language is not None:
@@ -102,12 +111,20 @@ def load_game(
     _check_unique_ids(components, errors)
     for stood, loc, message in stand_problems(components):
         errors.add(stood.doc.path, stood.doc.line_of(loc), message)
+    notices: list[Notice] = []
     for component in components:
+        component.parked = parked.get(component.path, [])
         _check_templates(root, component, errors)
+        if spec is not None:
+            wrong, said = columns.review(
+                root, spec, component, tables.get(component.path), components
+            )
+            errors.errors.extend(SpecError(*problem) for problem in wrong)
+            notices += said
     words = _engine_words(root, language or spec.languages[0], errors) if spec else None
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
-    game = Game(root.name, root, spec, doc, components, fonts=fonts)
+    game = Game(root.name, root, spec, doc, components, fonts=fonts, warnings=notices)
     game.language = language or spec.languages[0]
     game.report = report
     game.words = words or Words(game.language)
@@ -183,10 +200,13 @@ def _read_catalog(root: Path, path: Path, errors: ErrorList) -> catalogs.Catalog
         return None
 
 
-def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> bool:
+def _read_data(
+    root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path], tables: dict[Path, Table]
+) -> bool:
     """Put the rows of every data file a spec names (``cards: {from: cards.csv}``) in its
-    place, keeping their lines, and add the files to ``read`` (a YAML list among the specs is
-    data, not a component). False when one cannot be read: the error is reported."""
+    place, keeping their lines, add the files to ``read`` (a YAML list among the specs is
+    data, not a component) and the table to ``tables`` under the spec's path. False when one
+    cannot be read: the error is reported."""
     if not isinstance(doc.data, dict):
         return True
     for key in sorted(ENTRY_LISTS):
@@ -207,15 +227,78 @@ def _read_data(root: Path, doc: YamlDoc, errors: ErrorList, read: set[Path]) -> 
         try:
             table = read_table(root, name, sheet)
         except SpecError as exc:
+            if exc.line is None and not (root / name).exists():  # said where it is named
+                exc = SpecError(doc.path, doc.line_of((key, "from")), _no_data_file(root, name))
             errors.errors.append(exc)
             return False
         if not table.rows:
-            errors.add(table.path, None, f"no rows below the headings; {key} need at least one")
+            parked = f" (every row has count 0: {len(table.parked)} parked)" if table.parked else ""
+            message = f"no rows below the headings{parked}; {key} need at least one"
+            errors.add(table.path, table.header if table.parked else None, message)
             return False
         doc.data[key] = table.rows
         doc.sources[(key,)] = (table.path, table.lines)
         read.add(table.path)
+        tables[doc.path] = table
     return True
+
+
+def _no_data_file(root: Path, name: str) -> str:
+    """A data file that is not there, with the data file of the game its name is closest to."""
+    kinds = None if name.lower().endswith((".yaml", ".yml")) else TABLES
+    return f"data file '{name}' not found in the game folder; " + _fix_path(
+        root,
+        name,
+        kinds,
+        "name it by its path in the game folder, e.g. cards.csv or data/cards.csv",
+    )
+
+
+def _fix_path(root: Path, name: str, kinds: set[str] | None, otherwise: str) -> str:
+    """How to fix a path to a file that is not there: the file it probably meant, else
+    ``otherwise``."""
+    near = near_file(root, name, kinds)
+    return f"did you mean '{near}'?" if near else otherwise
+
+
+TABLES = {".csv", ".tsv", ".xlsx", ".ods", ".json"}  # data files that are never specs
+FONT_FILES = {".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2"}
+
+
+def _park(doc: YamlDoc, table: Table | None) -> list[tuple[str, Path, int]]:
+    """The entries given ``count: 0``, taken out of the spec (their lines moved with the
+    entries that stay): kept aside, listed by pnp list, never printed, as spreadsheet tools
+    for cards do. A data file's were taken out when it was read."""
+    if table is not None:
+        return [(name, table.path, line) for name, line in table.parked]
+    if not isinstance(doc.data, dict):
+        return []
+    parked: list[tuple[str, Path, int]] = []
+    for key in sorted(ENTRY_LISTS):
+        entries = doc.data.get(key)
+        if not isinstance(entries, list):
+            continue
+        kept = [
+            i
+            for i, e in enumerate(entries)
+            if not (isinstance(e, dict) and e.get("count") == 0 and e.get("count") is not False)
+        ]
+        if len(kept) in (len(entries), 0):
+            continue  # nothing parked, or everything: the spec's own error says so
+        for i in sorted(set(range(len(entries))) - set(kept)):
+            parked.append((str(entries[i].get("name", i + 1)), doc.path, doc.line_of((key, i))))
+        moved: dict[Any, int] = {old: new for new, old in enumerate(kept)}
+        doc.lines = {
+            (loc[:1] + (moved[loc[1]],) + loc[2:] if _under(loc, key) else loc): line
+            for loc, line in doc.lines.items()
+            if not _under(loc, key) or loc[1] in moved
+        }
+        doc.data[key] = [entries[i] for i in kept]
+    return parked
+
+
+def _under(loc: tuple, key: str) -> bool:
+    return len(loc) >= 2 and loc[0] == key and isinstance(loc[1], int)
 
 
 def _check_glyphs(
@@ -228,6 +311,7 @@ def _check_glyphs(
     needs shaping or right-to-left layout, ``i18n.scripts``) and by an embedded font (the
     default one, or one of the game's own ``fonts``). A translated string is told at its
     catalog line."""
+    files = ", ".join(["DejaVu", *(display_path(Path(f.name)) for f in fonts)])
     for loc, text in _all_strings(doc.data):
         path, line = doc.where(loc)
         if report is not None and report.catalog is not None and text in report.text_lines:
@@ -241,7 +325,8 @@ def _check_glyphs(
             errors.add(
                 path,
                 line,
-                f"the font has no glyph for {' '.join(lacking)} in '{text}'; use other characters",
+                f"no font of the game ({files}) has a glyph for {' '.join(lacking)} in "
+                f"'{text}'; use other characters or add a font that has them (fonts:)",
             )
 
 
@@ -266,10 +351,14 @@ def _check_fonts(
     for index, font in enumerate(spec.fonts):
         line = doc.line_of(("fonts", index, "file"))
         try:
-            read = read_font(root, root / font.file)
+            read = truetype(read_font(root, root / font.file), font.face)
             coverage(read)
         except (PathRefused, FontFileError) as exc:
-            errors.add(doc.path, line, f"font '{font.file}' {exc}")
+            fix = ""
+            if str(exc) == "not found":
+                otherwise = "put the font file in the game folder and name it by its path there"
+                fix = "; " + _fix_path(root, font.file, FONT_FILES, otherwise)
+            errors.add(doc.path, line, f"font '{font.file}' {exc}{fix}")
             continue
         found[index] = read
     return found
@@ -359,11 +448,15 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        found = exc.errors()
+        found: list[dict[str, Any]] = [
+            {**e, "loc": _plain_loc(tuple(e["loc"]))} for e in exc.errors()
+        ]
         unknown = {tuple(e["loc"]) for e in found if e["type"] == "extra_forbidden"}
         for err in found:
             loc = tuple(err["loc"])
             typo = _misspelling(data, loc) if err["type"] == "missing" else None
+            if typo in _allowed_keys(model, loc[:-1]):
+                typo = None  # a key of its own ('style' is not 'title' misspelt)
             if typo is None and "exactly one of count" in str(err.get("msg", "")):
                 near = _close_key(data, loc, ("count", "per_player", "counts"))
                 if near:
@@ -375,6 +468,7 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
                     )
                     continue
             if typo is None:
+                loc = _second_of_name(data, loc, str(err.get("msg", "")))
                 errors.add(*doc.where(loc), _in_data(doc, loc, explain(model, err)))
             elif (*loc[:-1], typo) not in unknown:
                 errors.add(
@@ -383,6 +477,30 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
                     f"'{typo}' is not a key here; did you mean '{loc[-1]}'? (it is required)",
                 )
         return None
+
+
+TWICE = re.compile(r"two entries are named '(?P<name>[^']*)'")
+
+
+def _second_of_name(data: Any, loc: tuple, message: str) -> tuple:
+    """Where a list's entry that repeats a name is (its row in a data file), for the error
+    that a list's entries share a name; else ``loc``."""
+    found = TWICE.search(message)
+    entries = data.get(loc[0]) if isinstance(data, dict) and len(loc) == 1 else None
+    if found is None or not isinstance(entries, list):
+        return loc
+    named = [i for i, e in enumerate(entries) if isinstance(e, dict) and e.get("name") == found[1]]
+    return (loc[0], named[1], "name") if len(named) > 1 else loc
+
+
+def _plain_loc(loc: tuple) -> tuple:
+    """An error's location as keys of the spec: without the form a style key was written
+    in (``style.accent.value`` is ``style.accent``)."""
+    return tuple(
+        part
+        for i, part in enumerate(loc)
+        if not (part in STYLE_TAGS and i >= 2 and loc[i - 2] == "style" and loc[i - 1] in STYLE)
+    )
 
 
 def _in_data(doc: YamlDoc, loc: tuple, message: str) -> str:
@@ -446,7 +564,19 @@ def explain(model: type[BaseModel], err: Any) -> str:
     given = repr(err["input"])
     if len(given) > 60:  # a 4,000-digit number, a whole mapping: its start says enough
         given = given[:57] + "..."
-    return f"{key}: {message[0].lower()}{message[1:]}, got {given}"
+    return f"{key}: {message[0].lower()}{message[1:]}, got {given}{_fix(loc, kind)}"
+
+
+def _fix(loc: tuple, kind: str) -> str:
+    """How to fix the commonest mistakes of an entry's ``name`` and ``count``."""
+    if loc and loc[-1] == "name" and kind == "string_pattern_mismatch":
+        return (
+            "; 'name' is an id (lower-case letters, digits and dashes, as in expect:): put the "
+            "printed name in 'title'"
+        )
+    if loc and loc[-1] == "count" and kind in ("int_type", "int_parsing", "int_from_float"):
+        return "; give the number of copies as a whole number, e.g. 3 (0 keeps it out)"
+    return ""
 
 
 def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:

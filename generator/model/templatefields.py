@@ -31,6 +31,7 @@ from generator.paths import PathRefused, read_text
 
 KINDS = frozenset({"text", "code", "number", "file", "icons", "colour"})
 _BLOCK = re.compile(r"\{#-?\s*fields\s*\n(?P<body>.*?)-?#\}", re.DOTALL)
+_ICONS = re.compile(r"\{#-?\s*icons\s*\n(?P<body>.*?)-?#\}", re.DOTALL)
 _LINE = re.compile(
     r"^\s*(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*:\s*(?P<kind>[a-z]+)\b\s*(?P<about>.*)$"
 )
@@ -91,5 +92,26 @@ def declared_fields(root: Path, name: str) -> dict[str, Field] | None:
         return None
     try:
         return parse_fields(read_text(path.parent, path, "template"))
+    except (PathRefused, UnicodeDecodeError):
+        return None
+
+
+def parse_icons(source: str) -> frozenset[str] | None:
+    """The icon names an icon template's source declares in its block ``{#- icons coin star
+    ... -#}`` (names separated by spaces, commas or lines); None when it declares none."""
+    found = _ICONS.search(source)
+    if found is None:
+        return None
+    return frozenset(n for n in re.split(r"[\s,]+", found["body"]) if n)
+
+
+def declared_icons(root: Path, name: str) -> frozenset[str] | None:
+    """The icons template ``name`` of the game in ``root`` draws by name (None: it does not
+    say, or cannot be read here)."""
+    path = template_file(root, name)
+    if path is None:
+        return None
+    try:
+        return parse_icons(read_text(path.parent, path, "template"))
     except (PathRefused, UnicodeDecodeError):
         return None

@@ -441,7 +441,8 @@ class Compiler:
                 self.warn(
                     f"{name}=",
                     f"{name} on {self.where(element)} is not drawn; the element is drawn "
-                    f"without it",
+                    "without it (PDF has no filters: export a drop shadow or blur as a PNG "
+                    "picture, or draw the shadow as a shape)",
                 )
         blend = attrs.get("mix-blend-mode")
         if blend is not None and blend.strip() not in ("normal", ""):

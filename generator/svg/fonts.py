@@ -21,6 +21,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from generator.errors import display_path
 from generator.paths import read_bytes, within
 
 FONT_DIR = Path(__file__).resolve().parent / "dejavu"  # the stock faces, with their licence
@@ -212,6 +213,13 @@ def missing_in(font: str, text: str) -> list[str]:
     """The characters of ``text`` that the registered font ``font`` has no glyph for."""
     cmap = pdfmetrics.getFont(font).face.charToGlyph
     return sorted({c for c in text if c.isprintable() and not c.isspace() and ord(c) not in cmap})
+
+
+def font_file(font: str) -> str:
+    """The file a registered font was read from, as the user should see it (for messages
+    about what the font lacks)."""
+    name = getattr(pdfmetrics.getFont(font).face, "filename", font)
+    return display_path(Path(name)) if isinstance(name, str) else font
 
 
 def font_name(weight: str = "normal", style: str = "normal", family: str = "sans-serif") -> str:

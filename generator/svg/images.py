@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import math
 import urllib.parse
+from collections.abc import Callable
+from typing import TypeVar
 
 from lxml import etree
 
@@ -28,7 +31,7 @@ from generator.svg.values import multiply
 __all__ = ["Picture", "Pictures", "image"]
 # what an image draws: a raster (its file or bytes) or an SVG picture, and its size in px
 Raw = raster.PictureFile | bytes
-Source = tuple[Raw, tuple[float, float]] | tuple[Drawer, tuple[float, float]]
+Source = tuple[tuple[Raw, str], tuple[float, float]] | tuple[Drawer, tuple[float, float]]
 
 
 def image(compiler: Compiling, element: etree._Element, attrs: dict[str, str], ctx: Ctx) -> None:
@@ -51,6 +54,12 @@ def image(compiler: Compiling, element: etree._Element, attrs: dict[str, str], c
         return
     matrix = view_box_matrix((0.0, 0.0, iw, ih), attrs.get("preserveAspectRatio"), w, h)
     matrix = multiply((1.0, 0.0, 0.0, 1.0, x, y), matrix)
+    drawn = source[0]
+    fit: raster.Fit = None
+    if not isinstance(drawn, Drawer):
+        fit = _fit(compiler, ctx, matrix, iw, ih)
+        if not _loaded(compiler, drawn[0], drawn[1], element, fit):
+            return
     alphas: list[float] = []
 
     def body(inner: Ctx) -> None:
@@ -60,7 +69,6 @@ def image(compiler: Compiling, element: etree._Element, attrs: dict[str, str], c
         if alphas and alphas[0] < 1:
             b.op(FILL_ALPHA, alphas[0])
             b.op(STROKE_ALPHA, alphas[0])
-        drawn = source[0]
         if isinstance(drawn, Drawer):
             b.op(TRANSFORM, multiply(matrix, (1.0, 0.0, 0.0, -1.0, 0.0, ih)))
             scale = iw / drawn.width
@@ -70,11 +78,24 @@ def image(compiler: Compiling, element: etree._Element, attrs: dict[str, str], c
             b.forget()
         else:
             a, _, _, d, e, f = matrix
-            b.op(IMAGE, drawn, e, f, a * iw, d * ih)
+            b.op(IMAGE, drawn[0], e, f, a * iw, d * ih, fit)
         b.restore()
 
     compiler.render(element, attrs, ctx, body, fold=True, bbox=lambda: (x, y, x + w, y + h),
                     opacity_in=alphas)  # fmt: skip
+
+
+def _fit(
+    compiler: Compiling, ctx: Ctx, matrix: tuple[float, ...], iw: float, ih: float
+) -> raster.Fit:
+    """The pixels a raster needs at the size it prints (``raster.PRINT_DPI``), from its
+    placement and the transform above it in points; None inside an SVG picture, whose
+    printed size is not known here (it keeps its pixels)."""
+    if not compiler.outermost:
+        return None
+    a, b, c, d = ctx.ctm[:4]
+    scale_x, scale_y = math.hypot(a, b), math.hypot(c, d)
+    return raster.fit_for(matrix[0] * iw * scale_x, matrix[3] * ih * scale_y)
 
 
 def image_source(
@@ -97,7 +118,7 @@ def image_source(
             return None
         if "svg" in header:
             return svg_image(compiler, data, element, "data:")
-        return _raster(compiler, data, element)
+        return _raster(compiler, data, element, "data:")
     if not href:
         return None
     if compiler.base is None or ":" in href or href.startswith(("/", "\\")):
@@ -119,23 +140,60 @@ def image_source(
             compiler.warn("href", f"{where}: '{href}' {exc}; not drawn")
             return None
         return svg_image(compiler, data, element, str(path), href)
-    return _raster(compiler, raster.PictureFile(base, path), element)
+    return _raster(compiler, raster.PictureFile(base, path), element, href)
 
 
-def _raster(compiler: Compiling, source: Raw, element: etree._Element) -> Source | None:
-    """A raster image and its size in pixels, read whole now through the gate (decoded
-    once, and kept for the PDF), so that a picture broken past its header is found here,
-    not while the PDF is written."""
+def _raster(compiler: Compiling, source: Raw, element: etree._Element, href: str) -> Source | None:
+    """A raster image and its size in pixels, upright, from its header (decoded when it is
+    placed, at the size it prints: ``_loaded``)."""
+
+    def size() -> tuple[int, int]:
+        return raster.image_size(_bytes(source))
+
+    found = _picture(compiler, element, href, size)
+    if found is None or found[0] <= 0 or found[1] <= 0:
+        return None
+    return ((source, href), (float(found[0]), float(found[1])))
+
+
+def _loaded(
+    compiler: Compiling, source: Raw, href: str, element: etree._Element, fit: raster.Fit
+) -> bool:
+    """Whether the picture decodes, read whole now through the gate at the pixels it keeps
+    (and kept for the PDF), so that a picture broken past its header is found here, not
+    while the PDF is written; what Pillow said of it is a warning naming it."""
+
+    def load() -> raster.Raster:
+        return raster.load(_bytes(source), fit)
+
+    picture = _picture(compiler, element, href, load)
+    for note in picture.notes if picture is not None else ():
+        compiler.warn("<image", f"{compiler.where(element)}: '{href}': {note}")
+    return picture is not None
+
+
+def _bytes(source: Raw) -> bytes:
+    """A picture's bytes: read through the gate, or given as data."""
+    return source.read() if isinstance(source, raster.PictureFile) else source
+
+
+T = TypeVar("T")
+
+
+def _picture(
+    compiler: Compiling, element: etree._Element, href: str, work: Callable[[], T]
+) -> T | None:
+    """What ``work`` makes of a picture; a picture past the pixels any camera takes is an
+    error naming it (a pack never prints without its art), one that cannot be read a
+    warning (None)."""
     try:
-        raw = source.read() if isinstance(source, raster.PictureFile) else source
-        picture = raster.load(raw)
+        return work()
+    except raster.TooManyPixels as exc:
+        raise SvgError(f"{compiler.where(element)}: '{href}' {exc}", "<image") from None
     except (OSError, raster.ImageProblem) as exc:
         why = str(exc) if isinstance(exc, raster.ImageProblem) else "cannot be read"
-        compiler.warn("<image", f"{compiler.where(element)} {why}; not drawn")
+        compiler.warn("<image", f"{compiler.where(element)}: '{href}' {why}; not drawn")
         return None
-    if picture.width <= 0 or picture.height <= 0:
-        return None
-    return (source, (float(picture.width), float(picture.height)))
 
 
 def svg_image(
@@ -150,10 +208,10 @@ def svg_image(
             root = parse_picture(compiler, data, element)
             if root is None:
                 return None
-            picture = compiler.pictures[key] = compile_picture(compiler, root)
-        elif compiler.listener is not None:
+            picture = compiler.pictures[key] = compile_picture(compiler, root, href)
+        else:
             for needle, message in picture.heard:
-                compiler.listener(needle, message)
+                compiler.warn(needle, message)
         compiler.reached(picture.elements, compiler.nesting + 1 + picture.depth)
     except SvgError as exc:
         if compiler.outermost:  # name the picture the template draws, where it draws it
@@ -176,15 +234,16 @@ def parse_picture(
         return None
 
 
-def compile_picture(compiler: Compiling, root: etree._Element) -> Picture:
+def compile_picture(compiler: Compiling, root: etree._Element, href: str = "data:") -> Picture:
     """An SVG picture compiled as drawn here: one level deeper, with what is left of this
-    drawing's budget of elements; what it reports goes on to this drawing's listener."""
+    drawing's budget of elements; what it reports goes on to this drawing's warnings, naming
+    the picture, at the template's ``<image``."""
     heard: list[tuple[str, str]] = []
 
     def warn(needle: str, message: str) -> None:
-        heard.append((needle, message))
-        if compiler.listener is not None:
-            compiler.listener(needle, message)
+        said = ("<image", f"'{href}': {message}")
+        heard.append(said)
+        compiler.warn(*said)
 
     inner = compiler.nested(warn)
     start = inner.nesting

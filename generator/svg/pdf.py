@@ -30,7 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.svg import canvas as rl
 from generator.svg.path import fmt
-from generator.svg.raster import PictureFile, draw_image
+from generator.svg.raster import Fit, PictureFile, draw_image
 from generator.svg.values import thinnest_scale
 
 # operations other than literal PDF text
@@ -331,12 +331,15 @@ class _Painter:
         t.textOut(text)
         rl.draw_text(self.canvas, t)
 
-    def image(self, source: PictureFile | bytes, x: float, y: float, w: float, h: float) -> None:
-        """A raster image stretched over the box, SVG's y running down."""
+    def image(
+        self, source: PictureFile | bytes, x: float, y: float, w: float, h: float, fit: Fit = None
+    ) -> None:
+        """A raster image stretched over the box, SVG's y running down, at no more pixels
+        than ``fit``."""
         canvas = self.canvas
         canvas.saveState()
         canvas.transform(w, 0, 0, -h, x, y + h)
-        draw_image(canvas, source)
+        draw_image(canvas, source, fit)
         canvas.restoreState()
 
     def group(self, bbox: Box, mask: Mask | None, ops: Ops) -> None:

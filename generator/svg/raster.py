@@ -9,19 +9,30 @@ transparency, embedded once each and, where the file allows, without being decod
 - Anything else (alpha, palettes and their transparency, 16-bit, interlaced, WebP, GIF, TIFF)
   is decoded once and stored as 8-bit colour, its alpha as a soft mask.
 
+A picture is kept at no more pixels than its print needs (``fit``: ``PRINT_DPI`` at the size it
+is drawn), downsampled once as it is loaded: a JPEG decoded at a fraction of its size by its
+own decoder (``Image.draft``, memory bounded), then reduced; the EXIF orientation a phone
+writes is honoured (``ImageOps.exif_transpose``), so a photo prints upright.
+
 Only the kinds the README lists are ever decoded (``FORMATS``: never EPS, which Pillow hands
 to Ghostscript, nor any other plugin), always from bytes in memory that came through the gate
-(``PictureFile``). The pixel count of the frame that is decoded is read from its header and
-refused above ``MAX_PIXELS`` before anything is decoded: a small file can hold a huge image.
+(``PictureFile``). The pixel count of a picture is read from its header and refused above
+``MAX_PIXELS`` before anything is decoded (a small file can hold a huge image), and the frame
+decoded above ``MAX_DECODED_PIXELS``; what Pillow warns of while it reads is said in our words
+(``Raster.notes``), never printed by Python.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
+import math
 import struct
 import warnings
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,13 +46,22 @@ from generator.svg import canvas as rl
 
 FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")  # what Pillow may decode: the README's list
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MAX_PIXELS = 40_000_000  # 40 megapixels: a 300 dpi image larger than A2
-Image.MAX_IMAGE_PIXELS = 4 * MAX_PIXELS  # Pillow's own last line; ours says the size first
+MAX_PIXELS = 250_000_000  # a picture's pixels, by its header: past any camera, a bomb
+MAX_DECODED_PIXELS = 100_000_000  # the frame decoded (a JPEG's after draft): ~400 MB as RGBA
+PRINT_DPI = 600  # pixels per inch a picture keeps at the size it prints (more is not seen)
+JPEG_QUALITY = 92  # a downsampled JPEG photo is stored as a JPEG again, at this quality
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow's own last line; ours says the size first
+ORIENTATION = 0x0112  # the EXIF tag of a photo's orientation (1: upright as stored)
 ImageFile.LOAD_TRUNCATED_IMAGES = False
 
 
 class ImageProblem(ValueError):
     """Why a file cannot be used as an image, in the user's terms."""
+
+
+class TooManyPixels(ImageProblem):
+    """A picture with more pixels than any photo (a decompression bomb): an error, since a
+    pack without its art must not print."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +99,7 @@ class Raster:
     parms: tuple[tuple[str, int], ...] = ()
     decode: tuple[int, ...] = ()
     alpha: bytes | None = None
+    notes: tuple[str, ...] = ()  # what Pillow warned of while reading it, in our words
 
     @property
     def key(self) -> str:
@@ -89,28 +110,50 @@ class Raster:
         return "img" + digest.hexdigest()[:16]
 
 
+Fit = tuple[int, int] | None  # the most pixels a picture needs, wide and high (None: all)
+
+
+@contextmanager
+def _pillow_said() -> Iterator[list[str]]:
+    """What Pillow warns of in the block (a corrupt EXIF block, a truncated palette ...),
+    collected to be said with the picture's name instead of printed by Python."""
+    said: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield said
+    said.extend(dict.fromkeys(str(w.message).strip() for w in caught))
+
+
 def image_size(raw: bytes) -> tuple[int, int]:
-    """The width and height in pixels from the file's header (nothing decoded), checked
-    against ``MAX_PIXELS``."""
+    """The width and height in pixels as the picture prints, upright (its EXIF orientation
+    applied), from the file's header (nothing decoded), checked against ``MAX_PIXELS``."""
     limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None  # the header only: ours
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with open_image(raw) as image:
-                width, height = image.size
+        with _pillow_said(), open_image(raw) as image:
+            width, height = image.size
+            turned = _orientation(image) in (5, 6, 7, 8)
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise _unreadable(exc) from None
     finally:
         Image.MAX_IMAGE_PIXELS = limit
-    _within_pixels(width, height)
-    return width, height
+    _within_pixels(width, height, MAX_PIXELS)
+    return (height, width) if turned else (width, height)
 
 
-def _within_pixels(width: int, height: int) -> None:
-    if width * height > MAX_PIXELS:
-        raise ImageProblem(
-            f"is {width} x {height} pixels; images are limited to {MAX_PIXELS // 1_000_000} "
-            "megapixels (300 dpi over an A2 sheet): scale it down"
+def _orientation(image: Image.Image) -> int:
+    """The EXIF orientation of an opened picture (1 when it has none or it is unreadable)."""
+    try:
+        value = image.getexif().get(ORIENTATION, 1)
+    except Exception:  # noqa: BLE001 - a damaged EXIF block means no orientation
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def _within_pixels(width: int, height: int, limit: int) -> None:
+    if width * height > limit:
+        raise TooManyPixels(
+            f"is {width} x {height} pixels, more than the {limit // 1_000_000} megapixels "
+            "a picture may have (a decompression bomb?); export it smaller"
         )
 
 
@@ -120,11 +163,37 @@ def _unreadable(exc: BaseException) -> ImageProblem:
     return ImageProblem(f"cannot be read as an image ({kind}); export it as PNG or JPEG")
 
 
-@lru_cache(maxsize=256)
-def load(raw: bytes) -> Raster:
-    """The image in ``raw`` as the PDF will hold it (``ImageProblem`` if it cannot be)."""
-    image_size(raw)
-    return _png_as_is(raw) or _jpeg_as_is(raw) or _decoded(raw)
+def fit_for(width_pt: float, height_pt: float) -> tuple[int, int]:
+    """The pixels a picture printed ``width_pt`` x ``height_pt`` points needs, at
+    ``PRINT_DPI``."""
+    return (
+        max(1, math.ceil(abs(width_pt) / 72 * PRINT_DPI)),
+        max(1, math.ceil(abs(height_pt) / 72 * PRINT_DPI)),
+    )
+
+
+def _target(width: int, height: int, fit: Fit) -> tuple[int, int] | None:
+    """The size to downsample a ``width`` x ``height`` picture to for ``fit``, or None when
+    it has no more pixels than the print needs (its aspect kept)."""
+    if fit is None:
+        return None
+    scale = max(fit[0] / width, fit[1] / height)
+    if scale >= 1:
+        return None
+    return max(1, math.ceil(width * scale)), max(1, math.ceil(height * scale))
+
+
+@lru_cache(maxsize=64)
+def load(raw: bytes, fit: Fit = None) -> Raster:
+    """The image in ``raw`` as the PDF will hold it, at no more pixels than ``fit`` (its
+    aspect kept; ``ImageProblem`` if it cannot be used)."""
+    width, height = image_size(raw)
+    target = _target(width, height, fit)
+    if target is None:
+        as_is = _png_as_is(raw) or _jpeg_as_is(raw)
+        if as_is is not None:
+            return as_is
+    return _decoded(raw, target)
 
 
 def _png_as_is(raw: bytes) -> Raster | None:
@@ -140,8 +209,8 @@ def _png_as_is(raw: bytes) -> Raster | None:
             return None  # damaged or cut short: Pillow decodes it, and says so
         if kind == b"IHDR" and length == 13:
             header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"tRNS":
-            return None  # transparency by colour key: decoded, as a soft mask
+        elif kind in (b"tRNS", b"eXIf"):
+            return None  # transparency by colour key, an orientation: decoded
         elif kind == b"IDAT":
             chunks.append(body)
         elif kind == b"IEND":
@@ -164,39 +233,58 @@ def _png_as_is(raw: bytes) -> Raster | None:
 
 
 def _jpeg_as_is(raw: bytes) -> Raster | None:
-    """A JPEG in RGB, grey or CMYK: its own compressed data."""
+    """A JPEG in RGB, grey or CMYK, stored upright: its own compressed data."""
     if not raw.startswith(b"\xff\xd8"):
         return None
-    with open_image(raw) as image:
+    with _pillow_said() as said, open_image(raw) as image:
         space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}.get(image.mode)
-        if image.format != "JPEG" or space is None:
+        if image.format != "JPEG" or space is None or _orientation(image) != 1:
             return None
         inverted = image.mode == "CMYK" and "adobe" in image.info
         width, height = image.size
     decode = (1, 0, 1, 0, 1, 0, 1, 0) if inverted else ()
-    return Raster(width, height, space, "DCTDecode", raw, decode=decode)
+    return Raster(width, height, space, "DCTDecode", raw, decode=decode, notes=tuple(said))
 
 
-def _decoded(raw: bytes) -> Raster:
-    """Any other image, decoded: 8-bit colour (grey, RGB or CMYK) and its alpha, if any part
-    of it is transparent, as a separate channel."""
-    try:
-        with open_image(raw) as opened:
-            opened.seek(0)  # an animation prints its first frame
-            _within_pixels(*opened.size)  # the frame decoded, whatever the file's first said
-            image = ImageOps.exif_transpose(opened) if opened.format == "JPEG" else opened.copy()
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        raise _unreadable(exc) from None
-    image = _eight_bit(image)
+def _decoded(raw: bytes, target: tuple[int, int] | None) -> Raster:
+    """Any other image, decoded (upright, downsampled to ``target``): 8-bit colour (grey,
+    RGB or CMYK) and its alpha, if any part of it is transparent, as a separate channel."""
+    with _pillow_said() as said:
+        image, jpeg = _upright(raw, target)
+        image = _eight_bit(image)
+        if target is not None and image.size != target:
+            image = image.resize(target, Image.Resampling.LANCZOS, reducing_gap=3.0)
     alpha = None
     if image.mode in ("RGBA", "LA"):
         channel = image.getchannel("A")
         if channel.getextrema() != (255, 255):
             alpha = zlib.compress(channel.tobytes(), 6)
         image = image.convert("RGB" if image.mode == "RGBA" else "L")
+    notes = tuple(said)
+    if jpeg and target is not None and alpha is None and image.mode in ("RGB", "L"):
+        encoded = io.BytesIO()
+        image.save(encoded, "JPEG", quality=JPEG_QUALITY, subsampling=0)
+        again = _jpeg_as_is(encoded.getvalue())
+        if again is not None:
+            return dataclasses.replace(again, notes=notes)
     space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}[image.mode]
     data = zlib.compress(image.tobytes(), 6)
-    return Raster(image.width, image.height, space, "FlateDecode", data, alpha=alpha)
+    return Raster(image.width, image.height, space, "FlateDecode", data, alpha=alpha, notes=notes)
+
+
+def _upright(raw: bytes, target: tuple[int, int] | None) -> tuple[Image.Image, bool]:
+    """The picture's first frame decoded and turned upright (a JPEG decoded at the smallest
+    fraction of its size that still holds ``target``), and whether it was a JPEG."""
+    try:
+        with open_image(raw) as opened:
+            opened.seek(0)  # an animation prints its first frame
+            turned = _orientation(opened) in (5, 6, 7, 8)
+            if target is not None and opened.format == "JPEG":
+                opened.draft(opened.mode, target[::-1] if turned else target)
+            _within_pixels(*opened.size, MAX_DECODED_PIXELS)  # the frame decoded
+            return ImageOps.exif_transpose(opened), opened.format == "JPEG"
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise _unreadable(exc) from None
 
 
 def _eight_bit(image: Image.Image) -> Image.Image:
@@ -275,11 +363,12 @@ def _image_stream(
     return stream
 
 
-def draw_image(canvas: Canvas, source: PictureFile | bytes) -> None:
+def draw_image(canvas: Canvas, source: PictureFile | bytes, fit: Fit = None) -> None:
     """Draw the image (a file, or the bytes of one) into the unit square of the current
-    transformation, embedding it once per document however often it is drawn."""
+    transformation at no more pixels than ``fit``, embedding it once per document however
+    often it is drawn."""
     raw = source.read() if isinstance(source, PictureFile) else source
-    draw_raster(canvas, load(raw))
+    draw_raster(canvas, load(raw, fit))
 
 
 def draw_raster(canvas: Canvas, raster: Raster) -> None:

@@ -19,7 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from generator.svg import scripts
 from generator.svg.builder import NS, XLINK_HREF, XML_SPACE, Box, Ctx, SvgError
 from generator.svg.compiling import Compiling
-from generator.svg.fonts import font_for, missing_in
+from generator.svg.fonts import font_file, font_for, missing_in
 from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import length, numbers
 
@@ -162,13 +162,14 @@ def _drawable(font: str, piece: str, text: str) -> None:
         raise SvgError(scripts.message(text.strip(), *unprintable))
     lacking = _missing(font, piece)
     if lacking:
-        _no_glyph(lacking, text)
+        _no_glyph(lacking, text, font)
 
 
-def _no_glyph(lacking: list[str], text: str) -> None:
-    """A character no font has: an error naming it and the text."""
+def _no_glyph(lacking: list[str], text: str, font: str) -> None:
+    """A character the font lacks: an error naming it, the text and the font's file."""
     raise SvgError(
-        f"the font has no glyph for {' '.join(lacking)} in '{text.strip()}'; use other characters"
+        f"the font {font_file(font)} has no glyph for {' '.join(lacking)} in '{text.strip()}'; "
+        "use other characters or a font that has them"
     )
 
 

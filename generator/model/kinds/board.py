@@ -4,6 +4,7 @@ tracks, tables, icons, labels and connections, in millimetres from its top-left 
 from __future__ import annotations
 
 import fnmatch
+import math
 from collections import Counter
 from typing import ClassVar, Literal
 
@@ -338,6 +339,7 @@ class BoardSpec(ComponentBase):
                     out.append(
                         (("connections", i, key), f"no space or region named '{end}' on this board")
                     )
+        out += self._around_problems()
         for i, icon in enumerate(self.icons_at):
             if icon.points_to and icon.points_to not in names:
                 out.append(
@@ -345,6 +347,25 @@ class BoardSpec(ComponentBase):
                         ("icons_at", i, "points_to"),
                         f"icon '{icon.icon}' points to "
                         f"'{icon.points_to}', which is not on this board",
+                    )
+                )
+        return out
+
+    def _around_problems(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Tracks around the edge whose spaces would overlap (the board too small for them)."""
+        out: list[tuple[tuple[str | int, ...], str]] = []
+        for i, track in enumerate(self.tracks):
+            if track.around is None:
+                continue
+            gap = around_gap(self.size.w, self.size.h, track.around + track.size / 2, track)
+            if gap < track.size - 1e-6:
+                out.append(
+                    (
+                        ("tracks", i, "size"),
+                        f"track '{track.name}': {len(track.values)} spaces of {track.size:g} mm "
+                        f"around a {self.size.w:g} x {self.size.h:g} mm board are only "
+                        f"{gap:.1f} mm apart, so they overlap; make them at most "
+                        f"{math.floor(gap * 10) / 10:g} mm (size:), fewer, or the board larger",
                     )
                 )
         return out
@@ -379,3 +400,31 @@ class BoardSpec(ComponentBase):
         for track in self.tracks:
             out += [f"{track.name}-{v}" for v in track.values]
         return out
+
+
+def around_sides(w: float, h: float, inset: float, count: int) -> list[int]:
+    """How many steps of a track ``count`` spaces long each side of the loop ``inset`` in
+    from a ``w`` x ``h`` board takes (top, right, bottom, left): a space on every corner, the
+    steps shared by the sides' lengths (largest remainder), at least one each."""
+    sides = [w - 2 * inset, h - 2 * inset] * 2
+    total = sum(sides)
+    if count < 4 or total <= 0:
+        return []
+    shares = [count * side / total for side in sides]
+    steps = [max(1, math.floor(share)) for share in shares]
+    by_remainder = sorted(range(4), key=lambda i: shares[i] - math.floor(shares[i]), reverse=True)
+    for i in by_remainder[: max(0, count - sum(steps))]:
+        steps[i] += 1
+    while sum(steps) > count:  # sides that took their one step past their share
+        steps[max(range(4), key=lambda i: steps[i])] -= 1
+    return steps
+
+
+def around_gap(w: float, h: float, inset: float, track: Track) -> float:
+    """The shortest distance between two neighbouring spaces of a track around the edge."""
+    count = len(track.values)
+    steps = around_sides(w, h, inset, count)
+    if not steps:
+        return 2 * (w + h - 4 * inset) / max(count, 1)
+    sides = [w - 2 * inset, h - 2 * inset] * 2
+    return min(side / n for side, n in zip(sides, steps, strict=True))

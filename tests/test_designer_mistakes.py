@@ -1,0 +1,483 @@
+"""The mistakes a new designer makes (issue 26), each on the game ``pnp new`` writes: the exit
+code, and a message that names the file and its line or row and says how to fix it. Warnings
+(exit 0) are said at their row too; none of these is silent, none is an internal error."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pixels import png_header_only
+
+HEADER = "title,type,text,flavor,cost,value,icons,art,count"
+ROWS = [
+    'First Light,Action,"Draw **two** cards, then discard one.",'
+    "Every journey starts somewhere.,1,,card,,2",
+    "Lucky Coin,Treasure,Gain :coin: :coin:.,,,2,coin,,2",
+    'Storm,Event,"Every player passes a card to the left. *Nobody* draws this turn.",,,,bolt,,1',
+]
+
+
+def csv(header: str = HEADER, rows: list[str] | None = None) -> str:
+    return "\n".join([header, *(ROWS if rows is None else rows)]) + "\n"
+
+
+def row(n: int, **cells: str) -> list[str]:
+    """The sample rows with row ``n`` (0-based) given new cells by column name."""
+    import csv as csvlib
+
+    names = HEADER.split(",")
+    rows = [next(csvlib.reader([r])) for r in ROWS]
+    for key, value in cells.items():
+        rows[n][names.index(key)] = value
+    out = io.StringIO()
+    csvlib.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue().splitlines()
+
+
+def png(size: tuple[int, int] = (40, 30)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, (200, 60, 40)).save(out, "PNG")
+    return out.getvalue()
+
+
+DROP_SHADOW = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20">
+  <filter id="s"><feGaussianBlur stdDeviation="1"/><feOffset dx="1" dy="1"/></filter>
+  <circle cx="10" cy="10" r="8" fill="#c33" style="filter:url(#s)"/>
+</svg>"""
+BOMB_PNG = png_header_only(30_000, 30_000)  # says 900 megapixels in a few bytes
+
+Edit = Callable[[str], str] | str | bytes | None
+# name: ({file: new content, or a function of the old text; None deletes}, command, exit, said)
+CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] = {
+    # --- columns of the card list ------------------------------------------------------------
+    "a British spelling of a column": (
+        {"cards.csv": csv(HEADER.replace("flavor", "Flavour"))},
+        ("check",),
+        0,
+        ("cards.csv:1: warning: column 'Flavour' is used by no field", "did you mean 'flavor'?"),
+    ),
+    "a column no field uses": (
+        {"cards.csv": csv(HEADER + ",Suit", [r + ",Lanterns" for r in ROWS])},
+        ("check",),
+        0,
+        ("cards.csv:1: warning: column 'Suit' is used by no field", "style: {accent: {by: suit"),
+    ),
+    "a column no field uses, with --strict": (
+        {"cards.csv": csv(HEADER + ",Suit", [r + ",Lanterns" for r in ROWS])},
+        ("check", "--strict"),
+        1,
+        ("cards.csv:1: warning: column 'Suit'",),
+    ),
+    "Squib's Qty column": (
+        {"cards.csv": csv(HEADER.replace("count", "Qty"))},
+        ("list",),
+        0,
+        ("5 pieces", "first-light 2, lucky-coin 2, storm 1"),
+    ),
+    "a Colour column": (
+        {"cards.csv": csv(HEADER + ",Colour", [r + ",#b8322a" for r in ROWS])},
+        ("check",),
+        0,
+        ("cards.csv:1: warning: column 'Colour'", "did you mean 'accent'?"),
+    ),
+    "an empty count cell": (
+        {"cards.csv": csv(rows=row(1, count=""))},
+        ("check",),
+        2,
+        ("cards.csv:3:", "count"),
+    ),
+    "a total row summing the counts": (
+        {"cards.csv": csv(rows=[*ROWS, "Total,,,,,,,,=SUM(I2:I4)"])},
+        ("check",),
+        2,
+        ("cards.csv:5:", "total"),
+    ),
+    "a Total row with only a number": (
+        {"cards.csv": csv(rows=[*ROWS, "Total,,,,,,,,5"])},
+        ("check",),
+        2,
+        ("cards.csv:5:", "total"),
+    ),
+    "count as a word": (
+        {"cards.csv": csv(rows=row(2, count="two"))},
+        ("check",),
+        2,
+        ("cards.csv:4: column 'count'", "'two'"),
+    ),
+    "count not whole": (
+        {"cards.csv": csv(rows=row(2, count="2.5"))},
+        ("check",),
+        2,
+        ("cards.csv:4:", "whole number"),
+    ),
+    "a negative count": (
+        {"cards.csv": csv(rows=row(2, count="-1"))},
+        ("check",),
+        2,
+        ("cards.csv:4:", "count"),
+    ),
+    "count 0 parks a row": (
+        {"cards.csv": csv(rows=row(2, count="0"))},
+        ("list",),
+        0,
+        ("cards.csv:4", "parked"),
+    ),
+    "display names in a name column": (
+        {"cards.csv": csv("name," + HEADER, ["First Light!," + r for r in ROWS])},
+        ("check",),
+        2,
+        ("cards.csv:2:", "title"),
+    ),
+    "a value under no heading": (
+        {"cards.csv": csv(rows=[ROWS[0] + ",stray", *ROWS[1:]])},
+        ("check",),
+        2,
+        ("cards.csv:2: a value in column 10, which has no heading",),
+    ),
+    "two columns of one name": (
+        {"cards.csv": csv(HEADER + ",Title", [r + ",x" for r in ROWS])},
+        ("check",),
+        2,
+        ("cards.csv:1: two columns are named 'title'",),
+    ),
+    "an unclosed quote": (
+        {"cards.csv": csv(rows=[*ROWS[:2], 'Storm,Event,"never closed,,,,,,1'])},
+        ("check",),
+        2,
+        ("cards.csv:", "quote"),
+    ),
+    "a NUL byte in a cell": (
+        {"cards.csv": csv(rows=row(1, title="Lucky\0Coin"))},
+        ("check",),
+        2,
+        ("cards.csv:3: column 'title' holds the control character",),
+    ),
+    "a CSV in Latin-1": (
+        {"cards.csv": csv(rows=row(1, title="Caf\u00e9")).encode("latin-1")},
+        ("check",),
+        2,
+        ("cards.csv:3: not UTF-8 text; save the file as CSV UTF-8",),
+    ),
+    "no rows below the headings": (
+        {"cards.csv": HEADER + "\n"},
+        ("check",),
+        2,
+        ("cards.csv", "no rows below the headings"),
+    ),
+    "two cards of one name": (
+        {
+            "cards.csv": csv(
+                "name," + HEADER, [f"{n}," + r for n, r in zip("aab", ROWS, strict=True)]
+            )
+        },
+        ("check",),
+        2,
+        ("cards.csv:3:", "'a'"),
+    ),
+    "a data file that is missing": (
+        {"cards.csv": None, "Cards.csv": csv()},
+        ("check",),
+        2,
+        (
+            "cards.yaml:7: data file 'cards.csv' not found in the game folder; "
+            "did you mean 'Cards.csv'?",
+        ),
+    ),
+    "a data file of a format it cannot read": (
+        {"cards.yaml": lambda t: t.replace("cards.csv", "cards.numbers"), "cards.numbers": b"\0"},
+        ("check",),
+        2,
+        ("cannot read '.numbers' files",),
+    ),
+    "from misspelt": (
+        {"cards.yaml": lambda t: t.replace("{from:", "{form:")},
+        ("check",),
+        2,
+        ("cards.yaml:", "'form' is not a key here"),
+    ),
+    "a workbook saved while open (cut short)": (
+        {
+            "cards.yaml": lambda t: t.replace("cards.csv", "cards.xlsx"),
+            "cards.xlsx": b"PK\x03\x04" + b"\0" * 40,
+        },
+        ("check",),
+        2,
+        ("cards.xlsx", "save it again"),
+    ),
+    "a JSON card list that is an object": (
+        {
+            "cards.yaml": lambda t: t.replace("cards.csv", "cards.json"),
+            "cards.json": '{"cards": []}',
+        },
+        ("check",),
+        2,
+        ("cards.json:1: a JSON data file is an array of objects",),
+    ),
+    # --- the specs -----------------------------------------------------------------------------
+    "a tab in the YAML": (
+        {"game.yaml": lambda t: t.replace("  accent:", "\taccent:")},
+        ("check",),
+        2,
+        ("game.yaml:", "tab"),
+    ),
+    "a misspelt key": (
+        {"cards.yaml": lambda t: t.replace("title: Cards", "tittle: Cards")},
+        ("check",),
+        2,
+        ("cards.yaml:", "did you mean 'title'?"),
+    ),
+    "a size that does not exist": (
+        {"cards.yaml": lambda t: t.replace("size: poker", "size: pokr")},
+        ("check",),
+        2,
+        ("cards.yaml:", "pokr"),
+    ),
+    "a face template that does not exist": (
+        {"cards.yaml": lambda t: t.replace("face: card.svg.j2", "face: cards.svg.j2")},
+        ("check",),
+        2,
+        ("cards.yaml:", "cards.svg.j2"),
+    ),
+    "a paper that does not exist": (
+        {"game.yaml": lambda t: t + "paper: a5\n"},
+        ("check",),
+        2,
+        ("game.yaml:", "a5"),
+    ),
+    "game.yaml without a title": (
+        {"game.yaml": lambda t: t.replace("title: Mine\n", "")},
+        ("check",),
+        2,
+        ("game.yaml:", "missing required key 'title'"),
+    ),
+    "a colour name misspelt": (
+        {"game.yaml": lambda t: t.replace('accent: "#2f4f7f"', "accent: redd")},
+        ("check",),
+        2,
+        ("game.yaml:", "did you mean 'red'"),
+    ),
+    "a frame that does not exist": (
+        {"game.yaml": lambda t: t.replace("frame: rounded ", "frame: roundd ")},
+        ("check",),
+        2,
+        ("game.yaml:", "roundd"),
+    ),
+    "a font family the game does not have": (
+        {"game.yaml": lambda t: t.replace("font: sans-serif ", "font: Garamond ")},
+        ("check",),
+        0,
+        ("warning:", "no font 'Garamond'", "sans-serif is used"),
+    ),
+    "the rulebook disagrees": (
+        {"game.yaml": lambda t: t + "expect:\n  cards: 9\n"},
+        ("check",),
+        1,
+        ("game.yaml:", "the rulebook count is 9 but the specs generate 5"),
+    ),
+    # --- per-card looks ------------------------------------------------------------------------
+    "an accent that is no colour in a row": (
+        {
+            "cards.csv": csv(
+                HEADER + ",accent", [r + ",#b8322a" for r in ROWS[:2]] + [ROWS[2] + ",blurple"]
+            )
+        },
+        ("check",),
+        2,
+        ("cards.csv:4:", "accent", "blurple"),
+    ),
+    "a suit the colour map does not list": (
+        {
+            "cards.csv": csv(
+                HEADER + ",suit", [r + ",Lanterns" for r in ROWS[:2]] + [ROWS[2] + ",Teas"]
+            ),
+            "game.yaml": lambda t: t.replace(
+                'accent: "#2f4f7f"', 'accent: {by: suit, map: {Lanterns: "#b8322a"}}'
+            ),
+        },
+        ("check",),
+        2,
+        ("cards.csv:4:", "Teas"),
+    ),
+    "pale ink on pale paper in a row": (
+        {
+            "cards.csv": csv(
+                HEADER + ",ink", [r + "," for r in ROWS[:1]] + [ROWS[1] + ",#f4f0e6", ROWS[2] + ","]
+            )
+        },
+        ("check",),
+        1,
+        ("cards.csv:3: low contrast: cards 'lucky-coin'",),
+    ),
+    # --- pictures --------------------------------------------------------------------------------
+    "a picture that is missing": (
+        {"cards.csv": csv(rows=row(0, art="art/dragon.png")), "art/Dragon.png": png()},
+        ("check",),
+        2,
+        ("cards.csv:2: asset 'art/dragon.png' not found", "did you mean 'art/Dragon.png'?"),
+    ),
+    "a Windows path to a picture": (
+        {"cards.csv": csv(rows=row(0, art="art\\dragon.png")), "art/dragon.png": png()},
+        ("check",),
+        2,
+        ("cards.csv:2: asset 'art\\dragon.png' not found", "did you mean 'art/dragon.png'?"),
+    ),
+    "a picture outside the game folder": (
+        {"cards.csv": csv(rows=row(0, art="../dragon.png"))},
+        ("check",),
+        2,
+        ("cards.csv:2", "'..'"),
+    ),
+    "a text file named .png": (
+        {"cards.csv": csv(rows=row(0, art="art/dragon.png")), "art/dragon.png": b"not a picture"},
+        ("check",),
+        2,
+        ("cards.csv:2", "cannot be read as an image"),
+    ),
+    "a picture of 900 megapixels": (
+        {"cards.csv": csv(rows=row(0, art="art/huge.png")), "art/huge.png": BOMB_PNG},
+        ("check",),
+        2,
+        ("'art/huge.png' is 30000 x 30000 pixels", "cards.csv:2"),
+    ),
+    "an SVG logo with a drop shadow": (
+        {"cards.csv": csv(rows=row(0, art="art/logo.svg")), "art/logo.svg": DROP_SHADOW},
+        ("check",),
+        0,
+        (
+            "card.svg.j2:55: warning: 'art/logo.svg': filter on <circle>",
+            "PDF has no filters",
+            "(on the face of card 'first-light' of ",
+        ),
+    ),
+    "an SVG logo with a drop shadow on every card": (
+        {
+            "cards.csv": csv(
+                HEADER.replace(",art,", ",logo,") + ",art", [r + ",art/logo.svg" for r in ROWS]
+            ),
+            "art/logo.svg": DROP_SHADOW,
+        },
+        ("check",),
+        0,
+        ("card.svg.j2:55: warning: 'art/logo.svg': filter", "cards.csv:2 and 2 more)"),
+    ),
+    # --- icons and text --------------------------------------------------------------------------
+    "an unknown icon in a text": (
+        {"cards.csv": csv(rows=row(1, text="Gain :lanternx:."))},
+        ("check",),
+        0,
+        ("cards.csv:3: warning: column 'text': icon 'lanternx' is not one of icons.svg.j2's",),
+    ),
+    "an icon misspelt": (
+        {"cards.csv": csv(rows=row(1, icons="coinn"))},
+        ("check",),
+        0,
+        ("cards.csv:3: warning: column 'icons': icon 'coinn'", "did you mean 'coin'?"),
+    ),
+    "a character no font has": (
+        {"cards.csv": csv(rows=row(1, title="Lucky \u2603\ufe0e\U0001d11e"))},
+        ("check",),
+        2,
+        ("cards.csv:3:", "has a glyph for"),
+    ),
+    "a text far too long for its card": (
+        {"cards.csv": csv(rows=row(1, text=" ".join(["word"] * 600)))},
+        ("check",),
+        1,
+        ("lucky-coin",),
+    ),
+    # --- fonts -----------------------------------------------------------------------------------
+    "a font file that is not there": (
+        {"game.yaml": lambda t: t + "fonts:\n  - {family: Quill, file: fonts/Quill.otf}\n"},
+        ("check",),
+        2,
+        ("game.yaml:19: font 'fonts/Quill.otf' not found", "put the font file in the game"),
+    ),
+    "a font file named in another case": (
+        {
+            "game.yaml": lambda t: t + "fonts:\n  - {family: Quill, file: fonts/quill.ttf}\n",
+            "fonts/Quill.TTF": b"\0",
+        },
+        ("check",),
+        2,
+        ("game.yaml:19: font 'fonts/quill.ttf' not found; did you mean 'fonts/Quill.TTF'?",),
+    ),
+    "a file that is no font": (
+        {
+            "game.yaml": lambda t: t + "fonts:\n  - {family: Quill, file: fonts/Quill.ttf}\n",
+            "fonts/Quill.ttf": b"<html>404 not found</html>",
+        },
+        ("check",),
+        2,
+        ("game.yaml:19: font 'fonts/Quill.ttf' is not a font file",),
+    ),
+    "a font written without its family": (
+        {"game.yaml": lambda t: t + "fonts:\n  - {file: fonts/Quill.ttf}\n"},
+        ("check",),
+        2,
+        ("game.yaml:", "family"),
+    ),
+    # --- printing what failed --------------------------------------------------------------------
+    "build refuses what the check fails": (
+        {"game.yaml": lambda t: t + "expect:\n  cards: 9\n"},
+        ("build",),
+        1,
+        ("not built (--force builds anyway)",),
+    ),
+    "preview refuses what the check fails": (
+        {"game.yaml": lambda t: t + "expect:\n  cards: 9\n"},
+        ("preview",),
+        1,
+        ("not built (--force builds anyway)",),
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory, pnp) -> Path:
+    """The game ``pnp new mine`` writes, once for the module."""
+    base = tmp_path_factory.mktemp("starter")
+    result = pnp("new", "mine", "--components", base)
+    assert result.exit_code == 0, result.output
+    return base / "mine"
+
+
+def test_there_are_at_least_fifty_mistakes():
+    assert len(CASES) >= 50
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_designer_mistake_is_said_at_its_file_and_row(starter, pnp, tmp_path, case):
+    edits, command, status, said = CASES[case]
+    components = tmp_path / "components"
+    root = components / "mine"
+    shutil.copytree(starter, root)
+    for name, edit in edits.items():
+        path = root / name
+        if edit is None:
+            path.unlink()
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if callable(edit):
+            edit = edit(path.read_text(encoding="utf-8"))
+        if isinstance(edit, str):
+            edit = edit.encode("utf-8")
+        path.write_bytes(edit)
+    out = ("--out", str(tmp_path / "out")) if command[0] in ("build", "preview") else ()
+    before = b"earlier pack"
+    if command[0] == "preview":
+        (tmp_path / "out" / "mine").mkdir(parents=True)
+        (tmp_path / "out" / "mine" / "mine.pdf").write_bytes(before)
+    result = pnp(*command, "mine", "--components", components, *out)
+    text = result.stdout + result.stderr
+    assert "Traceback" not in text and "this is a bug" not in text, text
+    assert result.exit_code == status, text
+    for words in said:
+        assert words in text, f"{words!r} not in:\n{text}"
+    if command[0] in ("build", "preview") and status:
+        pdf = tmp_path / "out" / "mine" / "mine.pdf"
+        assert not pdf.exists() or pdf.read_bytes() == before, "a pack printed that failed"

@@ -1,0 +1,109 @@
+"""Fonts as designers buy them (issue 26): an OpenType font with CFF outlines, a face of a
+collection, WOFF and WOFF2 each print with the text in them, embedded; a font that is missing,
+not a font, forbids embedding or is a collection without a face named is exit 2 at its
+game.yaml line; a character the font lacks names the font's file and the card."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import fontmaking
+import pytest
+from pdfread import fonts_and_spans
+
+DECK = "kind: deck\ntitle: Mine\nsize: poker\nface: face.svg.j2\ncards:\n"
+DECK += "  - {name: a, count: 1, title: TITLE}\n"
+FACE = """<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <text x="4" y="20" font-family="Quill" font-size="6">{{ card.title }}</text>
+</svg>
+"""
+
+
+def _game(
+    base: Path, font: bytes, file: str, extra: str = "", title: str = "Quartermaster"
+) -> Path:
+    """A one-card game whose title is drawn in the family Quill, from ``file``."""
+    root = base / "components" / "mine"
+    (root / "templates").mkdir(parents=True)
+    (root / "fonts").mkdir()
+    (root / "fonts" / Path(file).name).write_bytes(font)
+    (root / "templates" / "face.svg.j2").write_text(FACE)
+    (root / "game.yaml").write_text(
+        f"title: Mine\nplayers: 2\nfonts:\n  - {{family: Quill, file: {file}{extra}}}\n"
+    )
+    (root / "deck.yaml").write_text(DECK.replace("TITLE", title), encoding="utf-8")
+    return base / "components"
+
+
+FORMS = {
+    "otf": lambda: fontmaking.saved(fontmaking.cff()),
+    "woff": lambda: fontmaking.saved(fontmaking.truetype(), "woff"),
+    "woff2": lambda: fontmaking.saved(fontmaking.truetype(), "woff2"),
+    "ttc": lambda: fontmaking.collection(fontmaking.truetype(style="Bold"), fontmaking.truetype()),
+}
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_every_form_of_font_prints_embedded_with_the_text_in_it(tmp_path, pnp, form):
+    face = ", face: Quill Regular" if form == "ttc" else ""
+    components = _game(tmp_path, FORMS[form](), f"fonts/Quill.{form}", face)
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.stderr, result.stderr
+    manifest = json.loads((tmp_path / "out" / "mine" / "manifest.json").read_text())
+    item = next(i for i in manifest["items"] if i["side"] == "front")
+    fonts, spans = fonts_and_spans(str(tmp_path / "out" / "mine" / "mine.pdf"), item["page"])
+    title = next(span for span in spans if span["text"] == "Quartermaster")
+    assert "Quill" in title["font"], (title["font"], fonts)
+    assert not title["flags"] & 16  # the regular face of the collection, not its bold first
+    assert all(ext not in ("n/a", "") for ext in fonts.values()), fonts  # all embedded
+
+
+BROKEN = {
+    "missing": (b"", "fonts/Gone.ttf", "", "'fonts/Gone.ttf' not found"),
+    "not a font": (
+        b"<html>a web page saved as a font</html>",
+        "fonts/Quill.ttf",
+        "",
+        "is not a font file",
+    ),
+    "licence": (None, "fonts/Quill.ttf", "", "forbids embedding in its licence flag"),
+    "collection": (
+        None,
+        "fonts/Quill.ttc",
+        "",
+        "pick one with face: (one of 'Quill Bold', 'Quill Regular')",
+    ),
+    "no such face": (None, "fonts/Quill.ttc", ", face: Quill Light", "has no face 'Quill Light'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_a_broken_font_is_exit_2_at_its_game_yaml_line(tmp_path, pnp, case):
+    data, file, extra, said = BROKEN[case]
+    if case == "licence":
+        data = fontmaking.saved(fontmaking.truetype(fs_type=0x0002))
+    elif data is None:
+        data = fontmaking.collection(fontmaking.truetype(style="Bold"), fontmaking.truetype())
+    components = _game(tmp_path, data, file, extra)
+    if case == "missing":
+        (components / "mine" / "fonts" / "Gone.ttf").unlink()
+    for command in (("check",), ("build", "--out", tmp_path / "out")):
+        result = pnp(*command, "--components", components)
+        assert result.exit_code == 2, result.output
+        assert "game.yaml:4: font '" in result.stderr, result.stderr
+        assert said in result.stderr, result.stderr
+        assert "Traceback" not in result.output
+
+
+def test_a_character_the_font_lacks_names_the_font_file_and_the_card(tmp_path, pnp):
+    # DejaVu has the Omega, so the game as a whole can print it; Quill cannot
+    components = _game(
+        tmp_path, fontmaking.saved(fontmaking.cff()), "fonts/Quill.otf", title="Ωmega"
+    )
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "fonts/Quill.otf has no glyph for Ω" in result.stderr, result.stderr
+    assert "card 'a'" in result.stderr and "deck.yaml:6" in result.stderr, result.stderr
+    assert not (tmp_path / "out" / "mine" / "mine.pdf").exists()
