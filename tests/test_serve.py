@@ -135,6 +135,33 @@ def test_a_changed_row_redraws_that_card_alone(server, games):
     assert pieces(state(server, DECK)["view"]) == before
 
 
+def test_an_unknown_icon_and_an_unread_column_are_shown_where_they_are(server, games):
+    """An icon name the card's icon template does not have is shown on the card of its row
+    (with the row); a column no template reads on the game, with the spreadsheet's file."""
+    deck = games / "deck"
+    rows = [card_row(n) for n in range(1, CSV_CARDS + 1)]
+    rows[3][6] = "lanternx"
+    write_rows(deck, rows)
+    csv = deck / "cards.csv"
+    text = csv.read_text(encoding="utf-8").splitlines()
+    csv.write_text(
+        "\n".join([text[0] + ",Suit", *(line + ",hearts" for line in text[1:])]) + "\n", "utf-8"
+    )
+    try:
+        view = state(server, DECK)["view"]
+        (found,) = [
+            f for f in pieces(view)[("cards", "card-4")]["findings"] if f["kind"] == "warning"
+        ]
+        assert (found["file"], found["line"]) == ("cards.csv", 5), found
+        assert "lanternx" in found["message"], found
+        others = [f for f in view["check"]["other"] if f["kind"] == "warning"]
+        assert any("suit" in f["message"].lower() and f["file"] == "cards.csv" for f in others), (
+            view["check"]["other"]
+        )
+    finally:
+        write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
+
+
 def test_the_pictures_drawn_are_counted_for_the_terminal(server, games):
     """The preview tells its progress hook how many pictures a change needs and hears of
     each one drawn (the command puts a bar on a terminal), whether drawn by the queue or

@@ -5,6 +5,7 @@ for JSON; the pictures themselves are drawn apart (``pictures``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -227,6 +228,7 @@ def _piece_findings(
         record = {"kind": "fit", "side": "face", "message": clean(misfit.message)}
         record |= {"file": shown(misfit.path, root), "line": misfit.line}
         put(misfit.component, "", record)
+    _put_notices(pack, put, found, root)
     for faint in printing.contrast if printing else ():
         assert printing is not None
         side = "face" if faint.side in ("front", "heading") else faint.side
@@ -236,6 +238,28 @@ def _piece_findings(
         for piece in (faint.piece, *faint.others):
             put(faint.component, piece, record)
     return found
+
+
+def _put_notices(
+    pack: Pack,
+    put: Callable[[str, str, Finding], None],
+    found: dict[tuple[str, str], list[Finding]],
+    root: Path,
+) -> None:
+    """What loading found doubtful (an icon its template does not have, a column nothing
+    reads) on the piece whose row or entry it names; the others go to the component whose
+    file it names, the rest to the game's other findings."""
+    rows: dict[tuple[Path, int | None], tuple[str, str]] = {
+        d.where: (p.component.id, d.name) for p in pack.components for d in p.designs
+    }
+    files = {p.component.path: p.component.id for p in pack.components}
+    for path, line, message in pack.game.warnings:
+        record: Finding = {"kind": "warning", "side": "face", "message": clean(message)}
+        record |= {"file": shown(path, root), "line": line}
+        if (path, line) in rows:
+            put(*rows[(path, line)], record)
+        else:
+            found.setdefault((files.get(path, ""), ""), []).append(record)
 
 
 def _game_findings(
