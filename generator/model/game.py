@@ -74,8 +74,8 @@ class GameFont(StrictModel):
         description='the name templates use: font-family="..."'
     )
     file: FileName
-    weight: Literal["normal", "bold"] = "normal"
-    style: Literal["normal", "italic"] = "normal"
+    weight: Literal["normal", "bold"] = Field(default="normal", description="normal or bold")
+    style: Literal["normal", "italic"] = Field(default="normal", description="normal or italic")
 
 
 class Style(StrictModel):
