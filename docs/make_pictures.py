@@ -27,7 +27,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pypdfium2 as pdfium
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageOps
 from sample_art import draw_all
 
 DOCS = Path(__file__).resolve().parent
@@ -36,7 +36,7 @@ SAMPLE = "stock-templates"
 EXAMPLES = DOCS / "examples"  # example games the docs quote, each built by the tests
 PICTURES = DOCS / "pictures"
 DPI = 150
-PAGE_DPI = 40  # whole pages: an A4 page 330 pixels wide
+PAGE_DPI = 60  # whole pages: an A4 page 496 pixels wide
 README_PICTURE = DOCS / "assets" / "pieces.png"  # kept in git: the README shows it anywhere
 README_PIECES = ("general-cards", "general-cards-back", "playing-cards", "tiles", "tokens", "dice")
 README_HEIGHT = 150
@@ -118,7 +118,19 @@ def printing_pictures(out: Path, target: Path) -> list[Path]:
     with closing(pdfium.PdfDocument(out / "cal" / "calibration-a4-long.pdf")) as pdf:
         written.append(page_image(pdf, 1, target / "calibration.png"))
         written.append(page_image(pdf, 2, target / "calibration-back.png"))
+        written.append(_scales(pdf, target / "calibration-scales.png"))
     return written
+
+
+def _scales(pdf: pdfium.PdfDocument, path: Path) -> Path:
+    """The scales of the calibration sheet's back, at ``DPI``: what is drawn in the middle of
+    the page, cut out with a margin."""
+    page = pdf[1].render(scale=DPI / 72).to_pil().convert("L")
+    middle = page.crop((0, page.height // 4, page.width, page.height * 3 // 4))
+    left, top, right, bottom = ImageOps.invert(middle).getbbox()
+    pad = 30
+    middle.crop((left - pad, top - pad, right + pad, bottom + pad)).save(path, optimize=True)
+    return path
 
 
 def fingerprint() -> str:

@@ -27,6 +27,33 @@ BUILT = (DOCS / "stock-templates", EXAMPLES)  # the folders of files the tests b
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 SNIPPET = re.compile(r'^--8<-- "([^"]+)"$')
 PROSE = {"", "text", "sh"}  # commands and their output: not examples of a file
+# Harbour with a mistake put in for each rule of the check: file, text, what it becomes. The
+# messages docs/check.md quotes are what pnp check prints for these.
+MISTAKES = [
+    (
+        "game.yaml",
+        "      - {goods: [fish, salt, wool], value: [1, 2, 3]}    # every card twice\n",
+        "",
+    ),
+    ("game.yaml", "piles: [3, 6]", "piles: [9, 9]"),
+    ("board.yaml", "size: 34, h: 18", "size: 18"),
+    ("templates/cargo-face.svg.j2", '"wool": ("#4f6b22"', '"wool": ("#7a9a3a"'),
+    ("templates/cargo-face.svg.j2", 'bold" font-size="6"', 'bold" font-size="1.8"'),
+    (
+        "templates/sailor.svg.j2",
+        'fill="#ffffff"/>',
+        'fill="#ffffff" stroke="#222" stroke-width="0.03"/>',
+    ),
+    (
+        "cargo.yaml",
+        "keep it for the end.",
+        "keep it for the end of the game, when every player counts the value of the cargo "
+        "cards kept in hand and the player with the most wins the harbour master's favour and a "
+        "ship of their own.",
+    ),
+    ("locale/de.po", 'msgid "Yarn"\nmsgstr "Garn"', 'msgid "Yarn"\nmsgstr ""'),
+]
+MESSAGE = re.compile(r"^harbour/\S+:\d+: .*$", re.M)
 README_LIMIT = 8_000  # bytes: what a visitor reads first, the rest is in docs/
 PICTURE_LIMIT = 100_000  # bytes of the README's picture, kept in git
 
@@ -101,6 +128,25 @@ def test_the_example_games_build_and_pass_the_check_in_every_language(pnp, tmp_p
         assert result.exit_code == 0, result.output
         assert (tmp_path / game / "de" / f"{game}.pdf").is_file()
     assert "harbour" in GAMES
+
+
+def test_the_check_prints_each_message_as_the_docs_quote_it(pnp, tmp_path, monkeypatch):
+    shutil.copytree(EXAMPLES / "harbour", tmp_path / "harbour")
+    for name, before, after in MISTAKES:
+        path = tmp_path / "harbour" / name
+        text = path.read_text(encoding="utf-8")
+        assert before in text, (name, before)
+        path.write_text(text.replace(before, after), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # messages name files from here: harbour/cargo.yaml:16
+    printed = ""
+    for language in ("en", "de"):
+        result = pnp("check", "harbour", "--components", tmp_path, "--lang", language)
+        assert result.exit_code == 1, result.output
+        printed += result.output
+    quoted = MESSAGE.findall((DOCS / "check.md").read_text(encoding="utf-8"))
+    assert len(quoted) >= 9
+    for message in quoted:
+        assert message in printed.splitlines(), message
 
 
 @pytest.mark.unit
