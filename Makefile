@@ -57,6 +57,7 @@ pictures: $(STAMP) browser
 # for MkDocs announces its end of life, May 2027, on every build: its successor Zensical reads
 # the same mkdocs.yml.)
 docs: $(STAMP) browser
+	$(BIN)/python docs/reference.py
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 clean:

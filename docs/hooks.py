@@ -1,8 +1,7 @@
 """The mkdocs hooks of the docs site: before a build, the pictures are made from the example
 games (``make_pictures``, again only when their inputs changed); in each page, a line
-``<!-- spec-reference -->`` becomes the whole spec reference, ``<!-- fields: KIND -->`` the
-fields of one kind and ``<!-- model: NAME -->`` one model's, written from the models
-(``reference``) so that they cannot drift."""
+``<!-- fields: KIND -->`` becomes the fields of one kind and ``<!-- model: NAME -->`` one
+model's, written from the models (``reference``) so that they cannot drift."""
 
 from __future__ import annotations
 
@@ -18,7 +17,6 @@ import reference  # noqa: E402
 
 FIELDS = re.compile(r"^<!-- fields: ([a-z-]+) -->$", re.MULTILINE)
 MODEL = re.compile(r"^<!-- model: (\w+) -->$", re.MULTILINE)
-REFERENCE = "<!-- spec-reference -->"
 
 
 def on_pre_build(config: Any) -> None:
@@ -30,6 +28,5 @@ def on_pre_build(config: Any) -> None:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     """The generated tables in place of their markers."""
-    markdown = markdown.replace(REFERENCE, reference.reference())
     markdown = MODEL.sub(lambda m: reference.one_model(m[1]), markdown)
     return FIELDS.sub(lambda m: reference.kind_fields(m[1]), markdown)

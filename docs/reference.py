@@ -1,16 +1,30 @@
 """The spec reference, written from the JSON Schema that ``pnp schema`` prints (the models'
 own field descriptions), so the docs cannot say a field exists that the code does not have,
-nor miss one it has. ``docs/hooks.py`` puts these tables where a page asks for them."""
+nor miss one it has. ``python docs/reference.py`` writes ``docs/reference.md`` (``make docs``
+runs it; kept in git so that the page reads unbuilt, and a test fails when it is stale);
+``docs/hooks.py`` puts a kind's tables on its page."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from generator.cli.schema import spec_schema
 from generator.model.game import GameSpec
 from generator.model.kinds import COMPONENT_KINDS
+
+PAGE = Path(__file__).resolve().parent / "reference.md"
+HEAD = """# Spec reference
+
+<!-- Written by docs/reference.py from the code (make docs runs it): do not edit. -->
+
+Every field of `game.yaml` and of each kind of component, with its type, its default and
+what it is, written from the code by `docs/reference.py` (`make docs` runs it) from the same
+JSON Schema that `pnp schema` prints. A test fails when a field has no description, or when
+this page is not what the code says.
+"""
 
 # models every component shares: a kind's page links to them on the reference page
 SHARED = ("Style", "StandsOn", "Size", "PlayerColour")
@@ -152,3 +166,13 @@ def one_model(name: str, reference_page: str = "reference.md") -> str:
     """One model's table (``Style``, say), its links to the reference page."""
     defs = spec_schema()["$defs"]
     return model_table(name, defs, lambda other: f"[{other}]({reference_page}#{other.lower()})")
+
+
+def page() -> str:
+    """The whole reference page."""
+    return f"{HEAD}\n{reference()}"
+
+
+if __name__ == "__main__":
+    PAGE.write_text(page(), encoding="utf-8")
+    print(PAGE.relative_to(Path.cwd()) if PAGE.is_relative_to(Path.cwd()) else PAGE)

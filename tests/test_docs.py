@@ -83,6 +83,14 @@ def test_the_reference_has_every_field_of_every_model():
 
 
 @pytest.mark.unit
+def test_the_reference_page_is_what_the_code_says():
+    """docs/reference.md is kept in git, to read unbuilt: python docs/reference.py writes it."""
+    assert reference.PAGE.read_text(encoding="utf-8") == reference.page(), (
+        "docs/reference.md is stale: run .venv/bin/python docs/reference.py"
+    )
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("kind", ["deck", "board", "sheet"])
 def test_a_kinds_fields_link_what_every_component_shares(kind):
     text = reference.kind_fields(kind)
