@@ -4,12 +4,17 @@ to (the game folder, the package's own data, the folder pnp runs in, the user's 
 folder), be a regular file (a link out, a FIFO or a device is refused, whatever named it: a
 spec, a template, an include, a catalog, a font, a picture, a data file or a linked folder)
 and be no larger than the limit for its kind (``limits.FILE_BYTES``), all checked on the open
-file before a byte is read. ``read_bytes`` and ``read_text`` are that gate; writes have theirs
-in ``output.atomic``.
+file before a byte is read. ``read_bytes`` and ``read_text`` are that gate.
+
+Writes have one too: every file the engine writes is first made here, new, by ``create_new``
+(``O_CREAT|O_EXCL|O_NOFOLLOW``: a link planted under the temporary name is removed, never
+written through), filled, and renamed over its target (``output.atomic`` for packs and
+exports, ``write_replacing`` for a profile).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -22,6 +27,9 @@ from generator.limits import FILE_BYTES
 # without waiting: a FIFO opened for reading would block until a writer comes
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 _READ_FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+# a file written: always a new one, never through a link
+_NEW_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+_NEW_FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 class PathRefused(ValueError):
@@ -152,3 +160,29 @@ def read_text(root: Path, path: Path, kind: str, encoding: str = "utf-8") -> str
     """The text of a file, through ``read_bytes``; ``UnicodeDecodeError`` (a ``ValueError``)
     when it is not in ``encoding``, for the caller to place at its line."""
     return read_bytes(root, path, kind).decode(encoding)
+
+
+def create_new(path: Path) -> int:
+    """A descriptor, open for writing, of ``path`` made anew as an empty regular file: what
+    had its name (a file a killed run left, a link planted there) is removed first, not
+    followed, and the file is created exclusively without following a link."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    return os.open(path, _NEW_FLAGS, 0o644)
+
+
+def write_replacing(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: into a new temporary file beside it
+    (``create_new``), flushed to disk, then renamed over ``path`` (a link of that name is
+    replaced, never written through). ``OSError`` when the folder cannot be written."""
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with os.fdopen(create_new(temporary), "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -8,7 +8,6 @@ pnp runs in, which wins over it. A flag on the command line wins over both.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -20,7 +19,7 @@ from typing import Any
 
 from generator.errors import SpecError, display_path
 from generator.options import PrintOptions
-from generator.paths import PathRefused, read_text
+from generator.paths import PathRefused, read_text, write_replacing
 
 HERE = Path("pnp.toml")
 KEYS = ("paper", "duplex", "back_offset", "layout", "ink_saver")
@@ -43,6 +42,7 @@ class Profile:
 
     values: dict[str, Any] = field(default_factory=dict)
     sources: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # a place that could not be looked in
 
     def describe(self, overridden: Collection[str] = frozenset()) -> str:
         """'printer profile pnp.toml: duplex short, back offset 1.5,-0.5' for the build's first
@@ -63,7 +63,14 @@ def load_profile(papers: tuple[str, ...]) -> Profile:
     be used raises SpecError naming it (and the line, where TOML tells it)."""
     profile = Profile()
     for path in (user_config(), HERE):
-        if not (path.exists() or path.is_symlink()):
+        try:
+            if not (path.exists() or path.is_symlink()):
+                continue
+        except OSError as exc:  # HOME unreadable (run as another user): not a profile's fault
+            profile.warnings.append(
+                f"{display_path(path)}: cannot look for a printer profile here "
+                f"({exc.strerror or exc}); none is read from it (PNP_CONFIG names another file)"
+            )
             continue
         printer = _printer_table(path)
         for key, value in printer.items():
@@ -134,35 +141,22 @@ def resolve(given: dict[str, Any], profile: Profile) -> tuple[str | None, PrintO
 
 
 def save(path: Path, updates: dict[str, Any]) -> None:
-    """Write ``updates`` into the ``[printer]`` table of ``path``, keeping its other keys and
-    tables (rewritten as plain TOML; comments are not kept)."""
-    data: dict[str, Any] = {}
+    """Write ``updates`` into the ``[printer]`` table of ``path``, keeping its other keys,
+    tables and comments (tomlkit edits the document as written); the file is replaced whole
+    through ``paths.write_replacing``, never written through a link."""
+    import tomlkit  # only when a profile is saved
+
+    text = ""
     if path.exists() or path.is_symlink():
-        data = {**_read(path)}
-    if not isinstance(data.get("printer", {}), dict):
+        _read(path)  # its mistakes, at their lines, before anything is written
+        text = read_text(path.parent, path, "profile")
+    document = tomlkit.parse(text)
+    printer = document.get("printer")
+    if printer is None:
+        printer = document["printer"] = tomlkit.table()
+    if not isinstance(printer, dict):
         raise SpecError(path, None, "'printer' must be a table: [printer]")
-    data.setdefault("printer", {}).update(updates)
+    for key, value in updates.items():
+        printer[key] = value
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(_toml(data), encoding="utf-8")
-    temporary.replace(path)
-
-
-def _toml(data: dict[str, Any], prefix: str = "") -> str:
-    """Plain TOML for a config of tables holding strings, numbers, booleans and lists."""
-    lines = [f"{k} = {_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    text = "\n".join(lines) + ("\n" if lines else "")
-    for key, table in ((k, v) for k, v in data.items() if isinstance(v, dict)):
-        name = f"{prefix}{key}"
-        text += f"\n[{name}]\n" + _toml(table, name + ".")
-    return text.lstrip("\n")
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    return json.dumps(str(value))  # a JSON string is a TOML basic string
+    write_replacing(path, tomlkit.dumps(document).encode("utf-8"))

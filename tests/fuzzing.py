@@ -48,3 +48,19 @@ def ended_cleanly(result: Result, folder: Path, command: str) -> None:
     if result.exit_code == 2:
         where = display_path(folder / "components")
         assert any(line.startswith(where) for line in result.stderr.splitlines()), result.stderr
+
+
+def call_within(seconds: int, function, *args):  # noqa: ANN001, ANN201 - any call
+    """``function(*args)`` stopped by ``Hang`` after ``seconds``: a reader that loops on a
+    damaged file fails the example instead of hanging the suite."""
+
+    def alarm(signum: int, frame: object) -> None:
+        raise Hang(f"{getattr(function, '__name__', function)} still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return function(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

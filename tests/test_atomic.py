@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -209,3 +210,159 @@ def test_a_pdf_and_manifest_of_two_builds_are_never_taken_for_one_pack(
     assert "up to date" not in result.output
     again = pnp("build", GAME, "--components", bundled_copy, "--out", out)
     assert "up to date" in again.output
+
+
+# -- kill -9 mid-commit, links planted under temporary names, unwritable folders ----------
+
+KILLED_COMMIT = """
+import os, sys
+from pathlib import Path
+from generator.output import atomic
+folder = Path(sys.argv[1])
+targets = [folder / sys.argv[2], folder / "manifest.json"]
+def write(temps):
+    for temp in temps:
+        temp.write_bytes(b"the new build's " + temp.name.encode())
+staged = atomic.stage_all(targets, write)
+real = os.replace
+def replace(src, dst):
+    real(src, dst)
+    os.kill(os.getpid(), 9)  # killed right after the first rename, as kill -9 would
+atomic.os.replace = replace
+staged.commit()
+"""
+
+
+def test_a_commit_killed_between_its_renames_is_rolled_back_by_the_next_command(
+    pnp, bundled_copy: Path, tmp_path: Path
+) -> None:
+    """kill -9 after the PDF was renamed into place and before the manifest: the folder holds
+    the new PDF beside the old manifest. The next command puts the old PDF back (kept aside
+    as a hard link) before it looks at the pack, which is then up to date, untouched."""
+    out = tmp_path / "out"
+    before = good_build(pnp, bundled_copy, out)
+    folder = out / GAME
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_COMMIT, str(folder), f"{GAME}.pdf"],
+        cwd=REPO,
+        capture_output=True,
+        timeout=60,
+    )
+    assert killed.returncode == -9, killed.stderr
+    assert (folder / f"{GAME}.pdf").read_bytes().startswith(b"the new build's")  # mixed
+    assert any(".old" in name for name in leftovers(folder))
+    result = pnp("build", GAME, "--components", bundled_copy, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "is up to date" in result.output, result.output
+    assert pack_bytes(out) == before
+    assert leftovers(folder) == []
+
+
+def test_a_finished_commit_killed_before_its_clean_up_is_kept(tmp_path: Path) -> None:
+    """Both files renamed, the old ones still kept aside: the commit was whole, so the new
+    pair stays and only the aside names go."""
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    for name in ("p.pdf", "manifest.json"):
+        (folder / name).write_bytes(b"old")
+        os.link(folder / name, folder / f".{name}.old{TMP_MARK}999999999")
+        (folder / name).unlink()
+        (folder / name).write_bytes(b"new")
+    atomic.sweep_stale(folder)
+    assert sorted(p.name for p in folder.iterdir()) == ["manifest.json", "p.pdf"]
+    assert {p.read_bytes() for p in folder.iterdir()} == {b"new"}
+
+
+def test_temporary_files_are_never_written_through_a_planted_link(tmp_path: Path) -> None:
+    """A link planted under the temporary name (in a folder a stranger prepared) is removed
+    and a new file made in its place: what it points to is untouched."""
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    target = tmp_path / "pack.pdf"
+    atomic.temp_path(target).symlink_to(victim)
+    with replacing(target) as tmp, open(tmp, "wb") as handle:
+        handle.write(b"new pack")
+    assert victim.read_text() == "precious"
+    assert target.read_bytes() == b"new pack" and not target.is_symlink()
+
+
+def test_calibrate_here_never_writes_through_a_link(tmp_path: Path) -> None:
+    """``pnp calibrate --save X,Y --here`` in a folder holding ``pnp.toml.tmp`` (the name the
+    old writer wrote through) as a link to a file of the user's: untouched; the profile
+    written is valid TOML (from tomlkit: a table name with a space) and keeps its comments."""
+    victim = tmp_path / "bashrc"
+    victim.write_text("precious\n")
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "pnp.toml.tmp").symlink_to(victim)
+    (here / "pnp.toml").write_text('# my printer\n["a table"]\nx = 1\n', encoding="utf-8")
+    env = {**os.environ, "PNP_CONFIG": str(tmp_path / "none.toml")}
+    run = subprocess.run(
+        [sys.executable, "-m", "generator", "calibrate", "--save", "1.5,-0.5", "--here"],
+        cwd=here,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert victim.read_text() == "precious\n"
+    text = (here / "pnp.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(text)["printer"]["back_offset"] == [1.5, -0.5]
+    assert tomllib.loads(text)["a table"] == {"x": 1}
+    assert text.startswith("# my printer\n")
+
+
+def _without_root(command: list[str]) -> list[str]:
+    """``command`` unable to write where its user may not: as root, with the capabilities
+    that let root ignore file modes dropped (``setpriv``)."""
+    if os.geteuid() != 0:
+        return command
+    drop = "-dac_override,-dac_read_search,-fowner"
+    return ["setpriv", f"--bounding-set={drop}", *command]
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("setpriv"), reason="needs setpriv")
+def test_a_pack_folder_that_cannot_be_written_exits_3_even_without_its_lock_file(
+    pnp, bundled_copy: Path, tmp_path: Path
+) -> None:
+    """A pack folder the user may read but not write, its ``.pnp-lock`` gone: the lock could
+    not be made (PermissionError, exit 4 before); now 'up to date' is still read, and a build
+    that must write ends with exit 3, the previous pack untouched."""
+    out = tmp_path / "out"
+    before = good_build(pnp, bundled_copy, out)
+    folder = out / GAME
+    (folder / atomic.LOCK).unlink()
+    folder.chmod(0o500)
+    base = [sys.executable, "-m", "generator", "build", GAME, "--components", str(bundled_copy)]
+    try:
+        runs = [
+            subprocess.run(
+                _without_root([*base, "--out", str(out), *extra]),
+                capture_output=True,
+                text=True,
+                cwd=REPO,
+                timeout=300,
+            )
+            for extra in ((), ("--paper", "letter"))
+        ]
+    finally:
+        folder.chmod(0o755)
+    same, letter = runs
+    assert same.returncode == 0 and "is up to date" in same.stdout, same.stderr
+    assert letter.returncode == 3, letter.stderr
+    assert "cannot write" in letter.stderr and "Traceback" not in letter.stderr, letter.stderr
+    assert pack_bytes(out) == before
+
+
+def test_an_export_folder_killed_between_its_renames_is_put_back(tmp_path: Path) -> None:
+    """kill -9 after the old export folder was moved aside and before the new one took its
+    name: the next sweep (every export starts with one) moves the old folder back."""
+    pack = tmp_path / "pack"
+    aside = pack / f".shop.old{TMP_MARK}999999999"
+    aside.mkdir(parents=True)
+    (aside / "shop.json").write_text("old export")
+    (pack / f".shop{TMP_MARK}999999999").mkdir()  # the new one, half-written
+    atomic.sweep_stale(pack)
+    assert sorted(p.name for p in pack.iterdir()) == ["shop"]
+    assert (pack / "shop" / "shop.json").read_text() == "old export"

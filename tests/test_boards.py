@@ -498,11 +498,12 @@ def test_glue_strips_are_the_shared_strips_on_the_covered_tile(packs, size, pape
 
 
 def map_page_number(pack: BoardPack) -> int:
-    """The page of the assembly map: the page nobody cuts that names every tile."""
+    """The page of the assembly map (its own, or under the contents when it fits there): the
+    page nobody cuts that says how the tiles fit together."""
     found = [
         n
         for n, chars in enumerate(pack.chars, start=1)
-        if "assembly map" in text_of(chars) and n not in {t.page for t in pack.tiles}
+        if "how the tiles fit together" in text_of(chars) and n not in {t.page for t in pack.tiles}
     ]
     assert len(found) == 1, found
     return found[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import struct
 import zipfile
 from pathlib import Path
 
@@ -95,6 +96,26 @@ def _ods(rows) -> bytes:
         archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
         archive.writestr("content.xml", content)
     return out.getvalue()
+
+
+def _ods_changed(old: str, new: str) -> bytes:
+    """The ODS of ``ROWS`` with ``old`` in its content.xml made ``new`` (once)."""
+    with zipfile.ZipFile(io.BytesIO(_ods(ROWS))) as archive:
+        content = archive.read("content.xml").decode()
+    assert old in content
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        archive.writestr("content.xml", content.replace(old, new, 1))
+    return out.getvalue()
+
+
+def _zip_pointing_before_itself(data: bytes) -> bytes:
+    """A zip whose end record places its directory 5,000 bytes further than it is: its
+    members' offsets come out negative (zipfile: ValueError 'negative seek value')."""
+    at = data.rindex(b"PK\x05\x06")
+    size, offset = struct.unpack("<II", data[at + 12 : at + 20])
+    return data[: at + 12] + struct.pack("<II", size, offset + 5000) + data[at + 20 :]
 
 
 def _json(rows) -> bytes:
@@ -210,6 +231,27 @@ MISTAKES = {
         "cards.xlsx: not a spreadsheet file (it is no zip archive)",
     ),
     "a format it cannot read": ("cards.numbers", b"\0", "cannot read '.numbers' files"),
+    # each was exit 4 (issue 25): the counts and values LibreOffice writes, written by hand
+    "rows repeated 'abc' times in an ODS": (
+        "cards.ods",
+        _ods_changed('number-rows-repeated="1048570"', 'number-rows-repeated="abc"'),
+        "cards.ods:5: number-rows-repeated='abc' is not a whole number",
+    ),
+    "columns repeated '1e3' times in an ODS": (
+        "cards.ods",
+        _ods_changed('number-columns-repeated="16381"', 'number-columns-repeated="1e3"'),
+        "cards.ods:1: number-columns-repeated='1e3' is not a whole number",
+    ),
+    "an ODS whose zip points before itself": (
+        "cards.ods",
+        _zip_pointing_before_itself(_ods(ROWS)),
+        "cards.ods: not an OpenDocument spreadsheet",
+    ),
+    "a number cell of value 'one' in an ODS": (
+        "cards.ods",
+        _ods_changed('office:value="3"', 'office:value="one"'),
+        "cards.ods:2: the cell's value 'one' is not a number",
+    ),
     "no rows": ("cards.csv", b"title,count\n", "no rows below the headings"),
     "a data file that is missing": (
         "nothing.csv",

@@ -133,6 +133,24 @@ def trim_box(item: dict) -> Box:
     return Box(x, y, x + w, y + h)
 
 
+def drawn_box(item: dict, page: list[dict]) -> Box:
+    """Where a piece's art may print: its bleed box, stopped at its trim line on each edge
+    another piece of the page touches (a butted deck: one cut between neighbours)."""
+    t, b = trim_box(item), bleed_box(item)
+    x0, y0, x1, y1 = b.x0, b.y0, b.x1, b.y1
+    for other in page:
+        if other is item or other["kind"] not in ART_KINDS:
+            continue
+        o = trim_box(other)
+        beside = min(t.y1, o.y1) - max(t.y0, o.y0) > TOL
+        above = min(t.x1, o.x1) - max(t.x0, o.x0) > TOL
+        x1 = t.x1 if beside and abs(o.x0 - t.x1) < TOL else x1
+        x0 = t.x0 if beside and abs(o.x1 - t.x0) < TOL else x0
+        y1 = t.y1 if above and abs(o.y0 - t.y1) < TOL else y1
+        y0 = t.y0 if above and abs(o.y1 - t.y0) < TOL else y0
+    return Box(x0, y0, x1, y1)
+
+
 def behind(box: Box, paper: tuple[float, float], axis: str) -> Box:
     """What lies behind ``box`` once the sheet is turned (or folded) about ``axis``: 'x' a
     vertical line down the middle of the page, 'y' a horizontal one across it."""
@@ -211,13 +229,13 @@ def test_nothing_but_its_own_back_lies_behind_a_piece(case: Case):
             fronts = pack.items_on(page.number - 1)
             if not any(i["kind"] in ART_KINDS for i in fronts):
                 continue  # a page nobody cuts (an assembly map), or a sheet's text
+            on_back = pack.items_on(page.number)
             for form in page.forms:
-                home = behind(moved(form.box, -dx, -dy), pack.paper, axis)
-                over = [i for i in fronts if min(home.overlap(bleed_box(i))) > TOL]
-                backs = [
-                    i for i in pack.items_on(page.number) if bleed_box(i).close_to(form.box, TOL)
-                ]
+                backs = [i for i in on_back if bleed_box(i).close_to(form.box, TOL)]
                 assert len(backs) == 1, f"{pack.game} p{page.number}: art that is no back"
+                drawn = drawn_box(backs[0], on_back)
+                home = behind(moved(drawn, -dx, -dy), pack.paper, axis)
+                over = [i for i in fronts if min(home.overlap(drawn_box(i, fronts))) > TOL]
                 assert [piece(i) for i in over] == [piece(backs[0])], (
                     f"{pack.game} p{page.number}: the back of {piece(backs[0])} lies behind "
                     f"{[piece(i) for i in over]}"
@@ -398,14 +416,16 @@ def guillotine(boxes: list[Box]) -> bool:
 
 
 def test_every_sheet_of_pieces_parts_with_straight_cuts(case: Case):
-    """The bleed boxes of the fronts on a page part with straight cuts right across the
-    sheet, one after another: cards, counters and boards alike."""
+    """The printed boxes of the fronts on a page (bleed boxes, stopped at the trim where
+    butted cards touch) part with straight cuts right across the sheet, one after another:
+    cards, counters and boards alike."""
     for pack in case.packs:
-        by_page: dict[int, list[Box]] = defaultdict(list)
+        by_page: dict[int, list[dict]] = defaultdict(list)
         for item in pack.manifest["items"]:
             if item["side"] == "front" and item["kind"] != "sheet" and "tile" not in item:
-                by_page[item["page"]].append(bleed_box(item))
-        for page, boxes in by_page.items():
+                by_page[item["page"]].append(item)
+        for page, items in by_page.items():
+            boxes = [drawn_box(item, items) for item in items]
             assert guillotine(boxes), f"{pack.game} page {page}: no straight cut parts the pieces"
 
 

@@ -235,7 +235,8 @@ def test_black_prints_the_printers_way() -> None:
     inks = press.raster(picture, 300)
     assert inks.getpixel((50, 150)) == (0, 0, 0, 255), "a thin black line: black ink alone"
     assert sum(inks.getpixel((220, 220))[:3]) > 300, "a large black area: rich black"
-    assert inks.getpixel((152, 220))[:3] == (0, 0, 0), "its rim on black ink, kept back"
+    rim = inks.getpixel((151, 220))
+    assert rim == inks.getpixel((220, 220)), "its rim in the same build: no ring of black ink"
     assert inks.getpixel((20, 20))[:3] == (0, 0, 0), "a grey on black ink alone"
 
 
@@ -524,7 +525,9 @@ def test_a_png_drawn_as_its_own_rows_goes_to_the_shop_in_the_press_cmyk(
 
 
 def test_boards_dice_standees_and_sheets_go_to_the_shop_too(tmp_path) -> None:
-    packs = plan_games(load_games(BUNDLED, ("chocolate-coin", "candiescollectors"), None), None)
+    packs = plan_games(
+        load_games(BUNDLED, ("chocolate-coin", "candiescollectors", "chaos-cove"), None), None
+    )
     pages = [p for pack in packs for ps in shop_pages(pack).values() for p in ps]
     kinds = {p.noun for p in pages}
     assert {"card", "token", "board", "die", "standee", "sheet"} <= kinds, kinds

@@ -4,6 +4,7 @@ folder, a regular file, no larger than its kind may be, refused before a byte is
 from __future__ import annotations
 
 import ast
+import importlib
 import io
 import os
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ import jinja2
 import pytest
 from PIL import Image, UnidentifiedImageError
 
+import generator
 from generator.art.templates import ContainedLoader
 from generator.errors import ErrorList, SpecError
 from generator.limits import FILE_BYTES
@@ -79,7 +81,6 @@ ALLOWED = {
     ("paths.py", None): "the gate itself",
     ("output/atomic.py", None): "the writer: the temporary files it writes, its lock file, and "
     "the digest of the PDF it wrote",
-    ("output/staging.py", None): "the writer of a folder: the files it wrote, flushed to disk",
     ("i18n/catalogs.py", "write_catalog"): "writes a catalog into the temporary file that "
     "output.atomic.replacing hands it",
     ("cli/__init__.py", "cli"): "pnp --quiet sends its output to os.devnull (a write)",
@@ -438,3 +439,48 @@ def test_a_profile_that_is_no_file_is_an_error(tmp_path: Path, monkeypatch, make
     monkeypatch.setenv("PNP_CONFIG", str(config))
     with pytest.raises(SpecError, match="config.toml"):
         load_profile(("a4",))
+
+
+CLOCK_LIMITS = ("RENDER_SECONDS", "BUILD_SECONDS", "BUILD_OUTPUT")
+
+
+def _limit_constants() -> list[tuple[str, object]]:
+    """Every ``MAX_*`` constant of the package (and the template clock's), as (name, value):
+    what docs/safety.md must list (a name two modules use, with each value)."""
+    found: list[tuple[str, object]] = []
+    package = Path(generator.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = [
+            target.id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+            and (target.id.startswith("MAX_") or target.id in CLOCK_LIMITS)
+        ]
+        if names:
+            module = importlib.import_module(
+                ".".join(path.relative_to(package.parent).with_suffix("").parts)
+            )
+            found += [(name, getattr(module, name)) for name in names]
+    return found
+
+
+def _shown(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:,g}"
+
+
+def test_docs_safety_lists_every_limit_with_its_value() -> None:
+    """docs/safety.md (README's "Safety and limits" points to it) names every limit constant
+    and every file kind of limits.py, each with the value the code has."""
+    text = (Path(generator.__file__).parent.parent / "docs" / "safety.md").read_text("utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    missing = []
+    for name, value in _limit_constants():
+        if not any(f"`{name}`" in row and f"| {_shown(value)}" in row for row in rows):
+            missing.append(f"{name} = {_shown(value)}")
+    for kind, size in FILE_BYTES.items():
+        if not any(f"| `{kind}` | {size:,} bytes |" in row for row in rows):
+            missing.append(f"FILE_BYTES[{kind!r}] = {size:,}")
+    assert not missing, f"docs/safety.md lacks (or shows another value of): {missing}"

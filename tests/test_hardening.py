@@ -178,7 +178,7 @@ def png(w: int, h: int, colour: tuple[int, int, int]) -> bytes:
     return buffer.getvalue()
 
 
-INSIDE_PNG = png(8, 8, (200, 30, 30))  # an image of the game: 8 x 8
+INSIDE_PNG = png(8, 8, (250, 215, 205))  # an image of the game: 8 x 8, light under black text
 SECRET_PNG = png(5, 7, (30, 30, 200))  # the image outside the game folder: 5 x 7
 
 # --- a synthetic game -----------------------------------------------------------------------------

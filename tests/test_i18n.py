@@ -237,3 +237,31 @@ def test_the_contents_name_each_kind_by_its_translated_title(pnp, tmp_path):
         contents = re.sub(r"\s+", " ", doc.pages[0].extract_text())
     assert "Kakao 18 · Zucker 14 · Milch 10 · Haselnuss 10 · Trauben 8" in contents, contents
     assert "cocoa" not in contents and "victory-point" not in contents
+
+
+BAD_HEADERS = {
+    "a hundred million plural forms": ("nplurals=100000000; plural=(n != 1);", "nplurals"),
+    "nplurals not a number": ("nplurals=abc; plural=(n != 1);", "nplurals"),
+    "nplurals negative": ("nplurals=-3; plural=(n != 1);", "nplurals"),
+    "nplurals zero": ("nplurals=0; plural=0;", "nplurals"),
+    "a plural expression gettext cannot read": ("nplurals=2; plural=(n !!= 1;", "plural="),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_HEADERS))
+@pytest.mark.parametrize("command", ["check", "i18n update"])
+def test_a_catalog_header_out_of_bounds_is_an_error_at_its_line(pnp, game, case, command):
+    """nplurals=100000000 in a 190-byte catalog took 1.6 GB in check and made i18n update
+    write a hundred million msgstr[n]; nplurals=abc was exit 4 from i18n update. Each is now
+    an error at the header's line (1 to 6 forms, as gettext's languages need)."""
+    po = init_german(pnp, game)
+    text = po.read_text(encoding="utf-8")
+    header, message = BAD_HEADERS[case]
+    text = re.sub(r"Plural-Forms: [^\\]*", f"Plural-Forms: {header}", text, count=1)
+    po.write_text(text, encoding="utf-8")
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "Plural-Forms" in t)
+    args = ("check", GAME, "--lang", "de") if command == "check" else ("i18n", "update", GAME)
+    result = pnp(*args, "--components", game.parent)
+    assert result.exit_code == 2, result.output
+    assert f"de.po:{line}: broken catalog: Plural-Forms: {message}" in result.stderr, result.output
+    assert po.read_text(encoding="utf-8") == text  # update wrote nothing

@@ -77,3 +77,26 @@ def test_a_broken_profile_is_an_error_at_its_file(pnp, game, tmp_path, text, mes
     (tmp_path / "pnp.toml").write_text(text)
     result = pnp("check", "--components", game)
     assert result.exit_code == 2 and message in result.stderr, result.output
+
+
+def test_saving_never_writes_through_a_link_and_keeps_what_it_does_not_change(tmp_path):
+    """A link planted under the writer's temporary name is replaced, not written through;
+    the file is TOML a parser reads back (a table name with a space, which the hand-made
+    writer got wrong), its comments and other tables kept."""
+    import os
+    import tomllib
+
+    from generator.profile import save
+
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    path = tmp_path / "pnp.toml"
+    path.write_text('# mine\n["a b"]\nx = 1  # kept\n', encoding="utf-8")
+    (tmp_path / f".pnp.toml.tmp-{os.getpid()}").symlink_to(victim)
+    save(path, {"paper": "letter", "back_offset": [1.5, -0.5]})
+    assert victim.read_text() == "precious"
+    text = path.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    assert data == {"a b": {"x": 1}, "printer": {"paper": "letter", "back_offset": [1.5, -0.5]}}
+    assert "# mine" in text and "# kept" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pnp.toml", "victim"]

@@ -135,6 +135,42 @@ def test_a_changed_row_redraws_that_card_alone(server, games):
     assert pieces(state(server, DECK)["view"]) == before
 
 
+def test_the_pictures_drawn_are_counted_for_the_terminal(server, games):
+    """The preview tells its progress hook how many pictures a change needs and hears of
+    each one drawn (the command puts a bar on a terminal), whether drawn by the queue or
+    first by the page's own request."""
+    heard: list[tuple[str, int, list[str]]] = []
+
+    def progress(label: str, total: int):
+        heard.append((label, total, []))
+        return heard[-1][2].append
+
+    def finished() -> bool:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if all(len(ticks) == total for _, total, ticks in heard):
+                return True
+            time.sleep(0.05)
+        return False
+
+    server.preview.progress = progress
+    deck = games / "deck"
+    first = state(server, DECK)  # every picture not drawn yet: counted, then all heard of
+    assert finished() and sum(total for _, total, _ in heard) == first["timings"]["drawn"]
+    heard.clear()
+    rows = [card_row(n) for n in range(1, CSV_CARDS + 1)]
+    rows[5] = card_row(6, "Moon Gate")
+    write_rows(deck, rows)
+    try:
+        card = pieces(state(server, DECK)["view"])[("cards", "moon-gate")]
+        picture(server, card["sides"][0]["picture"])
+        assert finished()
+        assert heard == [("drawing deck", 1, ["cards moon-gate"])], heard
+    finally:
+        server.preview.progress = lambda label, total: lambda what: None
+        write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
+
+
 def test_a_listening_page_is_told_of_a_change(server, games):
     deck = games / "deck"
     host, port = server.server_address[:2]
@@ -218,6 +254,31 @@ def test_findings_are_shown_on_the_pieces_they_are_on(server, games):
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
         game_file.write_text(good, encoding="utf-8")
     assert state(server, DECK)["view"]["check"]["passed"] is True
+
+
+def test_low_contrast_is_shown_on_the_pieces_at_its_line(server, games):
+    """Pale title bands put the stock card's light title on a light ground: every card shows
+    the contrast finding at the style's line of game.yaml, and the check fails until fixed."""
+    game_file = games / "deck" / "game.yaml"
+    good = game_file.read_text(encoding="utf-8")
+    game_file.write_text(good.replace('accent: "#2f4f7f"', 'accent: "#d8e0ee"'), "utf-8")
+    try:
+        view = state(server, DECK)["view"]
+        found = {
+            k: [f for f in p["findings"] if f["kind"] == "contrast"]
+            for k, p in pieces(view).items()
+        }
+        found = {k: v for k, v in found.items() if k[0] == "cards"}
+        assert found and all(found.values()), found
+        finding = found[("cards", "card-1")][0]
+        assert finding["side"] == "face" and finding["file"]
+        assert re.search(r"low contrast: .* at 1\.\d\d:1", finding["message"]), finding
+        assert view["check"]["passed"] is False
+    finally:
+        game_file.write_text(good, encoding="utf-8")
+    view = state(server, DECK)["view"]
+    assert not any(f["kind"] == "contrast" for p in pieces(view).values() for f in p["findings"])
+    assert view["check"]["passed"] is True
 
 
 def test_another_language_and_other_print_options(server):

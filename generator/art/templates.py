@@ -18,6 +18,7 @@ from lxml import etree
 from markupsafe import Markup
 
 from generator.art import richtext, sandbox
+from generator.art.clock import Stopped
 from generator.art.richtext import Overflow
 from generator.art.sandbox import Budget, LimitedEnvironment
 from generator.art.shapes import Shape
@@ -285,6 +286,9 @@ class TemplateRenderer:
             return sandbox.render(caller, {"template": template, "argument": argument})
         except AssetError as exc:
             raise SpecError(*locate(exc.name), str(exc)) from None
+        except Stopped as exc:
+            path = _template_position(exc, template, self.game)[0]
+            raise SpecError(path, None, str(exc)) from None
         except (Budget, OverflowError, RecursionError, MemoryError) as exc:
             path, line = _template_position(exc, template, self.game)
             raise SpecError(path, line, f"the template asks too much: {exc} ({where})") from None
@@ -315,6 +319,8 @@ class TemplateRenderer:
             return sandbox.render(self.env.get_template(name), context)
         except AssetError as exc:
             raise SpecError(*locate(exc.name), f"{exc} (drawn by template {name})") from None
+        except Stopped as exc:  # one line for all the renders not made
+            raise SpecError(_template_position(exc, name, self.game)[0], None, str(exc)) from None
         except (Budget, OverflowError, RecursionError, MemoryError) as exc:
             path, line = _template_position(exc, name, self.game)
             raise SpecError(

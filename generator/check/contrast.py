@@ -297,6 +297,7 @@ class LowContrast:
     colour: RGB
     behind: RGB
     more: int = 0  # other pieces of the component with this finding
+    others: tuple[str, ...] = ()  # their names, for a preview that shows it on each
     texts: int = 1  # how many texts of these colours they print
 
     def message(self, ink_saver: bool = False) -> str:
@@ -319,8 +320,9 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> int | None:
-    """The line of the first string in ``doc`` (below ``within``) that holds ``text``."""
+def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> tuple[Path, int] | None:
+    """The file and line of the first string in ``doc`` (below ``within``) that holds
+    ``text``: a spreadsheet's row when the entries came from one."""
     data: Any = doc.data
     for key in within:
         try:
@@ -331,7 +333,7 @@ def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> int | None:
     while stack:
         loc, value = stack.pop(0)
         if isinstance(value, str) and text.strip() in value:
-            return doc.line_of(loc)
+            return doc.where(loc)
         if isinstance(value, dict):
             stack += [((*loc, k), v) for k, v in value.items()]
         elif isinstance(value, list):
@@ -403,7 +405,7 @@ def _count(
     first = found[where]
     if piece not in pieces:
         pieces.add(piece)
-        first = replace(first, more=first.more + 1)
+        first = replace(first, more=first.more + 1, others=(*first.others, piece))
     if text not in texts:
         texts.add(text)
         first = replace(first, texts=first.texts + 1)
@@ -422,12 +424,11 @@ def _source(
     component = plan.component
     if design is not None and design.entry is not None:
         entry = (component.spec.entries_key, design.index)
-        line = _text_line(component.doc, text, entry)
-        if line is not None:
-            return component.doc.where((*entry, "text"))[0], line
-    line = _text_line(component.doc, text)
-    if line is not None:
-        return component.path, line
+        found = _text_line(component.doc, text, entry) or _text_line(component.doc, text)
+    else:
+        found = _text_line(component.doc, text)
+    if found is not None:
+        return found
     return design.where if design is not None else (component.path, None)
 
 

@@ -9,7 +9,7 @@ import click
 
 from generator.cli import Failed
 from generator.cli.common import EXIT_CANNOT_WRITE, out_option, parse_offset
-from generator.errors import SpecError, SpecFailure, display_path
+from generator.errors import SpecError, SpecFailure, clean, display_path
 from generator.model.sizes import paper_sizes
 from generator.output.calibration import write_calibration
 from generator.profile import HERE, load_profile, save, user_config
@@ -38,6 +38,8 @@ def command(
         profile = load_profile(tuple(paper_sizes()))
     except SpecError as exc:
         raise SpecFailure([exc]) from None
+    for warning in profile.warnings:
+        click.echo(f"warning: {clean(warning)}", err=True)
     paper = paper or profile.values.get("paper", "a4")
     duplex = duplex or profile.values.get("duplex", "long")
     if offset is not None:

@@ -183,6 +183,8 @@ def make_options(
         "ink_saver": ink_saver,
     }
     overridden = {key for key, value in given.items() if value is not None}
+    for warning in profile.warnings:
+        click.echo(f"warning: {clean(warning)}", err=True)
     if set(profile.values) - overridden:
         click.echo(clean(profile.describe(overridden)), err=True)
     return resolve(given, profile)

@@ -87,6 +87,7 @@ def build(request: Request) -> int:
         source = None if request.language is None else game.language
         key = pack_key(game.root, settings(request, source))
         folder = out_folder(request.out_dir, game, by_language)
+        sweep_stale(folder)  # a pack a killed build left half-replaced is put back first
         if up_to_date(folder, game.name, key):
             click.echo(f"{clean(game.name)}: {display_path(folder)} is up to date")
         else:

@@ -60,3 +60,29 @@ def progress(label: str, total: int, lines: bool = False) -> Iterator[Tick]:
             click.echo(f"{clean(label)}: {clean(current)} ({done}/{total})", err=True)
 
     yield tick
+
+
+def counted(label: str, total: int) -> Tick:
+    """A ``Tick`` for work done in parts by others (a server's queue of jobs): a bar on a
+    terminal, closed by the ``total``-th tick; elsewhere nothing."""
+    if total <= 0 or not on_terminal():
+        return lambda what: None
+    bar = click.progressbar(
+        length=total,
+        label=clean(label),
+        file=sys.stderr,
+        show_eta=True,
+        show_pos=True,
+        item_show_func=_shown,
+    )
+    bar.__enter__()
+    done = 0
+
+    def tick(what: str) -> None:
+        nonlocal done
+        done += 1
+        bar.update(1, what)
+        if done == total:
+            bar.__exit__(None, None, None)
+
+    return tick

@@ -71,6 +71,7 @@ def command(
     Every piece at its true size, front and back, with its copies, the spec line or
     spreadsheet row it comes from and the check's findings on it; the sheets as pnp build
     prints them. With no GAME, every game here (a menu picks one)."""
+    from generator.cli.progress import counted
     from generator.serve.live import Preview
     from generator.serve.server import running
     from generator.serve.settings import LANGUAGE, Settings
@@ -93,7 +94,7 @@ def command(
     cache = Path(tempfile.mkdtemp(prefix="pnp-serve-"))
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: close, as any other end
-            preview = Preview(roots, base, options.back_offset, cache)
+            preview = Preview(roots, base, options.back_offset, cache, counted)
             with running(_bind(preview, host, port)) as server:
                 _announce(server.url, base, host, open_browser)
                 preview.run()

@@ -14,6 +14,7 @@ reported by ``pnp check --lang``.
 from __future__ import annotations
 
 import copy
+import gettext
 import io
 import re
 from collections.abc import Iterator, Sequence
@@ -161,6 +162,9 @@ def extract(
     return catalog
 
 
+MAX_PLURAL_FORMS = 6  # plural forms of one language: gettext's languages need at most 6
+
+
 class CatalogError(ValueError):
     """A catalog that cannot be read: what is wrong with it, and its line where that can be
     told."""
@@ -181,10 +185,44 @@ def read_catalog(root: Path, path: Path, kind: str = "catalog") -> Catalog:
             f"the file is {exc.size:,} bytes; a catalog may have {exc.limit:,} (a game's "
             "strings take a few hundred kilobytes)"
         ) from None
+    check_plural_forms(raw)
     try:
         return _parsed(raw)
     except ValueError as exc:
         raise CatalogError(str(exc), _catalog_line(raw, str(exc))) from None
+
+
+_PLURAL_FORMS = re.compile(rb"Plural-Forms:([^\n\\]*)", re.IGNORECASE)
+
+
+def check_plural_forms(raw: bytes) -> None:
+    """``CatalogError`` at its line for a ``Plural-Forms`` header that is not 1 to
+    ``MAX_PLURAL_FORMS`` forms and a plural expression gettext reads (nplurals=100000000 made
+    ``i18n update`` write a hundred million msgstr[n] and took 1.6 GB to load)."""
+    header = raw.find(b'msgid ""')
+    found = _PLURAL_FORMS.search(raw, 0, raw.find(b"\n\n", header)) if header >= 0 else None
+    if found is None:
+        return
+    line = raw.count(b"\n", 0, found.start()) + 1
+    fields = dict(
+        part.strip().partition("=")[::2]
+        for part in found[1].decode("utf-8", "replace").split(";")
+        if "=" in part
+    )
+    count = fields.get("nplurals", "").strip()
+    if not count.isdigit() or not 1 <= int(count) <= MAX_PLURAL_FORMS:
+        raise CatalogError(
+            f"Plural-Forms: nplurals={count[:20]!r}; a language has 1 to {MAX_PLURAL_FORMS} "
+            "plural forms (write e.g. nplurals=2; plural=(n != 1);)",
+            line,
+        )
+    expression = fields.get("plural", "").strip()
+    try:
+        gettext.c2py(expression or "0")
+    except (ValueError, RecursionError) as exc:
+        raise CatalogError(
+            f"Plural-Forms: plural={expression[:40]!r} cannot be read ({exc})", line
+        ) from None
 
 
 def _parsed(raw: bytes) -> Catalog:

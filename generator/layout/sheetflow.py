@@ -10,22 +10,28 @@ is reported as an overflow rather than clipped.
 
 from __future__ import annotations
 
-import hashlib
 import io
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    Frame,
+    KeepTogether,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+    paraparser,
+)
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.art.richtext import Overflow
@@ -34,6 +40,7 @@ from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
 from generator.model.yamlsource import Path_
 from generator.svg import canvas as rl
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
+from generator.svg.raster import open_image
 
 ICON_CODE = re.compile(r":([a-z0-9][a-z0-9-]*):")
 BOLD_CODE = re.compile(r"\*\*(.+?)\*\*")
@@ -57,17 +64,27 @@ BLANK_PNG = bytes.fromhex(
 )
 
 
+BLANK_SRC = "pnp-blank-icon"  # the <img src> of an icon's placeholder: no file, held in memory
+
+
 @cache
-def blank_image() -> str:
-    """A 1 x 1 transparent PNG that holds an icon's place in a line of text (reportlab's
-    paragraphs take images by file name only, so it is written once to the temp folder)."""
-    digest = hashlib.sha1(BLANK_PNG).hexdigest()[:8]
-    path = Path(tempfile.gettempdir()) / f"pnp-generator-blank-{digest}.png"
-    if not path.is_file():
-        tmp = path.with_name(f"{path.name}.{os.getpid()}")
-        tmp.write_bytes(BLANK_PNG)
-        os.replace(tmp, path)
-    return str(path)
+def _blank_reader() -> ImageReader:
+    """The 1 x 1 transparent PNG that holds an icon's place in a line of text, decoded from
+    memory once."""
+    return ImageReader(open_image(BLANK_PNG))
+
+
+def _paragraph_image(src: str) -> ImageReader:
+    """reportlab's reader of a paragraph's ``<img>``: only the icon placeholder, from memory
+    (reportlab takes images in paragraphs by file name only; the placeholder was a file of a
+    predictable name in /tmp, which another user could plant first). Spec text is escaped,
+    so no other ``<img>`` reaches a paragraph."""
+    if src != BLANK_SRC:
+        raise ValueError(f"a paragraph draws no image file ({src!r})")
+    return _blank_reader()
+
+
+paraparser.ImageReader = _paragraph_image
 
 
 @dataclass
@@ -357,7 +374,7 @@ class Story:
         def icon(match: re.Match[str]) -> str:
             self.layout.icon(match[1], self.where)  # an unknown icon fails now, at its line
             return (
-                f'<img src="{blank_image()}" width="{size:.2f}" height="{size:.2f}" '
+                f'<img src="{BLANK_SRC}" width="{size:.2f}" height="{size:.2f}" '
                 f'valign="-{ICON_DROP:.0%}"/>'
                 f'<onDraw name="{CALLBACK}" label="{match[1]}@{size:.2f}"/>'
             )

@@ -17,6 +17,7 @@ import json
 import re
 import unicodedata
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from lxml import etree
 
 from generator.errors import SpecError
 from generator.limits import FILE_BYTES
-from generator.model.yamlsource import YamlDoc, parse_yaml
+from generator.model.yamlsource import LONE_SURROGATE, YamlDoc, parse_yaml
 from generator.paths import PathRefused, TooLarge, read_bytes, within
 
 MAX_DATA_BYTES = FILE_BYTES["data"]  # a data file's size
@@ -126,12 +127,17 @@ def _number(cell: str) -> Any:
     return cell
 
 
+# what zipfile raises on a damaged archive: a bad header or directory (BadZipFile, a negative
+# seek: ValueError), a cut member (EOFError), bad compressed data (zlib.error), an unknown method
+ZIP_DAMAGE = (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error, NotImplementedError)
+
+
 def _check_zip(path: Path, data: bytes) -> None:
     """A spreadsheet is a zip: refuse one that is not, or unpacks to too much."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError):
+    except ZIP_DAMAGE:
         raise SpecError(
             path,
             None,
@@ -203,7 +209,7 @@ def _ods_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, lis
             content = archive.read("content.xml")
         parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
         root = etree.fromstring(content, parser)
-    except (KeyError, zipfile.BadZipFile, etree.XMLSyntaxError, OSError):
+    except (KeyError, etree.XMLSyntaxError, *ZIP_DAMAGE):
         raise SpecError(
             path,
             None,
@@ -215,8 +221,9 @@ def _ods_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, lis
     rows: list[tuple[int, list[Any]]] = []
     number = 0
     for row in table.iterfind(".//table:table-row", ODS):
-        cells = _ods_cells(row)
-        repeat = min(int(row.get(f"{{{ODS['table']}}}number-rows-repeated", "1")), MAX_ROWS + 2)
+        where = (path, number + 1)
+        cells = _ods_cells(row, where)
+        repeat = min(_repeat(row, "number-rows-repeated", where), MAX_ROWS + 2)
         for _ in range(repeat):
             number += 1
             rows.append((number, list(cells)))
@@ -225,17 +232,18 @@ def _ods_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, lis
     return rows
 
 
-def _ods_cells(row: etree._Element) -> list[Any]:
-    """The values of one ODS row, blank runs expanded up to ``MAX_COLUMNS`` + 1."""
+def _ods_cells(row: etree._Element, where: tuple[Path, int]) -> list[Any]:
+    """The values of one ODS row (``where``: its file and row, for a mistake), blank runs
+    expanded up to ``MAX_COLUMNS`` + 1."""
     cells: list[Any] = []
-    table, office = ODS["table"], ODS["office"]
+    office = ODS["office"]
     for cell in row:
         if etree.QName(cell).localname not in ("table-cell", "covered-table-cell"):
             continue
-        repeat = min(int(cell.get(f"{{{table}}}number-columns-repeated", "1")), MAX_COLUMNS + 1)
+        repeat = min(_repeat(cell, "number-columns-repeated", where), MAX_COLUMNS + 1)
         kind = cell.get(f"{{{office}}}value-type")
         if kind in ("float", "percentage", "currency"):
-            value: Any = _whole(float(cell.get(f"{{{office}}}value", "0")))
+            value: Any = _whole(_ods_number(cell.get(f"{{{office}}}value", "0"), where))
         else:
             paragraphs = cell.iterfind("text:p", ODS)
             value = "\n".join("".join(p.itertext()) for p in paragraphs) or None
@@ -243,6 +251,23 @@ def _ods_cells(row: etree._Element) -> list[Any]:
         if len(cells) > MAX_COLUMNS:
             break
     return cells[: MAX_COLUMNS + 1]
+
+
+def _repeat(element: etree._Element, name: str, where: tuple[Path, int]) -> int:
+    """An ODS element's repeat count (``table:number-rows-repeated`` or ``-columns-``): a
+    whole number (a huge one counts as huge), else a SpecError at its row."""
+    text = element.get(f"{{{ODS['table']}}}{name}", "1")
+    if not text.isascii() or not text.isdigit():
+        raise SpecError(*where, f"{name}={text[:20]!r} is not a whole number; save it again")
+    return int(text) if len(text) < 10 else 10**9
+
+
+def _ods_number(text: str, where: tuple[Path, int]) -> float:
+    """An ODS cell's ``office:value``: a number, else a SpecError at its row."""
+    try:
+        return float(text[:100])
+    except ValueError:
+        raise SpecError(*where, f"the cell's value {text[:20]!r} is not a number") from None
 
 
 def _records(
@@ -280,6 +305,8 @@ def _records(
         except (json.JSONDecodeError, RecursionError) as exc:
             where = text.count("\n", 0, getattr(exc, "pos", at)) + 1
             raise SpecError(path, where, f"broken JSON: {getattr(exc, 'msg', exc)}") from None
+        if not _encodable(record):  # "\ud800": a string Python holds but no file can
+            raise SpecError(path, line, LONE_SURROGATE)
         lines[(len(records),)] = line
         records.append(record)
         if len(records) > MAX_ROWS:
@@ -290,6 +317,24 @@ def _records(
         elif at >= len(text) or text[at] != "]":
             raise SpecError(path, text.count("\n", 0, at) + 1, "broken JSON: expected ',' or ']'")
     return records, lines
+
+
+def _encodable(record: Any) -> bool:
+    """Whether every text in a decoded JSON record can be written (no lone surrogate)."""
+    stack = [record]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def _skip(text: str, at: int) -> int:
@@ -329,6 +374,8 @@ def _entries_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
                     )
                 continue
             record[columns[index]] = value
+        if not _encodable(record):  # "\ud800": a string Python holds but no file can
+            raise SpecError(path, line, LONE_SURROGATE)
         lines[(len(records),)] = line
         records.append(record)
     table = _entries_from_records(path, records, lines)

@@ -28,6 +28,10 @@ FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 NESTING_MARKS = "[{-:?"  # every level of YAML nesting opens with one of these
 FAST_MAX_NESTING = 10_000  # libyaml's composer overflows the C stack somewhere past 20,000
 
+LONE_SURROGATE = (
+    "the text holds an escape that is no character (a lone surrogate); write the character itself"
+)
+
 
 @dataclass
 class YamlDoc:
@@ -114,8 +118,7 @@ class _Builder:
                 raise SpecError(
                     self.path,
                     node.start_mark.line + 1,
-                    "the text holds an escape that is no character (a lone "
-                    "surrogate); write the character itself",
+                    LONE_SURROGATE,
                 ) from None
         return value
 

@@ -1,7 +1,11 @@
 """Atomic file writes: write beside the target under a temporary name, then rename.
 
-A failed or interrupted build therefore leaves the previous file intact; leftovers from a
-killed build are swept on the next run.
+A failed or interrupted build therefore leaves the previous file intact. Temporary files are
+made new by ``paths.create_new`` (``O_EXCL|O_NOFOLLOW``: a link planted under their name is
+never written through), and the lock file is opened without following a link. Leftovers from
+a killed build are swept at the start of the next command, and a commit cut short by
+``kill -9`` (some files of a pack replaced, some not) is rolled back from the old files it
+kept aside.
 """
 
 from __future__ import annotations
@@ -9,12 +13,18 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.paths import create_new
+
 TMP_MARK = ".tmp-"
 LOCK = ".pnp-lock"  # the lock file of a folder of packs
+_LOCK_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+OLD_MARK = ".old"  # a target's previous file kept aside while a commit runs
 _owner: list[int] = []  # set in forked workers: the build process their files belong to
 
 
@@ -63,8 +73,10 @@ class Staged:
         try:
             with _locked(self.targets[0].parent) if together else contextlib.nullcontext():
                 try:
+                    # every old file kept aside before the first is replaced: a target still
+                    # the same file as its aside tells a commit killed half-way (sweep_stale)
+                    done.extend((target, _keep(target)) for target in self.targets)
                     for tmp, target in zip(self.temps, self.targets, strict=True):
-                        done.append((target, _keep(target)))
                         os.replace(tmp, target)
                 except BaseException:
                     _roll_back(done)
@@ -92,7 +104,7 @@ def _keep(target: Path) -> Path | None:
     commit fails: a hard link, so the target stays in place; moved, where links fail."""
     if not target.exists():
         return None
-    aside = target.with_name(f".{target.name}.old{TMP_MARK}{owner_pid()}")
+    aside = target.with_name(f".{target.name}{OLD_MARK}{TMP_MARK}{owner_pid()}")
     with contextlib.suppress(FileNotFoundError):
         aside.unlink()
     try:
@@ -117,8 +129,10 @@ def _roll_back(done: list[tuple[Path, Path | None]]) -> None:
 
 @contextlib.contextmanager
 def _locked(folder: Path, exclusive: bool = True) -> Iterator[None]:
-    """Hold the folder's lock (a lock file beside the packs) while the block runs: alone to
-    commit, shared to read. Where the folder or file locks are missing, just run the block."""
+    """Hold the folder's lock (a lock file beside the packs, never a link followed) while the
+    block runs: alone to commit, shared to read. Where file locks are missing, or a folder
+    that cannot be written has no lock file to read it by, just run the block; ``OSError``
+    when a commit cannot take the lock (the folder cannot be written)."""
     try:
         import fcntl
     except ImportError:  # not Unix
@@ -127,12 +141,29 @@ def _locked(folder: Path, exclusive: bool = True) -> Iterator[None]:
     if not folder.is_dir():
         yield
         return
-    with open(folder / LOCK, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    fd = _open_lock(folder / LOCK, exclusive)
+    if fd is None:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _open_lock(path: Path, exclusive: bool) -> int | None:
+    """The lock file's descriptor: made if missing; for reading, opened read-only where it
+    cannot be made (None when it is not there either: nobody can commit to such a folder)."""
+    try:
+        return os.open(path, _LOCK_FLAGS, 0o644)
+    except OSError:
+        if exclusive:
+            raise
+    try:
+        return os.open(path, _READ_FLAGS)
+    except OSError:
+        return None
 
 
 def shared_lock(folder: Path) -> contextlib.AbstractContextManager[None]:
@@ -146,13 +177,24 @@ def _prepare(targets: list[Path]) -> Staged:
         missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
         target.parent.mkdir(parents=True, exist_ok=True)
         created += [p for p in missing if p not in created]
-    return Staged(tuple(temp_path(t) for t in targets), tuple(targets), tuple(created))
+    temps = tuple(temp_path(t) for t in targets)
+    for temp in temps:
+        os.close(create_new(temp))  # the writers open it by name: a new regular file
+    return Staged(temps, tuple(targets), tuple(created))
 
 
 def _flush(paths: tuple[Path, ...]) -> None:
     for path in paths:
-        with open(path, "rb+") as handle:
-            os.fsync(handle.fileno())
+        flush_file(path)
+
+
+def flush_file(path: Path) -> None:
+    """A file written on disk (opened without following a link)."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def stage_all(targets: list[Path], write: Callable[[tuple[Path, ...]], None]) -> Staged:
@@ -181,16 +223,51 @@ def replacing(target: Path) -> Iterator[Path]:
     staged.commit()
 
 
-def sweep_stale(folder: Path) -> None:
-    """Remove temporary files that a killed build left behind (not our own live ones)."""
+def sweep_stale(folder: Path, keep_own: bool = False) -> None:
+    """Remove temporary files that a killed build left behind (not those of a build still
+    running, nor this process's own with ``keep_own``: files it is writing now), and put
+    back the old files of a commit it left half-made."""
     if not folder.is_dir():
         return
+    dead: dict[str, list[Path]] = {}
     for leftover in folder.glob(f".*{TMP_MARK}*"):
         pid = leftover.name.rsplit(TMP_MARK, 1)[-1]
-        if pid.isdigit() and int(pid) != owner_pid() and _alive(int(pid)):
+        own = pid == str(owner_pid())
+        if (own and keep_own) or (pid.isdigit() and not own and _alive(int(pid))):
             continue
+        dead.setdefault(pid, []).append(leftover)
+    for leftovers in dead.values():
+        _restore(leftovers)
+        for leftover in leftovers:
+            with contextlib.suppress(OSError):
+                if leftover.is_dir() and not leftover.is_symlink():
+                    shutil.rmtree(leftover)
+                else:
+                    leftover.unlink()
+
+
+def _restore(leftovers: list[Path]) -> None:
+    """The old files one killed commit kept aside, put back if it stopped half-way: when a
+    target is still the file kept aside (not replaced yet) or is missing, the commit did not
+    finish, and every target it replaced gets its old file back."""
+    pairs = []
+    for leftover in leftovers:
+        name = leftover.name.rsplit(TMP_MARK, 1)[0]
+        if name.startswith(".") and name.endswith(OLD_MARK):
+            pairs.append((leftover, leftover.with_name(name[1 : -len(OLD_MARK)])))
+    unfinished = any(
+        not target.exists() or (target.is_file() and os.path.samefile(aside, target))
+        for aside, target in pairs
+    )
+    if not unfinished:
+        return
+    for aside, target in pairs:
         with contextlib.suppress(OSError):
-            leftover.unlink()
+            if target.exists() and os.path.samefile(aside, target):
+                continue  # never replaced: the aside name goes with the sweep
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            os.replace(aside, target)
 
 
 def _alive(pid: int) -> bool:

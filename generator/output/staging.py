@@ -10,7 +10,14 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.output.atomic import TMP_MARK, owner_pid, temp_path
+from generator.output.atomic import (
+    OLD_MARK,
+    TMP_MARK,
+    flush_file,
+    owner_pid,
+    sweep_stale,
+    temp_path,
+)
 
 
 @contextlib.contextmanager
@@ -19,7 +26,10 @@ def replacing_folder(target: Path) -> Iterator[Path]:
     it takes ``target``'s place (the old folder removed), else it is removed and ``target``
     stays untouched."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    sweep_stale(target.parent, keep_own=True)  # what a killed export left half-replaced
     tmp = temp_path(target)
+    if tmp.is_symlink():  # never filled through a link planted under its name
+        tmp.unlink()
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
@@ -28,7 +38,7 @@ def replacing_folder(target: Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    aside = target.with_name(f".{target.name}.old{TMP_MARK}{owner_pid()}")
+    aside = target.with_name(f".{target.name}{OLD_MARK}{TMP_MARK}{owner_pid()}")
     shutil.rmtree(aside, ignore_errors=True)
     if target.exists():
         os.replace(target, aside)
@@ -45,6 +55,5 @@ def replacing_folder(target: Path) -> Iterator[Path]:
 def _flush(folder: Path) -> None:
     """Every file under ``folder`` on disk before the folder is put in place."""
     for path in folder.rglob("*"):
-        if path.is_file():
-            with open(path, "rb+") as handle:
-                os.fsync(handle.fileno())
+        if path.is_file() and not path.is_symlink():
+            flush_file(path)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.art import clock
 from generator.art.richtext import Overflow
 from generator.check.printing import PrintReport, check_printing
 from generator.errors import ErrorList, SpecError, SpecFailure, clean
@@ -86,11 +87,12 @@ def plan_games(
     of all games (and the load errors kept back)."""
     packs: list[Pack] = []
     errors: list[SpecError] = []
-    for game in loaded.games:
-        try:
-            packs.append(plan_pack(game, paper or game.spec.paper, options))
-        except SpecFailure as exc:
-            errors.extend(exc.errors)
+    with clock.new_build():
+        for game in loaded.games:
+            try:
+                packs.append(plan_pack(game, paper or game.spec.paper, options))
+            except SpecFailure as exc:
+                errors.extend(exc.errors)
     _fail_with(loaded.deferred, errors)
     return packs
 
@@ -149,9 +151,10 @@ def plan_on_all_cores(
         if finished is not None:
             finished(loaded.games[index].name)
 
-    results = map_forked(
-        job, loaded.games, weight=spec_bytes, abandon=Planned.discard, finished=done
-    )
+    with clock.new_build():
+        results = map_forked(
+            job, loaded.games, weight=spec_bytes, abandon=Planned.discard, finished=done
+        )
     errors = [e for planned in results for e in planned.errors]
     if errors or loaded.deferred:
         for planned in results:

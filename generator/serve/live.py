@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from generator.art import clock
 from generator.check.printing import check_printing
 from generator.check.verdict import judge, translation_problems
 from generator.errors import SpecError, SpecFailure
@@ -130,11 +131,15 @@ class Preview:
         base: Settings,
         back_offset: tuple[float, float],
         cache: Path,
+        progress: Callable[[str, int], Callable[[str], None]] | None = None,
     ):
+        """``progress(label, total)`` gives what hears of each picture drawn (a terminal's
+        bar): none by default."""
         self.roots = {root.name: root.resolve() for root in roots}
         self.base = base
         self.back_offset = back_offset
         self.cache = cache
+        self.progress = progress or (lambda label, total: lambda what: None)
         self.papers = list(paper_sizes())
         self.memo = Memo()
         self.pictures = Pictures()
@@ -275,9 +280,10 @@ class Preview:
                 session.rounds += 1
                 session.changed.notify_all()
         serial = next(reversed(session.plans), None)
+        tick = self.progress(f"drawing {session.settings.game}", len(wanted))
         for start in range(0, len(wanted), PICTURES_PER_JOB):
             chunk = wanted[start : start + PICTURES_PER_JOB]
-            self.submit(functools.partial(self._draw_pieces, session, serial, chunk))
+            self.submit(functools.partial(self._draw_pieces, session, serial, chunk, tick))
 
     def _look(self, session: Session) -> list[tuple[str, ShopPage]]:
         """Plan and publish, if the files changed; the pictures the new state wants."""
@@ -334,7 +340,8 @@ class Preview:
         renderer = MemoRenderer(game, settings.ink_saver, self.memo, folder.look)
         options = settings.options(self.back_offset)
         try:
-            pack = plan_pack(game, settings.paper or game.spec.paper, options, renderer)
+            with clock.new_build():
+                pack = plan_pack(game, settings.paper or game.spec.paper, options, renderer)
         except SpecFailure as exc:
             return Planned(game, None, renderer, list(dict.fromkeys([*errors, *exc.errors])))
         return Planned(game, pack, renderer, list(dict.fromkeys(errors)))
@@ -357,15 +364,22 @@ class Preview:
         return drawn.view, wanted
 
     def _draw_pieces(
-        self, session: Session, serial: int | None, sides: list[tuple[str, ShopPage]]
+        self,
+        session: Session,
+        serial: int | None,
+        sides: list[tuple[str, ShopPage]],
+        tick: Callable[[str], None],
     ) -> None:
-        """Draw the pieces' sides of a kept plan that are not drawn yet, in one go."""
+        """Draw the pieces' sides of a kept plan that are not drawn yet, in one go; ``tick``
+        hears of each side of ``sides``, drawn now or before."""
         pack = session.plans.get(serial) if serial is not None else None
         missing = [(key, side) for key, side in sides if key not in self.pictures]
-        if pack is None or not missing:
-            return
-        for (key, _), data in zip(missing, piece_pngs(pack, [s for _, s in missing]), strict=True):
-            self.pictures.put(key, data)
+        if pack is not None and missing:
+            drawn = piece_pngs(pack, [s for _, s in missing])
+            for (key, _), data in zip(missing, drawn, strict=True):
+                self.pictures.put(key, data)
+        for _, side in sides:
+            tick(f"{side.component} {side.name}")
 
     def _draw_picture(self, session: Session, key: str) -> bytes | None:
         """A picture a kept plan names but that is not kept (yet): a sheet's page, rendered

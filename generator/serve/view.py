@@ -233,7 +233,8 @@ def _piece_findings(
         message = clean(faint.message(printing.ink_saver))
         record = {"kind": "contrast", "side": side, "message": message}
         record |= {"file": shown(faint.path, root), "line": faint.line}
-        put(faint.component, faint.piece, record)
+        for piece in (faint.piece, *faint.others):
+            put(faint.component, piece, record)
     return found
 
 

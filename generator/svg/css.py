@@ -42,7 +42,7 @@ SUPPORTED_PSEUDO = frozenset((":first-child",))
 MAX_COMPOUNDS = 64  # compound selectors in one selector (each a level of the matcher's recursion)
 # selector tests and declarations applied in one document's cascade: past it, a sheet's rules
 # are not applied (a sheet within it costs at most a few steps per compound and element)
-MAX_SELECTOR_STEPS = 1_000_000
+MAX_SELECTOR_STEPS = 250_000  # about a second of matching
 
 
 @dataclass(frozen=True)
@@ -400,9 +400,10 @@ def cascade(root: etree._Element, warn: Warn) -> Cascade:
     elements = _index(root)
     meter = Meter(MAX_SELECTOR_STEPS)
     matched: list[tuple[Rule, list[etree._Element]]] = []
+    known: dict[Selector, list[etree._Element]] = {}
     for line, rules in sheets:
         try:
-            matched.extend([(rule, _subjects(rule, elements, meter)) for rule in rules])
+            matched.extend([(rule, _subjects(rule, elements, meter, known)) for rule in rules])
         except TooCostly:
             warn(
                 "<style",
@@ -474,13 +475,16 @@ def _candidates(compound: Compound, elements: Elements) -> list[etree._Element]:
     return elements.all
 
 
-def _subjects(rule: Rule, elements: Elements, meter: Meter) -> list[etree._Element]:
-    """The elements ``rule`` applies to, in document order, its declarations counted."""
-    matcher = Matcher(rule.selector, meter)
-    last = len(rule.selector.parts) - 1
-    found = []
-    for element in _candidates(rule.selector.parts[last], elements):
-        if matcher.matches(element, last):
-            meter.spend(len(rule.block))
-            found.append(element)
+def _subjects(
+    rule: Rule, elements: Elements, meter: Meter, known: dict[Selector, list[etree._Element]]
+) -> list[etree._Element]:
+    """The elements ``rule`` applies to, in document order, its declarations counted (a
+    selector met before in the document is matched once: ``known``)."""
+    found = known.get(rule.selector)
+    if found is None:
+        matcher = Matcher(rule.selector, meter)
+        last = len(rule.selector.parts) - 1
+        candidates = _candidates(rule.selector.parts[last], elements)
+        found = known[rule.selector] = [e for e in candidates if matcher.matches(e, last)]
+    meter.spend(len(found) * max(len(rule.block), 1))
     return found

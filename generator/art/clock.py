@@ -1,0 +1,206 @@
+"""The time and output templates may take: per render, and per build in all.
+
+The timer is a watchdog thread, not SIGALRM: it works on every platform, in every thread
+(``pnp serve`` renders in worker threads), and leaves the caller's own alarms alone. When a
+render passes its time, the watchdog raises ``RenderTimeout`` in the thread that renders (at
+its next Python instruction: the C calls a template can make are bounded before they run, by
+the sandbox), and again every ``REPEAT_SECONDS`` should something swallow it; whatever
+happened inside, the render ends with ``RenderTimeout``.
+
+A build (one command, or one preview of ``pnp serve``) shares one ``BuildBudget``: its renders
+together may take ``BUILD_SECONDS`` and write ``BUILD_OUTPUT`` characters, and the first render
+refused stops the rest (30 cards that each spin for their 5 s would take minutes otherwise).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import ctypes
+import os
+import threading
+import time
+from collections.abc import Iterator
+
+RENDER_SECONDS = 5.0  # one render
+BUILD_SECONDS = 120.0  # every render of one build (the bundled games take under 15 s)
+BUILD_OUTPUT = 200_000_000  # characters of SVG every render of one build may write
+REPEAT_SECONDS = 0.5  # a timeout raised again this often until the render ends
+
+
+class Budget(Exception):
+    """A template asked for more than a render may take."""
+
+
+class Stopped(Budget):
+    """A render not made: an earlier one of the build was refused."""
+
+
+class RenderTimeout(Budget):
+    """Raised in a render's thread by the watchdog (a class: raised without arguments)."""
+
+    def __str__(self) -> str:
+        return self.args[0] if self.args else "the template ran for more than its time"
+
+
+class _Watchdog:
+    """One thread that raises ``RenderTimeout`` in the threads whose render is overdue."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Condition()
+        self._due: dict[int, float] = {}  # thread id -> when its render is overdue
+        self._fired: set[int] = set()
+        self._thread: threading.Thread | None = None
+
+    def start(self, seconds: float) -> float | None:
+        """Watch this thread's render for ``seconds``; the deadline of an outer render, kept
+        for ``stop``."""
+        ident = threading.get_ident()
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="pnp-timer", daemon=True)
+                self._thread.start()
+            outer = self._due.get(ident)
+            due = time.monotonic() + seconds
+            self._due[ident] = min(due, outer) if outer is not None else due
+            self._lock.notify()
+        return outer
+
+    def stop(self, outer: float | None) -> bool:
+        """Stop watching this thread's render (back to the outer one's deadline, if any);
+        whether the render ran out of time. A timeout raised but not yet delivered is taken
+        back, so none escapes past the render."""
+        ident = threading.get_ident()
+        with self._lock:
+            fired = ident in self._fired
+            if fired:
+                self._fired.discard(ident)
+                _raise_in(ident, None)
+            if outer is None or fired:
+                self._due.pop(ident, None)
+            else:
+                self._due[ident] = outer
+        return fired
+
+    def _run(self) -> None:
+        with self._lock:
+            while True:
+                now = time.monotonic()
+                for ident, due in list(self._due.items()):
+                    if due <= now:
+                        self._fired.add(ident)
+                        self._due[ident] = now + REPEAT_SECONDS
+                        _raise_in(ident, RenderTimeout)
+                soonest = min(self._due.values(), default=None)
+                self._lock.wait(None if soonest is None else max(soonest - now, 0.001))
+
+
+def _raise_in(ident: int, exception: type[BaseException] | None) -> None:
+    """Raise ``exception`` in thread ``ident`` at its next instruction (None: take back one
+    raised and not yet delivered)."""
+    target = ctypes.py_object(exception) if exception is not None else None
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), target)
+
+
+_watchdog = _Watchdog()
+
+
+def _new_watchdog() -> None:
+    """In a forked child: a watchdog of its own (the parent's thread is not there, and its
+    lock may have been held at the fork)."""
+    global _watchdog
+    _watchdog = _Watchdog()
+
+
+os.register_at_fork(after_in_child=_new_watchdog)
+
+
+class BuildBudget:
+    """What the renders of one build have taken so far, and the first one refused."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.seconds = 0.0
+        self.output = 0
+        self.refused: str | None = None
+
+    def left(self) -> float:
+        """The seconds a render may take now: its own, or what the build has left."""
+        with self._lock:
+            if self.refused is not None:
+                raise Stopped(
+                    "not drawn: the build stopped at the first template that asked too much "
+                    f"({self.refused})"
+                )
+            if self.seconds >= BUILD_SECONDS:
+                raise Budget(f"the templates of this build ran for more than {BUILD_SECONDS:g} s")
+            return min(RENDER_SECONDS, BUILD_SECONDS - self.seconds)
+
+    def spend(self, seconds: float) -> None:
+        with self._lock:
+            self.seconds += seconds
+
+    def write(self, characters: int) -> None:
+        """Count output; past the build's limit, a Budget error."""
+        with self._lock:
+            self.output += characters
+            if self.output > BUILD_OUTPUT:
+                raise Budget(f"the build's templates wrote more than {BUILD_OUTPUT:,} characters")
+
+    def refuse(self, reason: str) -> None:
+        """Stop the build's renders: one was refused."""
+        with self._lock:
+            if self.refused is None:
+                self.refused = reason
+
+
+_process = BuildBudget()  # a command's one build, unless a caller starts its own
+_build: contextvars.ContextVar[BuildBudget | None] = contextvars.ContextVar("build", default=None)
+
+
+def current() -> BuildBudget:
+    """The budget of the build running here."""
+    return _build.get() or _process
+
+
+@contextlib.contextmanager
+def new_build() -> Iterator[BuildBudget]:
+    """Render the block's templates under a budget of their own (a preview, a rebuild)."""
+    token = _build.set(BuildBudget())
+    try:
+        yield _build.get() or _process
+    finally:
+        _build.reset(token)
+
+
+@contextlib.contextmanager
+def timed() -> Iterator[None]:
+    """Run the block (a render) within its time: ``RenderTimeout`` once the render, or the
+    build, has used its time; a render refused for any reason stops the build's others."""
+    build = current()
+    seconds = build.left()
+    outer = _watchdog.start(seconds)
+    started = time.monotonic()
+    message = f"the template ran for more than {seconds:g} s"
+    fired = raised = False
+    try:
+        yield
+    except Stopped:
+        raise
+    except Budget as exc:
+        if isinstance(exc, RenderTimeout) and not exc.args:  # raised by the watchdog
+            exc.args = (message,)
+        build.refuse(str(exc))
+        raised = True
+        raise
+    finally:
+        while True:  # a timeout delivered while stopping the watch: stop it again
+            try:
+                fired = _watchdog.stop(outer) or fired
+                break
+            except RenderTimeout:
+                fired = True
+        build.spend(time.monotonic() - started)
+        if fired and not raised:  # the timeout was swallowed on the way: the render ends
+            build.refuse(message)
+            raise RenderTimeout(message)
