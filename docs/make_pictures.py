@@ -1,15 +1,21 @@
-"""The README's pictures of the stock templates, made by the project itself: the sample game
-``docs/stock-templates`` gets its pictures (``sample_art``), is built with ``pnp build``, and
-each component's first piece is cut out of its page (where the manifest says it lies), turned
-upright and saved as ``docs/pictures/<component>.png``. The page of ``pnp serve`` is shown
-too (``docs/pictures/serve.png``): served from a copy of the sample game in which a tile
-says too much, screenshot in Chromium (Debian's chromium and chromium-driver, as the tests
-use). Run ``make pictures`` to see them: they are made, not kept in git.
+"""The docs' pictures, made by the project itself from the example games the tests build:
+the sample game ``docs/stock-templates`` gets its pictures (``sample_art``), is built with
+``pnp build``, and each component's first piece is cut out of its page (where the manifest
+says it lies), turned upright and saved as ``docs/pictures/<component>.png``, with its back
+and the whole page it is on; the same for the example games in ``docs/examples/``
+(``<game>-<component>.png``). A page folded for a single-sided printer, the calibration sheet
+and the page of ``pnp serve`` are shown too (``serve.png``: served from a copy of the sample
+game in which a tile says too much, screenshot in Chromium, Debian's chromium and
+chromium-driver, as the tests use). ``mkdocs build`` makes them (``docs/hooks.py``), again only
+when something they are made from has changed; ``make pictures`` makes them at once. They are
+made, not kept in git, but for the README's one small picture (``--readme``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 import shutil
 import signal
@@ -17,40 +23,59 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pypdfium2 as pdfium
+from PIL import Image, ImageDraw, ImageOps
 from sample_art import draw_all
 
 DOCS = Path(__file__).resolve().parent
+REPO = DOCS.parent
 SAMPLE = "stock-templates"
+EXAMPLES = DOCS / "examples"  # example games the docs quote, each built by the tests
+PICTURES = DOCS / "pictures"
 DPI = 150
+PAGE_DPI = 60  # whole pages: an A4 page 496 pixels wide
+README_PICTURE = DOCS / "assets" / "pieces.png"  # kept in git: the README shows it anywhere
+README_PIECES = ("general-cards", "general-cards-back", "playing-cards", "tiles", "tokens", "dice")
+README_HEIGHT = 150
 MM = 72 / 25.4  # points per mm
 WINDOW = (1366, 1000)  # a laptop's screen, a little taller: the tile's finding in view
 TOO_MUCH = (
     " Then swap this tile with any tile beside it, and draw a card if the meadow now touches"
     " a river; if it touches two rivers, every other player discards a card."
 )
-HIDDEN = "hex-tokens,playing-cards,standees,text-cards"  # the components the picture leaves out
+# the components the picture leaves out, so that the tile and its finding are in view
+HIDDEN = "board,dice,general-cards,hex-tokens,playing-cards,rules,standees,text-cards,token-pages"
 
 
-def build(out: Path, components: Path = DOCS) -> Path:
-    """Build the sample game (in ``components``) into ``out``; the folder of its pack."""
-    command = [sys.executable, "-m", "generator", "build", SAMPLE, "--components", str(components)]
-    subprocess.run([*command, "--out", str(out)], check=True)
-    return out / SAMPLE
+def build(out: Path, components: Path = DOCS, game: str = SAMPLE, *options: str) -> Path:
+    """Build ``game`` (in ``components``) into ``out``, with no printer profile but the
+    defaults; the folder of its pack."""
+    command = [sys.executable, "-m", "generator", "build", game, "--components", str(components)]
+    _run([*command, "--out", str(out), *options], out)
+    return out / game
 
 
-def pictures(pack: Path, target: Path) -> list[Path]:
-    """One PNG per component (``<component>.png``): its first front, cut at the bleed and
-    turned upright; and its first back, if it has backs (``<component>-back.png``)."""
+def _run(command: list[str], where: Path) -> None:
+    """Run a pnp command in ``where``, with no user config nor ``pnp.toml`` of the caller's."""
+    where.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "PNP_CONFIG": str(where / "no-config.toml")}
+    subprocess.run(command, check=True, cwd=where, env=env, stdout=subprocess.DEVNULL)
+
+
+def pictures(pack: Path, target: Path, prefix: str = "") -> list[Path]:
+    """One PNG per component (``<prefix><component>.png``): its first front, cut at the bleed
+    and turned upright; its first back, if it has backs (``-back.png``); and the whole page
+    its first front is on (``-page.png``)."""
     manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
-    pdf = pdfium.PdfDocument(pack / f"{SAMPLE}.pdf")
+    pdf = pdfium.PdfDocument(pack / f"{pack.name}.pdf")
     firsts: dict[str, dict] = {}
     for item in manifest["items"]:
         suffix = "" if item["side"] == "front" else "-back"
         firsts.setdefault(item["component"] + suffix, item)
-    target.mkdir(exist_ok=True)
+    target.mkdir(parents=True, exist_ok=True)
     written = []
     for component, item in firsts.items():
         page = pdf[item["page"] - 1]
@@ -64,10 +89,80 @@ def pictures(pack: Path, target: Path) -> list[Path]:
         piece = image.crop((round(left), round(top), round(right), round(bottom)))
         if item["rotation"]:
             piece = piece.rotate(-item["rotation"], expand=True)
-        path = target / f"{component}.png"
+        path = target / f"{prefix}{component}.png"
         piece.save(path, optimize=True)
         written.append(path)
+        if item["side"] == "front":
+            written.append(page_image(pdf, item["page"], target / f"{prefix}{component}-page.png"))
     pdf.close()
+    return written
+
+
+def page_image(pdf: pdfium.PdfDocument, number: int, path: Path) -> Path:
+    """Page ``number`` of ``pdf``, whole, at ``PAGE_DPI``, with a thin frame for the paper."""
+    image = pdf[number - 1].render(scale=PAGE_DPI / 72).to_pil()
+    ImageDraw.Draw(image).rectangle((0, 0, image.width - 1, image.height - 1), outline="#999")
+    image.save(path, optimize=True)
+    return path
+
+
+def printing_pictures(out: Path, target: Path) -> list[Path]:
+    """A sheet of the sample game laid out to fold (``fold-page.png``) and the calibration
+    sheet's two sides (``calibration.png``, ``calibration-back.png``)."""
+    fold = build(out / "fold", DOCS, SAMPLE, "--layout", "fold")
+    manifest = json.loads((fold / "manifest.json").read_text(encoding="utf-8"))
+    page = next(i["page"] for i in manifest["items"] if i["component"] == "general-cards")
+    with closing(pdfium.PdfDocument(fold / f"{SAMPLE}.pdf")) as pdf:
+        written = [page_image(pdf, page, target / "fold-page.png")]
+    _run([sys.executable, "-m", "generator", "calibrate", "--out", str(out / "cal")], out)
+    with closing(pdfium.PdfDocument(out / "cal" / "calibration-a4-long.pdf")) as pdf:
+        written.append(page_image(pdf, 1, target / "calibration.png"))
+        written.append(page_image(pdf, 2, target / "calibration-back.png"))
+        written.append(_scales(pdf, target / "calibration-scales.png"))
+    return written
+
+
+def _scales(pdf: pdfium.PdfDocument, path: Path) -> Path:
+    """The scales of the calibration sheet's back, at ``DPI``: what is drawn in the middle of
+    the page, cut out with a margin."""
+    page = pdf[1].render(scale=DPI / 72).to_pil().convert("L")
+    middle = page.crop((0, page.height // 4, page.width, page.height * 3 // 4))
+    left, top, right, bottom = ImageOps.invert(middle).getbbox()
+    pad = 30
+    middle.crop((left - pad, top - pad, right + pad, bottom + pad)).save(path, optimize=True)
+    return path
+
+
+def fingerprint() -> str:
+    """A hash of everything the pictures are made from: the example games (not their drawn
+    art), the stock templates, the engine and these scripts."""
+    digest = hashlib.sha256()
+    for folder in (DOCS / SAMPLE, EXAMPLES, REPO / "templates", REPO / "generator"):
+        for path in sorted(folder.rglob("*")):
+            skipped = {"art", "__pycache__"} & set(path.relative_to(folder).parts)
+            if path.is_file() and not skipped:
+                digest.update(str(path.relative_to(REPO)).encode() + b"\0" + path.read_bytes())
+    for script in (DOCS / "make_pictures.py", DOCS / "sample_art.py"):
+        digest.update(script.read_bytes())
+    return digest.hexdigest()
+
+
+def make_all(target: Path = PICTURES) -> list[Path]:
+    """Every picture the docs show, unless they were made from the same inputs before (the
+    fingerprint is kept in ``target/.made``); the pictures made."""
+    stamp, key = target / ".made", fingerprint()
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == key:
+        return []
+    draw_all()
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        written += pictures(build(out / "sample"), target)
+        for game in sorted(p.name for p in EXAMPLES.iterdir() if (p / "game.yaml").is_file()):
+            written += pictures(build(out / "examples", EXAMPLES, game), target, f"{game}-")
+        written += printing_pictures(out, target)
+    written.append(page_picture(target))
+    stamp.write_text(key, encoding="utf-8")
     return written
 
 
@@ -82,8 +177,13 @@ def page_picture(target: Path) -> Path:
         text = tiles.read_text(encoding="utf-8")
         tiles.write_text(text.replace("move here.", "move here." + TOO_MUCH), "utf-8")
         command = [sys.executable, "-m", "generator", "serve", SAMPLE, "--port", "0"]
+        env = {**os.environ, "PNP_CONFIG": str(components / "no-config.toml")}
         server = subprocess.Popen(
-            [*command, "--components", str(components)], stdout=subprocess.PIPE, text=True
+            [*command, "--components", str(components)],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=components,
+            env=env,
         )
         try:
             url = re.search(r"http://\S+", server.stdout.readline())[0]
@@ -133,12 +233,30 @@ def _screenshot(url: str, path: Path) -> Path:
     return path
 
 
+def readme_picture(path: Path = README_PICTURE) -> Path:
+    """The README's one picture, small enough to keep in git: a few pieces of the sample game
+    side by side, each ``README_HEIGHT`` pixels high."""
+    make_all()
+    pieces = [Image.open(PICTURES / f"{name}.png").convert("RGB") for name in README_PIECES]
+    scaled = [p.resize((round(p.width * README_HEIGHT / p.height), README_HEIGHT)) for p in pieces]
+    gap = 12
+    strip = Image.new("RGB", (sum(p.width + gap for p in scaled) - gap, README_HEIGHT), "white")
+    x = 0
+    for piece in scaled:
+        strip.paste(piece, (x, 0))
+        x += piece.width + gap
+    strip.quantize(colors=128).save(path, optimize=True)
+    return path
+
+
 def main() -> None:
-    draw_all()
-    with tempfile.TemporaryDirectory() as out:
-        for path in pictures(build(Path(out)), DOCS / "pictures"):
-            print(path.relative_to(DOCS.parent))
-    print(page_picture(DOCS / "pictures").relative_to(DOCS.parent))
+    """``make pictures``: every picture at once (``--readme``: the README's, kept in git)."""
+    if "--readme" in sys.argv[1:]:
+        print(readme_picture().relative_to(REPO))
+        return
+    (PICTURES / ".made").unlink(missing_ok=True)
+    for path in make_all():
+        print(path.relative_to(REPO))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The stock templates: each builds with short and with long inputs, keeps its text inside its
 frame and at 6 pt or more, and reports (``pnp check``) what cannot fit even at 6 pt. The sample
-game ``docs/stock-templates`` (the README's pictures) builds and checks clean, and every stock
-template has its picture in the README."""
+game ``docs/stock-templates`` (the docs' pictures) builds and checks clean, and every stock
+template has its picture on the docs' page of the stock templates."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "docs"))
-import make_pictures  # noqa: E402 - the README's pictures are made by docs/ scripts
+import make_pictures  # noqa: E402 - the docs' pictures are made by docs/ scripts
 import sample_art  # noqa: E402
 
 TEMPLATES = REPO / "templates"
@@ -108,10 +108,10 @@ def test_every_stock_template_is_tested_and_pictured(sample, tmp_path):
     stock = sorted(p.name for p in TEMPLATES.glob("*.svg.j2") if p.name != "icons.svg.j2")
     assert stock == sorted(CASES)
     made = make_pictures.pictures(make_pictures.build(tmp_path / "out", sample), tmp_path)
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    page = (REPO / "docs" / "stock-templates.md").read_text(encoding="utf-8")
     for name in stock:
-        picture = re.search(rf"!\[[^\]]*\]\(docs/pictures/([\w-]+\.png)\)[^\n]*`{name}`", readme)
-        assert picture, f"the README shows no picture of {name}"
+        picture = re.search(rf"!\[[^\]]*\]\(pictures/([\w-]+\.png)\)[^\n]*`{name}`", page)
+        assert picture, f"docs/stock-templates.md shows no picture of {name}"
         assert tmp_path / picture[1] in made, f"make pictures draws no {picture[1]}"
 
 

@@ -1,5 +1,5 @@
-"""The README's tutorial, "Your first game in five minutes", followed command by command: its
-shell blocks run as they are written, in an empty folder, with a picture in ~/Pictures; the
+"""The docs' tutorial (``docs/getting-started.md``, "Designers"), followed command by command:
+its shell blocks run as they are written, in an empty folder, with a picture in ~/Pictures; the
 pack they make holds every card's title and text, and the new card's picture."""
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ import pymupdf
 from PIL import Image, ImageDraw
 
 REPO = Path(__file__).resolve().parent.parent
-SECTION = "## Your first game in five minutes"
+TUTORIAL = REPO / "docs" / "getting-started.md"
+SECTION = "## Designers"
 
 
 def tutorial_script() -> str:
     """The shell blocks of the tutorial section, in order."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    page = TUTORIAL.read_text(encoding="utf-8")
+    section = page.split(SECTION, 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
     assert len(blocks) >= 2, "the tutorial has lost its commands"
     return "set -e\n" + "\n".join(blocks)

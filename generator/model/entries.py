@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from generator.model.fields import Count, Slug
+from generator.model.fields import MAX_COPIES, Count, Slug
 from generator.model.game import PlayerColour
 
 
@@ -64,7 +64,9 @@ class Entry(BaseModel):
 class CountedEntry(Entry):
     """An entry printed ``count`` times, or ``per_player`` times in every player colour."""
 
-    count: Count | None = None
+    count: Count | None = Field(
+        default=None, description=f"copies to print, 1 to {MAX_COPIES} (or per_player)"
+    )
     per_player: Count | None = Field(
         default=None, description="copies in each player colour of game.yaml's 'colours'"
     )

@@ -82,8 +82,8 @@ class GameFont(StrictModel):
         description='the name templates use: font-family="..."'
     )
     file: FileName
-    weight: Literal["normal", "bold"] = "normal"
-    style: Literal["normal", "italic"] = "normal"
+    weight: Literal["normal", "bold"] = Field(default="normal", description="normal or bold")
+    style: Literal["normal", "italic"] = Field(default="normal", description="normal or italic")
     face: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = Field(
         None, description="the font of a collection (.ttc) to use, by its name"
     )

@@ -37,24 +37,26 @@ class BoardGroup(StrictModel):
     """An area: regions shaded alike (e.g. the three regions that share a Support circle)."""
 
     name: Slug
-    label: Text | None = None
-    fill: Colour = "#eeeeee"
+    label: Text | None = Field(default=None, description="the name printed on the board's legend")
+    fill: Colour = Field(default="#eeeeee", description="the shade of its regions")
 
 
 class BoardRegion(StrictModel):
     """A named region of the map: a polygon, shaded by its group."""
 
     name: Slug
-    label: Text | None = None
-    group: Slug | None = None
-    polygon: list[Point] = Field(min_length=3)
+    label: Text | None = Field(default=None, description="text printed in the region")
+    group: Slug | None = Field(default=None, description="the group (area) it belongs to")
+    polygon: list[Point] = Field(
+        min_length=3, description="its corners, [x, y] mm from the board's top-left corner"
+    )
     label_at: Point | None = Field(default=None, description="default: the polygon's centre")
     anchor: Point | None = Field(
         default=None, description="where lines and arrows meet the region; default: label_at"
     )
     label_size: float = Field(default=4.2, gt=0, le=60, description="font size in mm")
-    label_colour: Colour = "#333333"
-    fill: Colour | None = None
+    label_colour: Colour = Field(default="#333333", description="colour of its label")
+    fill: Colour | None = Field(default=None, description="its shade; default: its group's")
     tags: list[Slug] = Field(default_factory=list, description="e.g. dock, workshop")
 
 
@@ -62,45 +64,51 @@ class RegionGrid(StrictModel):
     """Regions generated from a square or hex layout, named ``{prefix}-{col}-{row}``."""
 
     prefix: Slug
-    layout: Literal["square", "hex-flat", "hex-pointy"]
+    layout: Literal["square", "hex-flat", "hex-pointy"] = Field(description="the cells' shape")
     origin: Point
     size: float = Field(gt=0, description="cell side, or hex width across the flats")
-    cols: int = Field(ge=1, le=60)
-    rows: int = Field(ge=1, le=60)
-    group: Slug | None = None
+    cols: int = Field(ge=1, le=60, description="cells across")
+    rows: int = Field(ge=1, le=60, description="cells down")
+    group: Slug | None = Field(default=None, description="the group its cells belong to")
 
 
 class BoardSpace(StrictModel):
     """A space pieces are placed on: a circle or square at a point."""
 
     name: Slug
-    shape: Literal["circle", "square"] = "circle"
+    shape: Literal["circle", "square"] = Field(default="circle", description="circle or square")
     at: Point
     size: float = Field(default=12.0, gt=0, le=200, description="diameter or side in mm")
     h: float | None = Field(
         default=None, gt=0, le=400, description="a square's height: a rectangle"
     )
-    style: LineStyle = "solid"
-    label: Text | None = None
-    label_pos: Literal["inside", "above", "below"] = "inside"
+    style: LineStyle = Field(
+        default="solid", description="its outline: solid, dashed, dotted or double"
+    )
+    label: Text | None = Field(default=None, description="text printed with the space")
+    label_pos: Literal["inside", "above", "below"] = Field(
+        default="inside", description="where the label goes: inside, above or below the space"
+    )
     label_size: float | None = Field(default=None, gt=0, le=60, description="mm")
-    fill: Colour = "#ffffff"
-    icon: str | None = None
-    group: Slug | None = None
+    fill: Colour = Field(default="#ffffff", description="its colour")
+    icon: str | None = Field(default=None, description="an icon drawn in it, by the icons macro")
+    group: Slug | None = Field(default=None, description="the group it is counted under")
 
 
 class SpaceRow(StrictModel):
     """Spaces placed evenly along a straight line or a polyline path."""
 
     name: Slug = Field(description="each space is named '{name}-{n}' with n from 1")
-    path: list[Point] = Field(min_length=2)
-    count: int = Field(ge=1, le=500)
-    shape: Literal["circle", "square"] = "square"
-    size: float = Field(default=12.0, gt=0, le=200)
-    style: LineStyle = "solid"
+    path: list[Point] = Field(min_length=2, description="the line's points, [x, y] mm")
+    count: int = Field(ge=1, le=500, description="how many spaces along it")
+    shape: Literal["circle", "square"] = Field(default="square", description="circle or square")
+    size: float = Field(default=12.0, gt=0, le=200, description="diameter or side in mm")
+    style: LineStyle = Field(
+        default="solid", description="their outline: solid, dashed, dotted or double"
+    )
     labels: list[Text] | None = Field(default=None, description="one label per space")
-    fill: Colour = "#ffffff"
-    group: Slug | None = None
+    fill: Colour = Field(default="#ffffff", description="their colour")
+    group: Slug | None = Field(default=None, description="the group its spaces are counted under")
 
 
 class Track(StrictModel):
@@ -108,11 +116,13 @@ class Track(StrictModel):
 
     name: Slug
     values: Series
-    path: list[Point] | None = Field(default=None, min_length=2)
+    path: list[Point] | None = Field(
+        default=None, min_length=2, description="the line its spaces follow, [x, y] mm"
+    )
     around: float | None = Field(default=None, ge=0, description="inset from the board edge")
-    size: float = Field(default=12.0, gt=0, le=100)
-    shape: Literal["circle", "square"] = "square"
-    fill: Colour = "#ffffff"
+    size: float = Field(default=12.0, gt=0, le=100, description="a space's diameter or side, mm")
+    shape: Literal["circle", "square"] = Field(default="square", description="circle or square")
+    fill: Colour = Field(default="#ffffff", description="the spaces' colour")
     count: int | None = Field(default=None, description="how many spaces the track must have")
     marks: dict[int, str] = Field(default_factory=dict, description="value → icon name")
 
@@ -137,13 +147,15 @@ class BoardTable(StrictModel):
     name: Slug
     at: Point
     widths: list[float] = Field(min_length=1, description="column widths in mm")
-    row_height: float = Field(default=8.0, gt=0)
-    header: list[Text] | None = None
-    rows: list[list[Text]] = Field(min_length=1)
+    row_height: float = Field(default=8.0, gt=0, description="mm")
+    header: list[Text] | None = Field(default=None, description="the header row's cells")
+    rows: list[list[Text]] = Field(min_length=1, description="the rows, one text per cell")
     font_size: float = Field(default=3.0, gt=0, le=30, description="mm")
-    align: Literal["start", "middle"] = "middle"
-    fill: Colour = "#ffffff"
-    header_fill: Colour = "#dddddd"
+    align: Literal["start", "middle"] = Field(
+        default="middle", description="cell text at the start (left) or in the middle"
+    )
+    fill: Colour = Field(default="#ffffff", description="the cells' colour")
+    header_fill: Colour = Field(default="#dddddd", description="the header row's colour")
 
     @model_validator(mode="after")
     def _columns(self) -> BoardTable:
@@ -159,22 +171,24 @@ class BoardTable(StrictModel):
 class BoardIcon(StrictModel):
     """An icon from the game's icon macros, optionally with an arrow to a region."""
 
-    icon: str
+    icon: str = Field(description="the icon's name, drawn by the board's icons macro")
     at: Point
-    size: float = Field(default=10.0, gt=0, le=200)
-    points_to: Slug | None = None
+    size: float = Field(default=10.0, gt=0, le=200, description="mm")
+    points_to: Slug | None = Field(default=None, description="a region an arrow points to")
 
 
 class BoardLabel(StrictModel):
     """Free text on the board."""
 
-    text: Text
+    text: Text = Field(description="the words printed")
     at: Point
     size: float = Field(default=4.0, gt=0, le=60, description="font size in mm")
-    anchor: Literal["start", "middle", "end"] = "middle"
-    bold: bool = False
-    rotate: float = 0.0
-    colour: Colour = "#222222"
+    anchor: Literal["start", "middle", "end"] = Field(
+        default="middle", description="which part of the text stands at 'at': start, middle, end"
+    )
+    bold: bool = Field(default=False, description="bold type")
+    rotate: float = Field(default=0.0, description="degrees clockwise about 'at'")
+    colour: Colour = Field(default="#222222", description="the text's colour")
     width: float | None = Field(default=None, gt=0, description="wrap lines to this width, mm")
 
 
@@ -184,11 +198,13 @@ class Connection(StrictModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     from_: Slug = Field(alias="from")
-    to: Slug | None = None
-    to_point: Point | None = None
-    via: list[Point] = Field(default_factory=list)
-    style: LineStyle = "dashed"
-    end: Literal["none", "square", "arrow"] = "none"
+    to: Slug | None = Field(default=None, description="the space or region it leads to")
+    to_point: Point | None = Field(default=None, description="or a point it leads to, [x, y] mm")
+    via: list[Point] = Field(default_factory=list, description="points it bends through")
+    style: LineStyle = Field(default="dashed", description="solid, dashed, dotted or double")
+    end: Literal["none", "square", "arrow"] = Field(
+        default="none", description="what its far end carries: none, square or arrow"
+    )
 
     @model_validator(mode="after")
     def _target(self) -> Connection:
@@ -207,25 +223,33 @@ class BoardSpec(ComponentBase):
     """A board, player display or tray described by its spaces, drawn with svgwrite and
     tiled across pages when it is larger than the paper."""
 
-    kind: Literal["board"]
+    kind: Literal["board"] = Field(description="what this file describes: board")
     size: CardSize
-    bleed: float = Field(default=0.0, ge=0, le=10)
-    background: Colour = "#ffffff"
+    bleed: float = Field(default=0.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
+    background: Colour = Field(default="#ffffff", description="the board's colour")
     border: float = Field(default=0.6, ge=0, le=5, description="outline width in mm")
     copies: int = Field(default=1, ge=1, le=20, description="identical boards to print")
     icons: TemplateName | None = Field(
         default=None, description="template with a macro icon(name) drawing a 20 x 20 icon"
     )
-    groups: list[BoardGroup] = Field(default_factory=list)
-    regions: list[BoardRegion] = Field(default_factory=list)
-    grids: list[RegionGrid] = Field(default_factory=list)
-    spaces: list[BoardSpace] = Field(default_factory=list)
-    rows: list[SpaceRow] = Field(default_factory=list)
-    tracks: list[Track] = Field(default_factory=list)
-    tables: list[BoardTable] = Field(default_factory=list)
-    icons_at: list[BoardIcon] = Field(default_factory=list)
-    labels: list[BoardLabel] = Field(default_factory=list)
-    connections: list[Connection] = Field(default_factory=list)
+    groups: list[BoardGroup] = Field(
+        default_factory=list, description="areas: regions shaded alike"
+    )
+    regions: list[BoardRegion] = Field(default_factory=list, description="named polygons")
+    grids: list[RegionGrid] = Field(
+        default_factory=list, description="regions made from a square or hex layout"
+    )
+    spaces: list[BoardSpace] = Field(
+        default_factory=list, description="circles or squares at points"
+    )
+    rows: list[SpaceRow] = Field(default_factory=list, description="spaces spread along a path")
+    tracks: list[Track] = Field(default_factory=list, description="numbered spaces along a path")
+    tables: list[BoardTable] = Field(default_factory=list, description="tables of text")
+    icons_at: list[BoardIcon] = Field(default_factory=list, description="icons placed on it")
+    labels: list[BoardLabel] = Field(default_factory=list, description="free text")
+    connections: list[Connection] = Field(
+        default_factory=list, description="lines between spaces and regions"
+    )
 
     noun: ClassVar[str] = "board"
     default_stock: ClassVar[str] = "paper"

@@ -42,7 +42,7 @@ class Tally(StrictModel):
 class DeckSpec(ComponentBase):
     """A deck of cards: a size, a face and back template, and the cards with their counts."""
 
-    kind: Literal["deck"]
+    kind: Literal["deck"] = Field(description="what this file describes: deck")
     face: TemplateName
     size: CardSize
     bleed: float = Field(default=3.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
@@ -52,7 +52,11 @@ class DeckSpec(ComponentBase):
         description="cards touch, one cut between neighbours, bleed only round the sheet's "
         "block: more cards per sheet (best when every card has the same back)",
     )
-    cards: list[CardSpec] = Field(min_length=1, max_length=MAX_COPIES)
+    cards: list[CardSpec] = Field(
+        min_length=1,
+        max_length=MAX_COPIES,
+        description="the kinds of card, each with its count, or {from: a data file}",
+    )
 
     tally: Tally | None = Field(
         default=None, description="symbols to count over the whole deck, shown by pnp list"

@@ -14,7 +14,12 @@ from generator.model.fields import MAX_COPIES, Size, TemplateName
 class DieEntry(CountedEntry):
     """One kind of printed die: six faces, each a value or a mapping of fields."""
 
-    faces: list[Any] = Field(default=[1, 2, 3, 4, 5, 6], min_length=6, max_length=6)
+    faces: list[Any] = Field(
+        default=[1, 2, 3, 4, 5, 6],
+        min_length=6,
+        max_length=6,
+        description="the six faces: each a value or a mapping of fields for the face template",
+    )
 
     @model_validator(mode="after")
     def _counts(self) -> DieEntry:
@@ -25,10 +30,12 @@ class DieEntry(CountedEntry):
 class DiceSpec(ComponentBase):
     """Dice printed as foldable cube nets: the face template is drawn on each of six faces."""
 
-    kind: Literal["dice"]
+    kind: Literal["dice"] = Field(description="what this file describes: dice")
     face: TemplateName
     size: float = Field(default=16.0, ge=8, le=60, description="edge of a face in mm")
-    dice: list[DieEntry] = Field(min_length=1, max_length=MAX_COPIES)
+    dice: list[DieEntry] = Field(
+        min_length=1, max_length=MAX_COPIES, description="the kinds of die, each with its count"
+    )
 
     noun: ClassVar[str] = "die"
     shop: ClassVar[bool] = True

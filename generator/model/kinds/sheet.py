@@ -24,8 +24,10 @@ class SheetTable(StrictModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    header: list[Text] | None = None
-    rows: list[list[Text]] = Field(default_factory=list)
+    header: list[Text] | None = Field(default=None, description="the header row's cells")
+    rows: list[list[Text]] = Field(
+        default_factory=list, description="the rows, one text per cell (or 'from' a deck)"
+    )
     widths: list[float] | None = Field(default=None, description="relative column widths")
     from_: Slug | None = Field(default=None, alias="from", description="a deck's id")
     columns: list[str] = Field(
@@ -51,10 +53,10 @@ class SheetTable(StrictModel):
 class SheetBlock(StrictModel):
     """One block of a section: a subheading, a paragraph, a bullet list or a table."""
 
-    heading: Text | None = None
-    text: Text | None = None
-    bullets: list[Text] | None = None
-    table: SheetTable | None = None
+    heading: Text | None = Field(default=None, description="a subheading")
+    text: Text | None = Field(default=None, description="a paragraph (**bold**, :icon:)")
+    bullets: list[Text] | None = Field(default=None, description="a bullet list, one text each")
+    table: SheetTable | None = Field(default=None, description="a table")
 
     @model_validator(mode="after")
     def _one(self) -> SheetBlock:
@@ -70,9 +72,9 @@ class SheetBlock(StrictModel):
 class SheetSection(StrictModel):
     """A headed section of a sheet."""
 
-    heading: Text
-    colour: Colour = "#333333"
-    blocks: list[SheetBlock] = Field(min_length=1)
+    heading: Text = Field(description="the section's heading (:icon: codes allowed)")
+    colour: Colour = Field(default="#333333", description="the heading band's colour")
+    blocks: list[SheetBlock] = Field(min_length=1, description="its paragraphs, lists and tables")
     keep_together: bool = Field(default=False, description="start a new column if it is split")
 
 
@@ -80,14 +82,14 @@ class SheetSpec(ComponentBase):
     """A reference sheet: headed sections of paragraphs, bullets and tables flowing through
     columns and pages, shrunk to fit ``pages`` when that is given."""
 
-    kind: Literal["sheet"]
-    columns: int = Field(default=2, ge=1, le=4)
+    kind: Literal["sheet"] = Field(description="what this file describes: sheet")
+    columns: int = Field(default=2, ge=1, le=4, description="text columns on a page")
     font_size: float = Field(default=9.0, ge=4, le=30, description="body text, pt")
     min_font_size: float = Field(default=6.5, ge=4, le=30, description="shrink no further")
     pages: int | None = Field(default=None, ge=1, le=50, description="the most pages it may take")
     icons: TemplateName | None = Field(default=None, description="macro icon(name) for :codes:")
-    sections: list[SheetSection] = Field(min_length=1)
-    copies: int = Field(default=1, ge=1, le=20)
+    sections: list[SheetSection] = Field(min_length=1, description="headed sections, in order")
+    copies: int = Field(default=1, ge=1, le=20, description="how many of the sheet to print")
 
     noun: ClassVar[str] = "sheet"
     default_stock: ClassVar[str] = "paper"

@@ -26,14 +26,16 @@ class StandeeSpec(ComponentBase):
     """Fold-over standees: front and back art on one strip with a fold over the top and a base
     tab at each end, printed single-sided and packed onto the counter sheets."""
 
-    kind: Literal["standees"]
+    kind: Literal["standees"] = Field(description="what this file describes: standees")
     face: TemplateName
     back: TemplateName | None = Field(
         default=None, description="the other side; default: the face template again"
     )
     size: TokenSize = Field(description="the figure's width x height in mm, e.g. '30 x 50'")
     base: float = Field(default=15.0, ge=5, le=60, description="depth of each base tab, mm")
-    standees: list[StandeeEntry] = Field(min_length=1, max_length=MAX_COPIES)
+    standees: list[StandeeEntry] = Field(
+        min_length=1, max_length=MAX_COPIES, description="the figures, each with its count"
+    )
 
     noun: ClassVar[str] = "standee"
     shop: ClassVar[bool] = True

@@ -16,7 +16,7 @@ from generator.model.game import PlayerColour
 class TokenPagesSpec(ComponentBase):
     """Whole pages of numbered round tokens, each page titled and holding its own set."""
 
-    kind: Literal["token-pages"]
+    kind: Literal["token-pages"] = Field(description="what this file describes: token-pages")
     face: TemplateName
     back: TemplateName | None = Field(
         default=None,
@@ -24,11 +24,13 @@ class TokenPagesSpec(ComponentBase):
         "do not show their faces through the paper",
     )
     size: float = Field(default=24.0, ge=8, le=100, description="diameter of a token in mm")
-    bleed: float = Field(default=0.0, ge=0, le=5)
+    bleed: float = Field(default=0.0, ge=0, le=5, description="bleed in mm beyond the cut line")
     header: TemplateName = Field(description="template of a page's title band (title, legend)")
     header_height: float = Field(default=18.0, ge=5, le=60, description="mm")
     page_title: Text = Field(description="a page's title; {n} is the page number")
-    pages: Annotated[int, Field(strict=True, ge=1, le=200)]
+    pages: Annotated[int, Field(strict=True, ge=1, le=200)] = Field(
+        description="how many pages, each a whole set"
+    )
     values: Series
     each: Annotated[int, Field(strict=True, ge=1, le=100)] = Field(
         description="tokens of each value on every page"

@@ -23,7 +23,9 @@ from generator.model.fields import (
 class TokenEntry(CountedEntry):
     """One kind of token; a numbered ``series`` makes one kind per value."""
 
-    series: Series | None = None
+    series: Series | None = Field(
+        default=None, description="values such as 1-9: one kind per value, with token.value"
+    )
     counts: list[Count] | None = Field(
         default=None, description="one count per value of the series, in order"
     )
@@ -76,14 +78,16 @@ TokenSize = Annotated[
 class TokenSpec(ComponentBase):
     """Tokens and counters: a shape and size, and the kinds with their counts."""
 
-    kind: Literal["tokens"]
+    kind: Literal["tokens"] = Field(description="what this file describes: tokens")
     face: TemplateName
-    shape: Shape
+    shape: Shape = Field(description="circle, square, rounded, hex-flat or hex-pointy")
     size: TokenSize
     corner: float = Field(default=2.0, ge=0, le=50, description="corner radius of 'rounded'")
     bleed: float = Field(default=1.0, ge=0, le=5, description="bleed in mm beyond the cut line")
     back: TemplateName | None = Field(default=None, description="omit for single-sided tokens")
-    tokens: list[TokenEntry] = Field(min_length=1, max_length=MAX_COPIES)
+    tokens: list[TokenEntry] = Field(
+        min_length=1, max_length=MAX_COPIES, description="the kinds of token, each with its count"
+    )
 
     noun: ClassVar[str] = "token"
     shop: ClassVar[bool] = True
