@@ -19,9 +19,9 @@ from functools import cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.paths import read_bytes, within
+from generator.svg.canvas import ShapedFont
 
 FONT_DIR = Path(__file__).resolve().parent / "dejavu"  # the stock faces, with their licence
 VARIANT_KEYS = (("normal", "normal"), ("bold", "normal"), ("normal", "italic"), ("bold", "italic"))
@@ -143,7 +143,8 @@ def register_fonts() -> None:
         names = {}
         for key, filename in files.items():
             names[key] = base + SUFFIX[key]
-            pdfmetrics.registerFont(TTFont(names[key], stock_font(filename).stream()))
+            font = stock_font(filename)
+            pdfmetrics.registerFont(ShapedFont(names[key], font.stream(), font.data))
         _families[generic] = names
         _tie(base, names)
 
@@ -169,7 +170,7 @@ def register_game_fonts(fonts: list[tuple[str, str, str, FontFile]]) -> None:
     for family, weight, style, font in fonts:
         name = f"G{font.digest[:10]}-{weight[0]}{style[0]}"
         if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, font.stream()))
+            pdfmetrics.registerFont(ShapedFont(name, font.stream(), font.data))
         _families.setdefault(family.strip().lower(), {})[(weight, style)] = name
 
 
