@@ -21,6 +21,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 
 from generator.paths import read_bytes, within
+from generator.svg import shaping
 from generator.svg.canvas import ShapedFont
 
 FONT_DIR = Path(__file__).resolve().parent / "dejavu"  # the stock faces, with their licence
@@ -215,6 +216,20 @@ def missing_in(font: str, text: str) -> list[str]:
     return sorted({c for c in text if c.isprintable() and not c.isspace() and ord(c) not in cmap})
 
 
+def covering(font: str, text: str) -> str:
+    """The font to draw ``text`` in for ``font``: its upright face when it is an italic one
+    lacking characters the upright has (DejaVu's obliques have no Arabic: Arabic has no
+    italics, and is printed upright)."""
+    if not missing_in(font, text):
+        return font
+    for faces in _families.values():
+        for (weight, style), name in faces.items():
+            upright = faces.get((weight, "normal"))
+            if name == font and style == "italic" and upright and not missing_in(upright, text):
+                return upright
+    return font
+
+
 def font_name(weight: str = "normal", style: str = "normal", family: str = "sans-serif") -> str:
     """The reportlab font name for a weight and style of a family (the stock sans-serif by
     default)."""
@@ -228,8 +243,12 @@ def text_width(
     style: str = "normal",
     family: str = "sans-serif",
 ) -> float:
-    """Width of ``text`` at font ``size``, in the same unit as ``size``."""
-    width: float = pdfmetrics.stringWidth(text, font_name(weight, style, family), size)
+    """Width of ``text`` at font ``size``, in the same unit as ``size`` (shaped, in the face
+    that draws it, when it needs shaping)."""
+    font = font_name(weight, style, family)
+    if shaping.needed(text):
+        font = covering(font, text)
+    width: float = pdfmetrics.stringWidth(text, font, size)
     return width
 
 

@@ -53,6 +53,22 @@ def levels(text: str, rtl: bool | None = None) -> list[int]:
     return out
 
 
+STRONG = frozenset(("L", "R", "AL"))
+
+
+def word_levels(words: list[str], rtl: bool) -> list[int]:
+    """The level of each word of a line (words joined by single spaces, in a paragraph of
+    direction ``rtl``): that of its first strong character, else its lowest."""
+    at = levels(" ".join(words), rtl)
+    out, start = [], 0
+    for word in words:
+        mine = at[start : start + len(word)] or [int(rtl)]
+        strong = [lv for c, lv in zip(word, mine, strict=False) if uba.bidirectional(c) in STRONG]
+        out.append(strong[0] if strong else min(mine))
+        start += len(word) + 1
+    return out
+
+
 def visual_order(runs: list[int]) -> list[int]:
     """The display order of items at these levels (rule L2: from the highest level down to
     the lowest odd one, every sequence at that level or above is reversed)."""
