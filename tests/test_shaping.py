@@ -240,3 +240,20 @@ def test_a_right_to_left_box_starts_at_the_right():
         richtext.svg(richtext.fitted("Hello world", 60, 10, 4, 2, look), (10, 0, 60, 10), look)
     )
     assert 'x="10.000"' in latin and "direction" not in latin
+
+
+@pytest.mark.parametrize(("file", "fails"), [("DejaVuSerif.ttf", True), ("DejaVuSans.ttf", False)])
+def test_a_game_font_without_the_scripts_letters_is_an_error_at_its_line(
+    pnp, tmp_path, file, fails
+):
+    root = write_game(tmp_path / "components", "arabic-game")
+    (root / "fonts").mkdir()
+    (root / "fonts" / "mine.ttf").write_bytes((FONT_DIR / file).read_bytes())
+    game = root / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8") + "fonts:\n  - {family: Mine, file: fonts/mine.ttf}\n",
+        encoding="utf-8",
+    )
+    check = pnp("check", "arabic-game", "--components", tmp_path / "components")
+    said = "game.yaml:5: font 'fonts/mine.ttf' has no Arabic letters"
+    assert (said in check.stderr) is fails and (check.exit_code != 0) is fails, check.stderr

@@ -18,7 +18,7 @@ from generator.errors import ErrorList, SpecError
 from generator.i18n import catalogs
 from generator.i18n.strings import Words, words
 from generator.model.datafiles import read_table
-from generator.model.fontfiles import FontFileError, coverage, missing_glyphs
+from generator.model.fontfiles import FontFileError, coverage, missing_glyphs, scripts_lacking
 from generator.model.game import GameSpec
 from generator.model.gamefolders import slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
@@ -94,6 +94,8 @@ def load_game(
     fonts = _check_fonts(root, spec, doc, errors) if doc is not None and spec is not None else {}
     for text_doc in [d for d in (doc, *docs) if d is not None]:
         _check_glyphs(text_doc, errors, tuple(fonts.values()), report)
+    if doc is not None and spec is not None:
+        _check_font_scripts(spec, doc, [d for d in (doc, *docs) if d is not None], fonts, errors)
     if doc is not None and spec is not None:
         for deck, recipe in spec.recipes.items():
             for loc, message in recipe.problems():
@@ -273,6 +275,26 @@ def _check_fonts(
             continue
         found[index] = read
     return found
+
+
+def _check_font_scripts(
+    spec: GameSpec, doc: YamlDoc, docs: list[YamlDoc], fonts: dict[int, FontFile], errors: ErrorList
+) -> None:
+    """A game's font without a letter of a script its text is written in (Arabic, Hebrew) is
+    an error at the font's line: text in that script drawn in it would have no glyphs."""
+    if not fonts:
+        return
+    texts = [text for d in docs for _, text in _all_strings(d.data)]
+    for index, font in fonts.items():
+        for script, text in scripts_lacking(font, texts):
+            shown = text if len(text) <= 30 else text[:29] + "…"
+            errors.add(
+                doc.path,
+                doc.line_of(("fonts", index, "file")),
+                f"font '{spec.fonts[index].file}' has no {script} letters, and the game's text "
+                f"is written in {script} ('{shown}'); use a font that has them (the stock "
+                "sans-serif has Arabic and Hebrew)",
+            )
 
 
 def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:
