@@ -257,3 +257,21 @@ def test_a_game_font_without_the_scripts_letters_is_an_error_at_its_line(
     check = pnp("check", "arabic-game", "--components", tmp_path / "components")
     said = "game.yaml:5: font 'fonts/mine.ttf' has no Arabic letters"
     assert (said in check.stderr) is fails and (check.exit_code != 0) is fails, check.stderr
+
+
+def test_right_to_left_text_in_a_sheet_is_refused_at_its_line(pnp, tmp_path):
+    """A sheet's paragraphs are laid out by reportlab word by word, left to right: Arabic
+    there would print its words out of order, so check fails at the line and build refuses."""
+    root = write_game(tmp_path / "components", "arabic-game")
+    (root / "rules.yaml").write_text(
+        'kind: sheet\ntitle: Rules\npages: 1\nsections:\n  - heading: "Start"\n    blocks:\n'
+        '      - text: "اسحب **بطاقة** واحدة"\n',
+        encoding="utf-8",
+    )
+    check = pnp("check", "arabic-game", "--components", tmp_path / "components")
+    assert check.exit_code != 0
+    assert "rules.yaml:7: 'اسحب **بطاقة** واحدة' is written in Arabic script" in check.stderr
+    assert "not yet in a sheet" in check.stderr, check.stderr
+    out = tmp_path / "out"
+    build = pnp("build", "arabic-game", "--components", tmp_path / "components", "--out", out)
+    assert build.exit_code != 0 and not (out / "arabic-game" / "arabic-game.pdf").exists()

@@ -227,16 +227,19 @@ def _check_glyphs(
     report: catalogs.Report | None = None,
 ) -> None:
     """Every string a template may print can be drawn: in a script pnp prints (not one that
-    needs shaping or right-to-left layout, ``i18n.scripts``) and by an embedded font (the
+    needs shaping pnp does not do, ``svg.scripts``) and by an embedded font (the
     default one, or one of the game's own ``fonts``). A translated string is told at its
-    catalog line."""
+    catalog line. A sheet's paragraphs (laid out by reportlab, word by word, left to right)
+    print no right-to-left text yet."""
+    sheet = isinstance(doc.data, dict) and doc.data.get("kind") == "sheet"
+    printed = frozenset() if sheet else scripts.PRINTED
     for loc, text in _all_strings(doc.data):
         path, line = doc.where(loc)
         if report is not None and report.catalog is not None and text in report.text_lines:
             path, line = report.catalog, report.text_lines[text]
-        unprintable = scripts.unprintable(text)
+        unprintable = scripts.unprintable(text, printed)
         if unprintable is not None:
-            errors.add(path, line, scripts.message(text, *unprintable))
+            errors.add(path, line, scripts.message(text, *unprintable, sheet=sheet))
             continue
         lacking = missing_glyphs(text, fonts)
         if lacking:

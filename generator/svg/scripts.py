@@ -77,22 +77,31 @@ def script_of(char: str) -> Script | None:
     return next((s for low, high, s in BLOCKS if low <= code <= high), None)
 
 
-def unprintable(text: str) -> tuple[Script, str] | None:
-    """The first script of ``text`` pnp cannot print yet, and its characters in the text;
-    None when it can print all of it."""
+def unprintable(text: str, printed: frozenset[Script] = PRINTED) -> tuple[Script, str] | None:
+    """The first script of ``text`` pnp cannot print yet (not in ``printed``: a sheet's
+    paragraphs print none of them), and its characters in the text; None when it can print
+    all of it."""
     if not text or max(text) < "\u0590":  # the common case, at C speed
         return None
     for char in text:
         script = script_of(char)
-        if script is not None and script not in PRINTED:
+        if script is not None and script not in printed:
             chars = "".join(dict.fromkeys(c for c in text if script_of(c) == script))
             return script, chars
     return None
 
 
-def message(text: str, script: Script, chars: str) -> str:
-    """Why a string cannot be printed, and what to do."""
+def message(text: str, script: Script, chars: str, sheet: bool = False) -> str:
+    """Why a string cannot be printed (``sheet``: in a sheet's paragraphs), and what to do."""
     shown = text if len(text) <= 40 else text[:39] + "…"
+    if sheet and script in PRINTED:
+        return (
+            f"'{shown}' is written in {script.name} script ({chars[:8]}), which pnp prints on "
+            "cards, tokens and boards but not yet in a sheet: a sheet's paragraphs are laid "
+            "out left to right, so its words would print out of order; leave this language "
+            "out of the build, or this text out of the sheet, until pnp lays sheets out right "
+            "to left"
+        )
     return (
         f"'{shown}' is written in {script.name} script ({chars[:8]}), which pnp cannot print "
         f"yet: it needs {script.needs}, and would print with its letters apart, left to "
