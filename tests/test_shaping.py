@@ -275,3 +275,20 @@ def test_right_to_left_text_in_a_sheet_is_refused_at_its_line(pnp, tmp_path):
     out = tmp_path / "out"
     build = pnp("build", "arabic-game", "--components", tmp_path / "components", "--out", out)
     assert build.exit_code != 0 and not (out / "arabic-game" / "arabic-game.pdf").exists()
+
+
+def test_right_to_left_text_on_the_about_page_is_refused_at_its_line(pnp, tmp_path):
+    """A component's title and ``authored`` note print as one paragraph, the title in bold,
+    on 'About this edition': refused in Arabic there, as in a sheet."""
+    root = write_game(tmp_path / "components", "arabic-game")
+    cards = root / "cards.yaml"
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace(
+            "title: Cards", 'title: Cards\nauthored: "كل شيء"'
+        ),
+        encoding="utf-8",
+    )
+    check = pnp("check", "arabic-game", "--components", tmp_path / "components")
+    assert check.exit_code != 0
+    said = "cards.yaml:3: 'كل شيء' is written in Arabic script"
+    assert said in check.stderr and "not yet in the 'About this edition' page" in check.stderr

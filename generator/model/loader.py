@@ -229,17 +229,20 @@ def _check_glyphs(
     """Every string a template may print can be drawn: in a script pnp prints (not one that
     needs shaping pnp does not do, ``svg.scripts``) and by an embedded font (the
     default one, or one of the game's own ``fonts``). A translated string is told at its
-    catalog line. A sheet's paragraphs (laid out by reportlab, word by word, left to right)
-    print no right-to-left text yet."""
-    sheet = isinstance(doc.data, dict) and doc.data.get("kind") == "sheet"
-    printed = frozenset() if sheet else scripts.PRINTED
+    catalog line. Paragraphs reportlab lays out word by word, left to right (a sheet's, and a
+    component's title and ``authored`` note on the 'About this edition' page) print no
+    right-to-left text yet."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    sheet = data.get("kind") == "sheet"
+    about = {("title",), ("authored",)} if data.get("authored") else set()
     for loc, text in _all_strings(doc.data):
         path, line = doc.where(loc)
         if report is not None and report.catalog is not None and text in report.text_lines:
             path, line = report.catalog, report.text_lines[text]
-        unprintable = scripts.unprintable(text, printed)
+        where = "a sheet" if sheet else "the 'About this edition' page" if loc in about else ""
+        unprintable = scripts.unprintable(text, frozenset() if where else scripts.PRINTED)
         if unprintable is not None:
-            errors.add(path, line, scripts.message(text, *unprintable, sheet=sheet))
+            errors.add(path, line, scripts.message(text, *unprintable, where=where))
             continue
         lacking = missing_glyphs(text, fonts)
         if lacking:

@@ -91,16 +91,16 @@ def unprintable(text: str, printed: frozenset[Script] = PRINTED) -> tuple[Script
     return None
 
 
-def message(text: str, script: Script, chars: str, sheet: bool = False) -> str:
-    """Why a string cannot be printed (``sheet``: in a sheet's paragraphs), and what to do."""
+def message(text: str, script: Script, chars: str, where: str = "") -> str:
+    """Why a string cannot be printed (``where``: on a page whose paragraphs are laid out
+    left to right, by name), and what to do."""
     shown = text if len(text) <= 40 else text[:39] + "…"
-    if sheet and script in PRINTED:
+    if where and script in PRINTED:
         return (
             f"'{shown}' is written in {script.name} script ({chars[:8]}), which pnp prints on "
-            "cards, tokens and boards but not yet in a sheet: a sheet's paragraphs are laid "
-            "out left to right, so its words would print out of order; leave this language "
-            "out of the build, or this text out of the sheet, until pnp lays sheets out right "
-            "to left"
+            f"cards, tokens and boards but not yet in {where}: its paragraphs are laid out "
+            "left to right, so its words would print out of order; leave this language out "
+            "of the build, or this text out of it, until pnp lays those out right to left"
         )
     return (
         f"'{shown}' is written in {script.name} script ({chars[:8]}), which pnp cannot print "
