@@ -4,7 +4,9 @@ with the sheets' inline markup: ``**bold**``, ``*italic*`` and ``:icon:``.
 A template calls ``textbox(text, x, y, w, h, ...)`` and gets SVG: one ``<text>`` per run of
 one style on each line, placed at the x measured with the embedded font's own metrics, and
 each ``:icon:`` drawn by the icon macro it is given, one em wide, on the line. The layout is
-done here, not by the renderer, so what the check measures is what prints.
+done here, not by the renderer, so what the check measures is what prints. A paragraph with
+Arabic or Hebrew has its words in bidi display order, and starts at the right when it is
+right-to-left.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ anchored by ``text-anchor``, ``letter-spacing``, ``dominant-baseline`` and ``bas
 
 Each run's font comes from ``fonts.font_for`` (a family it cannot find is a warning); a
 character the font lacks is an ``SvgError`` naming it. What is not laid out (``textPath``,
-``tref``, ``rotate``, ``textLength``, text decoration, vertical and right-to-left text) is a
-warning.
+``tref``, ``rotate``, ``textLength``, text decoration, vertical text, ``direction: rtl`` on
+text that is not Arabic or Hebrew) is a warning. Arabic and Hebrew are shaped by the font
+(``canvas.ShapedFont``); ``direction: rtl`` makes such a text's start its right end.
 """
 
 from __future__ import annotations
