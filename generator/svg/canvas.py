@@ -259,8 +259,16 @@ class ShapedFont(ttfonts.TTFont):
 
     def __init__(self, name: str, stream: Any, data: bytes) -> None:
         super().__init__(name, stream)
-        self.shaper = shaping.Shaper(data)
+        self._data = data
+        self._shaper: shaping.Shaper | None = None
         self.glyph_text: dict[int, str] = {}  # pseudo code point -> the text it stands for
+
+    @property
+    def shaper(self) -> shaping.Shaper:
+        """HarfBuzz's view of the font, made when text first needs it (most packs never do)."""
+        if self._shaper is None:
+            self._shaper = shaping.Shaper(self._data)
+        return self._shaper
 
     def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:  # noqa: N802
         """The width of ``text`` at ``size``: shaped when it needs to be."""
