@@ -21,6 +21,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from generator.art import richtext
 from generator.svg.compiler import compile_svg
 from generator.svg.fonts import FONT_DIR, REGULAR, register_fonts
+from generator.svg.pdf import TEXT
 from generator.svg.safexml import SAFE_PARSER
 
 SCALE = 4  # pixels per point of the renders compared
@@ -292,3 +293,18 @@ def test_right_to_left_text_on_the_about_page_is_refused_at_its_line(pnp, tmp_pa
     assert check.exit_code != 0
     said = "cards.yaml:3: 'كل شيء' is written in Arabic script"
     assert said in check.stderr and "not yet in the 'About this edition' page" in check.stderr
+
+
+def test_a_right_to_left_texts_start_is_its_right_end():
+    """``direction="rtl"`` (what a text box writes for a right-to-left word) anchors Hebrew at
+    its right end and shapes it right to left; without it, ``x`` is its left end."""
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20" viewBox="0 0 100 20">'
+    ops = {}
+    for direction in ("rtl", None):
+        attr = f' direction="{direction}"' if direction else ""
+        svg = f'{head}<text x="50" y="10" font-size="5"{attr}>שלום 42</text></svg>'
+        drawing = compile_svg(etree.fromstring(svg.encode(), SAFE_PARSER))
+        ops[direction] = next(op for op in drawing.ops if isinstance(op, tuple) and op[0] == TEXT)
+    width = stringWidth("שלום 42", REGULAR, 5)
+    assert ops["rtl"][3] == pytest.approx(50 - width) and ops["rtl"][-1] is True
+    assert ops[None][3] == pytest.approx(50) and len(ops[None]) == 8
