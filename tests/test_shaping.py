@@ -308,3 +308,50 @@ def test_a_right_to_left_texts_start_is_its_right_end():
     width = stringWidth("שלום 42", REGULAR, 5)
     assert ops["rtl"][3] == pytest.approx(50 - width) and ops["rtl"][-1] is True
     assert ops[None][3] == pytest.approx(50) and len(ops[None]) == 8
+
+
+TRANSLATIONS = {
+    "ar": {
+        "Little game": "لعبة صغيرة",
+        "Cards": "بطاقات",
+        "Trade freely with everyone.": "تاجر بحرية مع الجميع.",
+        "Bread": "خبز",
+        "Tokens": "رموز",
+        "Page [{n}]": "صفحة [{n}]",
+    },
+    "he": {
+        "Little game": "משחק קטן",
+        "Cards": "קלפים",
+        "Trade freely with everyone.": "סחר בחופשיות עם כולם.",
+        "Bread": "לחם",
+        "Tokens": "אסימונים",
+        "Page [{n}]": "עמוד [{n}]",
+    },
+}
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_a_translation_into_arabic_or_hebrew_checks_builds_and_reads_back(pnp, tmp_path, language):
+    """Through the game's catalog (and its own engine words, which pnp does not ship for
+    these languages), into a template of the game's own that wraps its text with fit():
+    check passes, build prints, and every translated string reads back in reading order."""
+    from test_engine_words import init, own_engine_words
+    from test_i18n import GAME, write_small_game
+
+    game = write_small_game(tmp_path)
+    table = TRANSLATIONS[language]
+    init(pnp, game, language, table)
+    assert pnp("i18n", "engine", language, GAME, "--components", game.parent).exit_code == 0
+    own_engine_words(game / "locale" / f"engine-{language}.po")
+    check = pnp("check", GAME, "--components", game.parent, "--lang", language)
+    assert check.exit_code == 0, check.stderr
+    out = tmp_path / "out"
+    build = pnp("build", GAME, "--components", game.parent, "--out", out, "--lang", language)
+    assert build.exit_code == 0, build.stderr
+    document = pdfium.PdfDocument(out / GAME / language / f"{GAME}.pdf")
+    try:
+        text = re.sub(r"\s+", " ", " ".join(p.get_textpage().get_text_range() for p in document))
+    finally:
+        document.close()
+    for english in ("Little game", "Cards", "Trade freely with everyone.", "Bread"):
+        assert table[english] in text, (table[english], text)
