@@ -1,6 +1,6 @@
-"""Scripts pnp cannot print yet (Arabic, Hebrew, Devanagari, Thai...): an error at the line of
-the string, in the game's catalog, its engine catalog or its spec, never a page printed with
-the letters apart and left to right."""
+"""Scripts pnp cannot print yet (Devanagari, Thai...): an error at the line of the string, in
+the game's catalog, its engine catalog or its spec, never a page printed with the letters apart
+and left to right. Arabic and Hebrew are shaped (test_shaping) and pass."""
 
 from __future__ import annotations
 
@@ -12,21 +12,21 @@ from test_i18n import GAME, write_small_game
 
 from generator.svg.scripts import script_of, unprintable
 
-ARABIC = {
-    "Little game": "لعبة صغيرة",
-    "Cards": "بطاقات",
-    "Trade freely with everyone.": "تاجر بحرية مع الجميع.",
-    "Bread": "خبز",
-    "Tokens": "رموز",
-    "Page [{n}]": "صفحة [{n}]",
+HINDI = {
+    "Little game": "छोटा खेल",
+    "Cards": "पत्ते",
+    "Trade freely with everyone.": "सबके साथ खुलकर व्यापार करें।",
+    "Bread": "रोटी",
+    "Tokens": "टोकन",
+    "Page [{n}]": "पृष्ठ [{n}]",
 }
-HEBREW = {
-    "Little game": "משחק קטן",
-    "Cards": "קלפים",
-    "Trade freely with everyone.": "סחר בחופשיות עם כולם.",
-    "Bread": "לחם",
-    "Tokens": "אסימונים",
-    "Page [{n}]": "עמוד [{n}]",
+THAI = {
+    "Little game": "เกมเล็ก",
+    "Cards": "การ์ด",
+    "Trade freely with everyone.": "แลกเปลี่ยนกับทุกคนได้อย่างอิสระ",
+    "Bread": "ขนมปัง",
+    "Tokens": "โทเค็น",
+    "Page [{n}]": "หน้า [{n}]",
 }
 
 
@@ -38,12 +38,10 @@ def game(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("text", "script"),
     [
-        ("خبز", "Arabic"),
-        ("לחם", "Hebrew"),
         ("नमस्ते", "Devanagari"),
         ("สวัสดี", "Thai"),
-        ("ﻻ", "Arabic"),
-        ("a\u200fb", "right-to-left"),
+        ("خبز नमस्ते", "Devanagari"),
+        ("a\u2067b", "right-to-left isolate"),
     ],
 )
 def test_a_script_that_needs_shaping_or_rtl_is_known(text, script):
@@ -52,10 +50,16 @@ def test_a_script_that_needs_shaping_or_rtl_is_known(text, script):
 
 
 @pytest.mark.parametrize(
-    "text", ["Brötchen", "Ψωμί", "Хлеб", "パン", "面包", "빵", "Հաց", "ø × ½ – “”"]
+    "text",
+    ["Brötchen", "Ψωμί", "Хлеб", "パン", "面包", "빵", "Հաց", "ø × ½ – “”"],
 )
 def test_scripts_pnp_prints_pass(text):
     assert unprintable(text) is None and all(script_of(c) is None for c in text)
+
+
+@pytest.mark.parametrize("text", ["خبز", "לחם", "ﻻ", "a\u200fb", "خبز 3 לחם"])
+def test_arabic_and_hebrew_are_shaped_not_refused(text):
+    assert unprintable(text) is None and any(script_of(c) is not None for c in text)
 
 
 def line_of(po: Path, wanted: str) -> int:
@@ -64,7 +68,7 @@ def line_of(po: Path, wanted: str) -> int:
 
 
 @pytest.mark.parametrize(
-    ("language", "table", "script"), [("ar", ARABIC, "Arabic"), ("he", HEBREW, "Hebrew")]
+    ("language", "table", "script"), [("hi", HINDI, "Devanagari"), ("th", THAI, "Thai")]
 )
 def test_a_translation_in_a_script_pnp_cannot_print_fails_at_its_catalog_line(
     pnp, game, tmp_path, language, table, script
@@ -81,26 +85,28 @@ def test_a_translation_in_a_script_pnp_cannot_print_fails_at_its_catalog_line(
     assert build.exit_code != 0 and not (out / GAME / language / f"{GAME}.pdf").exists()
 
 
-def test_a_source_in_hebrew_fails_at_its_spec_line(pnp, game):
+def test_a_source_in_thai_fails_at_its_spec_line(pnp, game):
     cards = game / "cards.yaml"
     cards.write_text(
-        cards.read_text(encoding="utf-8").replace("label: Bread", "label: לחם"), encoding="utf-8"
+        cards.read_text(encoding="utf-8").replace("label: Bread", "label: ขนมปัง"),
+        encoding="utf-8",
     )
     check = pnp("check", GAME, "--components", game.parent)
     assert check.exit_code != 0
-    assert "cards.yaml:9: 'לחם' is written in Hebrew script" in check.stderr, check.stderr
+    assert "cards.yaml:9: 'ขนมปัง' is written in Thai script" in check.stderr, check.stderr
 
 
-def test_engine_words_in_arabic_fail_at_the_games_engine_catalog(pnp, game):
-    """A language the engine lacks, with the game's own engine words: Arabic in them is said
-    at their line too (the game's own strings here are in Latin letters, as if transliterated)."""
-    init(pnp, game, "ar", {k: "x " + k for k in ARABIC})
-    assert pnp("i18n", "engine", "ar", GAME, "--components", game.parent).exit_code == 0
-    own = game / "locale" / "engine-ar.po"
+def test_engine_words_in_devanagari_fail_at_the_games_engine_catalog(pnp, game):
+    """A language the engine lacks, with the game's own engine words: Devanagari in them is
+    said at their line too (the game's own strings here are in Latin letters, as if
+    transliterated)."""
+    init(pnp, game, "hi", {k: "x " + k for k in HINDI})
+    assert pnp("i18n", "engine", "hi", GAME, "--components", game.parent).exit_code == 0
+    own = game / "locale" / "engine-hi.po"
     own_engine_words(own, "SV:")
-    text = own.read_text(encoding="utf-8").replace('msgstr "SV:Contents"', 'msgstr "المحتويات"')
+    text = own.read_text(encoding="utf-8").replace('msgstr "SV:Contents"', 'msgstr "सामग्री"')
     own.write_text(text, encoding="utf-8")
-    check = pnp("check", GAME, "--components", game.parent, "--lang", "ar")
+    check = pnp("check", GAME, "--components", game.parent, "--lang", "hi")
     assert check.exit_code == 1
-    said = [t for t in check.stderr.splitlines() if "المحتويات" in t]
-    assert said and "engine-ar.po:" in said[0] and "Arabic script" in said[0], check.stderr
+    said = [t for t in check.stderr.splitlines() if "सामग्री" in t]
+    assert said and "engine-hi.po:" in said[0] and "Devanagari script" in said[0], check.stderr

@@ -4,7 +4,9 @@ with the sheets' inline markup: ``**bold**``, ``*italic*`` and ``:icon:``.
 A template calls ``textbox(text, x, y, w, h, ...)`` and gets SVG: one ``<text>`` per run of
 one style on each line, placed at the x measured with the embedded font's own metrics, and
 each ``:icon:`` drawn by the icon macro it is given, one em wide, on the line. The layout is
-done here, not by the renderer, so what the check measures is what prints.
+done here, not by the renderer, so what the check measures is what prints. A paragraph with
+Arabic or Hebrew has its words in bidi display order, and starts at the right when it is
+right-to-left.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from generator.svg import shaping
 from generator.svg.fonts import text_width
 
 PT = 25.4 / 72  # one point in mm
@@ -51,10 +54,13 @@ class Piece:
 
 @dataclass
 class Line:
-    """A laid-out line: its words (each a list of pieces) and its width."""
+    """A laid-out line: its words (each a list of pieces) and its width; in a paragraph with
+    right-to-left text, its direction and each word's bidi level (``shaping.word_levels``)."""
 
     words: list[list[Piece]] = field(default_factory=list)
     width: float = 0.0
+    rtl: bool = False
+    levels: list[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,7 @@ def layout(
         if not words:
             gaps += 1
             continue
+        first = len(lines)
         line = Line()
         for word in words:
             w = _width(word, size, family, weight)
@@ -145,10 +152,27 @@ def layout(
             line.width += (space if line.words else 0) + w
             line.words.append(word)
         lines.append(line)
+        _directions(words, lines[first:])
     used = (len(lines) + gaps * 0.5) * size * leading - size * (leading - 1)
     widest = max((line.width for line in lines), default=0.0)
     fits = used <= height + 1e-6 and widest <= width + 1e-6
     return Layout(size, lines, max(used, 0.0), widest, fits)
+
+
+def _text(word: list[Piece]) -> str:
+    """A word's text (an icon counts as a neutral character)."""
+    return "".join(p.text if not p.icon else "\u2022" for p in word)
+
+
+def _directions(words: list[list[Piece]], lines: list[Line]) -> None:
+    """The direction of a paragraph's lines and their words' levels, when the paragraph has
+    right-to-left text (lines in other text keep none: laid out left to right, as before)."""
+    if not shaping.needed(" ".join(_text(w) for w in words)):
+        return
+    rtl = shaping.base_rtl(" ".join(_text(w) for w in words))
+    for line in lines:
+        line.rtl = rtl
+        line.levels = shaping.word_levels([_text(w) for w in line.words], rtl)
 
 
 def fitted(
@@ -201,15 +225,43 @@ def svg(
     out: list[str] = []
     baseline = top + size * ASCENT
     for line in laid.lines:
-        left = (
-            x + {"start": 0.0, "middle": (width - line.width) / 2, "end": width - line.width}[align]
-        )
+        where = {"start": 0.0, "middle": (width - line.width) / 2, "end": width - line.width}
+        if line.levels is not None:
+            if line.rtl:  # a right-to-left paragraph starts at the right
+                where["start"], where["end"] = where["end"], where["start"]
+            _bidi_line(out, line, x + where[align], baseline, size, look, icon)
+            baseline += size * leading
+            continue
+        left = x + where[align]
         for number, word in enumerate(line.words):
             if number:
                 left += space
             left = _word(out, word, left, baseline, size, family, weight, colour, icon)
         baseline += size * leading
     return Markup("\n".join(out))
+
+
+def _bidi_line(
+    out: list[str],
+    line: Line,
+    left: float,
+    baseline: float,
+    size: float,
+    look: Look,
+    icon: Callable[[str], str] | None,
+) -> None:
+    """A line with right-to-left text from ``left``: its words in display order
+    (``shaping.visual_order`` of their levels), left to right, as PDF readers expect text
+    (they put right-to-left text back in reading order); a right-to-left word's pieces are
+    drawn from its left end, last piece first, each written as right-to-left text."""
+    family, weight, colour = look.family, look.weight, look.colour
+    assert line.levels is not None
+    space = text_width(" ", size, weight, "normal", family)
+    for k in shaping.visual_order(line.levels):
+        word, rtl = line.words[k], line.levels[k] % 2 == 1
+        for piece in reversed(word) if rtl else word:
+            left = _word(out, [piece], left, baseline, size, family, weight, colour, icon, rtl)
+        left += space
 
 
 def _word(
@@ -222,8 +274,10 @@ def _word(
     weight: str,
     colour: str,
     icon: Callable[[str], str] | None,
+    rtl: bool = False,
 ) -> float:
-    """Emit one word's pieces from ``left``; returns where the word ends."""
+    """Emit one word's pieces from ``left``; returns where the word ends. A right-to-left
+    piece is written as such (``direction="rtl"``, its x its right end)."""
     for piece in word:
         if piece.icon:
             if icon is not None:
@@ -239,8 +293,12 @@ def _word(
         bold, italic = _weight(piece, weight), _style(piece)
         attrs = f' font-weight="{bold}"' if bold == "bold" else ""
         attrs += ' font-style="italic"' if italic == "italic" else ""
+        at = left
+        if rtl:
+            attrs += ' direction="rtl"'
+            at = left + text_width(piece.text, size, bold, italic, family)
         out.append(
-            f'<text x="{left:.3f}" y="{baseline:.3f}" font-family="{escape(family)}" '
+            f'<text x="{at:.3f}" y="{baseline:.3f}" font-family="{escape(family)}" '
             f'font-size="{size:.3f}" fill="{escape(colour)}"{attrs}>{escape(piece.text)}</text>'
         )
         left += text_width(piece.text, size, bold, italic, family)

@@ -130,7 +130,7 @@ def _decoration(text: str) -> bool:
 
 def _run(op: tuple, state: _State) -> Run:
     """A text operation as a ``Run``: its box from the font's measures."""
-    _, font, size, x, y, text, mode, spacing = op
+    _, font, size, x, y, text, mode, spacing = op[:8]  # shaped text adds its direction
     width = stringWidth(text, font, size) + spacing * len(text)
     corners = [_apply(state.ctm, px, py) for px in (x, x + width) for py in (y, y - CAP * size)]
     xs, ys = [c[0] for c in corners], [c[1] for c in corners]

@@ -14,7 +14,9 @@ from functools import cache, lru_cache
 from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
 from generator.model.fontforms import FontFileError, as_truetype
+from generator.svg import shaping
 from generator.svg.fonts import FILES, FontFile, stock_font
+from generator.svg.scripts import PRINTED, script_of
 
 __all__ = ["FontFileError", "coverage", "missing_glyphs", "truetype"]
 
@@ -93,3 +95,22 @@ def missing_glyphs(text: str, also: tuple[FontFile, ...] = ()) -> list[str]:
 @cache
 def _default() -> frozenset[int]:
     return coverage(stock_font(FILES[("normal", "normal")]))
+
+
+def scripts_lacking(font: FontFile, texts: list[str]) -> list[tuple[str, str]]:
+    """The scripts pnp shapes (Arabic, Hebrew) that ``texts`` are written in and ``font`` has
+    not one of their letters of: (script's name, a text in it) each."""
+    have = coverage(font)
+    letters: dict[str, tuple[set[str], str]] = {}  # script -> its letters used, a text
+    for text in texts:
+        if not shaping.needed(text):
+            continue
+        for char in text:
+            script = script_of(char)
+            if script in PRINTED and script is not None and char.isalpha():
+                letters.setdefault(script.name, (set(), text))[0].add(char)
+    return [
+        (name, text)
+        for name, (used, text) in letters.items()
+        if not any(ord(c) in have for c in used)
+    ]

@@ -21,7 +21,7 @@ from generator.i18n.strings import Words, words
 from generator.model import columns
 from generator.model.columns import Notice
 from generator.model.datafiles import Table, read_table
-from generator.model.fontfiles import FontFileError, coverage, missing_glyphs, truetype
+from generator.model.fontfiles import FontFileError, coverage, missing_glyphs, scripts_lacking, truetype
 from generator.model.game import STYLE_TAGS, GameSpec, Style
 from generator.model.gamefolders import near_file, slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
@@ -103,6 +103,8 @@ def load_game(
     fonts = _check_fonts(root, spec, doc, errors) if doc is not None and spec is not None else {}
     for text_doc in [d for d in (doc, *docs) if d is not None]:
         _check_glyphs(text_doc, errors, tuple(fonts.values()), report)
+    if doc is not None and spec is not None:
+        _check_font_scripts(spec, doc, [d for d in (doc, *docs) if d is not None], fonts, errors)
     if doc is not None and spec is not None:
         for deck, recipe in spec.recipes.items():
             for loc, message in recipe.problems():
@@ -308,17 +310,23 @@ def _check_glyphs(
     report: catalogs.Report | None = None,
 ) -> None:
     """Every string a template may print can be drawn: in a script pnp prints (not one that
-    needs shaping or right-to-left layout, ``i18n.scripts``) and by an embedded font (the
+    needs shaping pnp does not do, ``svg.scripts``) and by an embedded font (the
     default one, or one of the game's own ``fonts``). A translated string is told at its
-    catalog line."""
+    catalog line. Paragraphs reportlab lays out word by word, left to right (a sheet's, and a
+    component's title and ``authored`` note on the 'About this edition' page) print no
+    right-to-left text yet."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    sheet = data.get("kind") == "sheet"
+    about = {("title",), ("authored",)} if data.get("authored") else set()
     files = ", ".join(["DejaVu", *(display_path(Path(f.name)) for f in fonts)])
     for loc, text in _all_strings(doc.data):
         path, line = doc.where(loc)
         if report is not None and report.catalog is not None and text in report.text_lines:
             path, line = report.catalog, report.text_lines[text]
-        unprintable = scripts.unprintable(text)
+        where = "a sheet" if sheet else "the 'About this edition' page" if loc in about else ""
+        unprintable = scripts.unprintable(text, frozenset() if where else scripts.PRINTED)
         if unprintable is not None:
-            errors.add(path, line, scripts.message(text, *unprintable))
+            errors.add(path, line, scripts.message(text, *unprintable, where=where))
             continue
         lacking = missing_glyphs(text, fonts)
         if lacking:
@@ -362,6 +370,26 @@ def _check_fonts(
             continue
         found[index] = read
     return found
+
+
+def _check_font_scripts(
+    spec: GameSpec, doc: YamlDoc, docs: list[YamlDoc], fonts: dict[int, FontFile], errors: ErrorList
+) -> None:
+    """A game's font without a letter of a script its text is written in (Arabic, Hebrew) is
+    an error at the font's line: text in that script drawn in it would have no glyphs."""
+    if not fonts:
+        return
+    texts = [text for d in docs for _, text in _all_strings(d.data)]
+    for index, font in fonts.items():
+        for script, text in scripts_lacking(font, texts):
+            shown = text if len(text) <= 30 else text[:29] + "…"
+            errors.add(
+                doc.path,
+                doc.line_of(("fonts", index, "file")),
+                f"font '{spec.fonts[index].file}' has no {script} letters, and the game's text "
+                f"is written in {script} ('{shown}'); use a font that has them (the stock "
+                "sans-serif has Arabic and Hebrew)",
+            )
 
 
 def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:

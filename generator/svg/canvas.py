@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen.canvas import Canvas
+
+from generator.svg import shaping
 
 
 def document(canvas: Canvas) -> pdfdoc.PDFDocument:
@@ -240,3 +243,154 @@ def tag_subsets_by_glyphs(canvas: Canvas) -> None:
     ttfonts.SUBSETN = _subset_name
     ttfonts.TTFont.addObjects = _add_objects
     canvas._doc._pnp_glyph_tags = True
+
+
+# --- fonts that draw shaped text ----------------------------------------------------------
+
+PSEUDO = 0xF0000  # glyph g is drawn as the code point PSEUDO + g (plane 15, private use)
+
+
+class ShapedFont(ttfonts.TTFont):
+    """A TrueType font whose text in a script that needs shaping (``shaping.needed``) is
+    measured and drawn as HarfBuzz shapes it, wherever it is drawn (SVG text, paragraphs,
+    labels): each glyph id is given a private code point that reportlab subsets and embeds
+    like a character, and the font's ToUnicode maps it back to the text it stands for. Any
+    other text goes through ``TTFont`` unchanged."""
+
+    def __init__(self, name: str, stream: Any, data: bytes) -> None:
+        super().__init__(name, stream)
+        self._data = data
+        self._shaper: shaping.Shaper | None = None
+        self.glyph_text: dict[int, str] = {}  # pseudo code point -> the text it stands for
+
+    @property
+    def shaper(self) -> shaping.Shaper:
+        """HarfBuzz's view of the font, made when text first needs it (most packs never do)."""
+        if self._shaper is None:
+            self._shaper = shaping.Shaper(self._data)
+        return self._shaper
+
+    def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:  # noqa: N802
+        """The width of ``text`` at ``size``: shaped when it needs to be."""
+        if shaping.needed(text):
+            return self.shaper.shape(text).width * size
+        width: float = super().stringWidth(text, size, encoding)
+        return width
+
+    def splitString(self, text: str, doc: Any, encoding: str = "utf-8") -> Any:  # noqa: N802
+        """reportlab's (subset, bytes) pieces for ``text``: its shaped glyphs when it needs
+        shaping (each at its advance; offsets are drawn by ``draw_shaped``)."""
+        if shaping.needed(text):
+            text = "".join(self.code(g) for g in self.shaper.shape(text).glyphs)
+        return super().splitString(text, doc, encoding)
+
+    def code(self, glyph: shaping.Glyph) -> str:
+        """The pseudo character reportlab draws ``glyph`` with (its width the glyph's own
+        advance in whole thousandths of an em, as ``/Widths`` holds)."""
+        cp = PSEUDO + glyph.gid
+        face = self.face
+        if cp not in face.charToGlyph:
+            face.charToGlyph[cp] = glyph.gid
+            advance = self.shaper.font.get_glyph_h_advance(glyph.gid)
+            face.charWidths[cp] = round(advance * 1000 / self.shaper.upem)
+        self.glyph_text.setdefault(cp, glyph.text)
+        return chr(cp)
+
+    def addObjects(self, doc: pdfdoc.PDFDocument) -> None:  # noqa: N802
+        """The font's objects, as ``TTFont`` writes them; then each subset holding glyphs
+        drawn by id gets a ToUnicode map giving their text."""
+        _WRITING.font = self
+        try:
+            super().addObjects(doc)
+        finally:
+            _WRITING.font = None
+
+    def _to_unicode(self, subset: list[int]) -> str:
+        """A ToUnicode CMap for a subset, pseudo codes mapped to their text."""
+        pairs = []
+        for i, code in enumerate(subset):
+            text = self.glyph_text.get(code, "") if code >= PSEUDO else chr(code) if code else ""
+            if text:
+                pairs.append(f"<{i:02X}> <{text.encode('utf-16-be').hex().upper()}>")
+        body: list[str] = []
+        for k in range(0, len(pairs), 100):  # at most 100 entries in a bfchar block
+            chunk = pairs[k : k + 100]
+            body += [f"{len(chunk)} beginbfchar", *chunk, "endbfchar"]
+        return "\n".join(
+            [
+                "/CIDInit /ProcSet findresource begin",
+                "12 dict begin",
+                "begincmap",
+                "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+                "/CMapName /Adobe-Identity-UCS def",
+                "/CMapType 2 def",
+                "1 begincodespacerange",
+                "<00> <FF>",
+                "endcodespacerange",
+                *body,
+                "endcmap",
+                "CMapName currentdict /CMap defineresource pop",
+                "end",
+                "end",
+            ]
+        )
+
+
+_WRITING = threading.local()  # the ShapedFont whose objects are being written
+_REPORTLAB_CMAP = ttfonts.makeToUnicodeCMap
+
+
+def _to_unicode_cmap(name: str, subset: list[int]) -> str:
+    """reportlab's ToUnicode CMap for a subset; a ShapedFont's own when the subset holds
+    glyphs drawn by id."""
+    font: ShapedFont | None = getattr(_WRITING, "font", None)
+    if font is not None and any(code >= PSEUDO for code in subset):
+        return font._to_unicode(subset)
+    cmap: str = _REPORTLAB_CMAP(name, subset)
+    return cmap
+
+
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap
+
+
+def draw_shaped(
+    canvas: Canvas, font: ShapedFont, size: float, x: float, y: float, text: str, mode: int,
+    rtl: bool | None,
+) -> None:  # fmt: skip
+    """``text`` shaped in ``font`` at ``size``, its baseline starting at (x, y) in a space
+    whose y runs down (SVG's), each glyph at its offset: one text object written whole."""
+    shaped = font.shaper.shape(text, rtl)
+    scale = 1000 / font.shaper.upem  # font units -> thousandths of an em (TJ's unit)
+    ops = ["BT", f"1 0 0 -1 {fp_str(x)} {fp_str(y)} Tm"]
+    if mode:
+        ops.append(f"{mode} Tr")
+    current, rise = None, 0.0
+    tj: list[str] = []
+
+    def flush() -> None:
+        if tj:
+            ops.append(f"[{' '.join(tj)}] TJ")
+            tj.clear()
+
+    for glyph in shaped.glyphs:
+        char = font.code(glyph)
+        ((subset, code),) = ttfonts.TTFont.splitString(font, char, canvas._doc)
+        if subset != current:
+            flush()
+            ops.append(f"{font.getSubsetInternalName(subset, canvas._doc)} {fp_str(size)} Tf")
+            current = subset
+        up = glyph.dy * size / font.shaper.upem
+        if up != rise:
+            flush()
+            ops.append(f"{fp_str(up)} Ts")
+            rise = up
+        if glyph.dx:
+            tj.append(fp_str(-glyph.dx * scale))
+        tj.append(f"({canvas._escape(code)})")
+        after = font.face.charWidths[ord(char)] + (glyph.dx - glyph.advance) * scale
+        if abs(after) > 1e-6:
+            tj.append(fp_str(after))
+    flush()
+    ops += ["0 Ts"] if rise else []
+    ops += ["0 Tr"] if mode else []
+    canvas.addLiteral("\n".join([*ops, "ET"]))

@@ -270,7 +270,8 @@ def _clip_text(
     runs = textruns.layout(compiler, element, attrs, ctx)
     ops: list[Op] = ["0 g"]
     for run in runs:
-        ops.append((TEXT, run.font, run.size, run.x, run.y, run.text, 0, run.spacing))
+        extra = () if run.rtl is None else (run.rtl,)
+        ops.append((TEXT, run.font, run.size, run.x, run.y, run.text, 0, run.spacing, *extra))
     return ops if len(ops) > 1 else []
 
 

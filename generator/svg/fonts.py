@@ -19,10 +19,11 @@ from functools import cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import display_path
 from generator.paths import read_bytes, within
+from generator.svg import shaping
+from generator.svg.canvas import ShapedFont
 
 FONT_DIR = Path(__file__).resolve().parent / "dejavu"  # the stock faces, with their licence
 VARIANT_KEYS = (("normal", "normal"), ("bold", "normal"), ("normal", "italic"), ("bold", "italic"))
@@ -144,7 +145,8 @@ def register_fonts() -> None:
         names = {}
         for key, filename in files.items():
             names[key] = base + SUFFIX[key]
-            pdfmetrics.registerFont(TTFont(names[key], stock_font(filename).stream()))
+            font = stock_font(filename)
+            pdfmetrics.registerFont(ShapedFont(names[key], font.stream(), font.data))
         _families[generic] = names
         _tie(base, names)
 
@@ -170,7 +172,7 @@ def register_game_fonts(fonts: list[tuple[str, str, str, FontFile]]) -> None:
     for family, weight, style, font in fonts:
         name = f"G{font.digest[:10]}-{weight[0]}{style[0]}"
         if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, font.stream()))
+            pdfmetrics.registerFont(ShapedFont(name, font.stream(), font.data))
         _families.setdefault(family.strip().lower(), {})[(weight, style)] = name
 
 
@@ -222,6 +224,20 @@ def font_file(font: str) -> str:
     return display_path(Path(name)) if isinstance(name, str) else font
 
 
+def covering(font: str, text: str) -> str:
+    """The font to draw ``text`` in for ``font``: its upright face when it is an italic one
+    lacking characters the upright has (DejaVu's obliques have no Arabic: Arabic has no
+    italics, and is printed upright)."""
+    if not missing_in(font, text):
+        return font
+    for faces in _families.values():
+        for (weight, style), name in faces.items():
+            upright = faces.get((weight, "normal"))
+            if name == font and style == "italic" and upright and not missing_in(upright, text):
+                return upright
+    return font
+
+
 def font_name(weight: str = "normal", style: str = "normal", family: str = "sans-serif") -> str:
     """The reportlab font name for a weight and style of a family (the stock sans-serif by
     default)."""
@@ -235,8 +251,12 @@ def text_width(
     style: str = "normal",
     family: str = "sans-serif",
 ) -> float:
-    """Width of ``text`` at font ``size``, in the same unit as ``size``."""
-    width: float = pdfmetrics.stringWidth(text, font_name(weight, style, family), size)
+    """Width of ``text`` at font ``size``, in the same unit as ``size`` (shaped, in the face
+    that draws it, when it needs shaping)."""
+    font = font_name(weight, style, family)
+    if shaping.needed(text):
+        font = covering(font, text)
+    width: float = pdfmetrics.stringWidth(text, font, size)
     return width
 
 

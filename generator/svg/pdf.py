@@ -25,10 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.svg import canvas as rl
+from generator.svg import shaping
 from generator.svg.path import fmt
 from generator.svg.raster import Fit, PictureFile, draw_image
 from generator.svg.values import thinnest_scale
@@ -318,9 +319,23 @@ class _Painter:
         return f"{fmt(*converted)} {OPERATORS[len(converted), match[4]]}"
 
     def text(
-        self, font: str, size: float, x: float, y: float, text: str, mode: int, spacing: float
+        self,
+        font: str,
+        size: float,
+        x: float,
+        y: float,
+        text: str,
+        mode: int,
+        spacing: float,
+        rtl: bool | None = None,
     ) -> None:
-        """A run of text at (x, y), SVG's y running down; ``mode`` is PDF's render mode."""
+        """A run of text at (x, y), SVG's y running down; ``mode`` is PDF's render mode;
+        text that needs shaping is drawn glyph by glyph (``rtl``: its paragraph's direction,
+        None to take it from the text)."""
+        face = pdfmetrics.getFont(font)
+        if isinstance(face, rl.ShapedFont) and shaping.needed(text):
+            rl.draw_shaped(self.canvas, face, size, x, y, text, mode, rtl)
+            return
         t = self.canvas.beginText()
         t.setTextTransform(1, 0, 0, -1, x, y)
         t.setFont(font, size)

@@ -1,9 +1,10 @@
-"""Writing systems pnp cannot print yet. The renderer draws each character's glyph in order,
-left to right: right for Latin, Greek, Cyrillic, CJK and the like, wrong for scripts whose
-letters join and change shape (Arabic), that are written right to left (Hebrew), or whose
-vowel signs and conjuncts are placed by the font's shaping rules (Devanagari, Thai). Rather
-than print such text unjoined and backwards, a string in one of them is an error at its line
-(``model.loader``), so ``check`` fails and ``build`` refuses it.
+"""Writing systems that need more than each character's glyph drawn in order, left to right
+(right for Latin, Greek, Cyrillic, CJK and the like): scripts whose letters join and change
+shape (Arabic), that are written right to left (Hebrew), or whose vowel signs and conjuncts are
+placed by the font's shaping rules (Devanagari, Thai). Those in ``PRINTED`` are shaped and laid
+out right to left (``shaping``); rather than print any other unjoined and backwards, a string
+in one of them is an error at its line (``model.loader``), so ``check`` fails and ``build``
+refuses it.
 
 The ranges are the Unicode blocks of those scripts (their presentation forms included); a
 right-to-left or joining mark alone counts too (it only makes sense in such text)."""
@@ -27,6 +28,7 @@ SHAPED = "shaping (vowel signs and conjuncts placed by the font's rules)"
 
 HEBREW = Script("Hebrew", RTL)
 ARABIC = Script("Arabic", JOINED)
+RTL_MARK = Script("right-to-left", RTL)
 BLOCKS: tuple[tuple[int, int, Script], ...] = (
     (0x0590, 0x05FF, HEBREW),
     (0x0600, 0x06FF, ARABIC),
@@ -56,37 +58,50 @@ BLOCKS: tuple[tuple[int, int, Script], ...] = (
     (0xFB1D, 0xFB4F, HEBREW),
     (0xFB50, 0xFDFF, ARABIC),
     (0xFE70, 0xFEFF, ARABIC),
-    (0x200F, 0x200F, Script("right-to-left", RTL)),  # RIGHT-TO-LEFT MARK
-    (0x202B, 0x202B, Script("right-to-left", RTL)),  # RIGHT-TO-LEFT EMBEDDING
-    (0x202E, 0x202E, Script("right-to-left", RTL)),  # RIGHT-TO-LEFT OVERRIDE
-    (0x2067, 0x2067, Script("right-to-left", RTL)),  # RIGHT-TO-LEFT ISOLATE
+    (0x200F, 0x200F, RTL_MARK),  # RIGHT-TO-LEFT MARK
+    (0x202B, 0x202B, RTL_MARK),  # RIGHT-TO-LEFT EMBEDDING
+    (0x202E, 0x202E, RTL_MARK),  # RIGHT-TO-LEFT OVERRIDE
+    (0x2067, 0x2067, Script("right-to-left isolate", RTL)),  # RIGHT-TO-LEFT ISOLATE
 )
+
+# the scripts pnp shapes and lays out right to left (``shaping``): no longer refused
+PRINTED = frozenset((HEBREW, ARABIC, RTL_MARK))
 
 
 def script_of(char: str) -> Script | None:
-    """The script pnp cannot print that ``char`` belongs to (None for one it can)."""
+    """The script needing more than glyphs in order that ``char`` belongs to (None for one
+    that needs nothing more)."""
     code = ord(char)
     if code < 0x0590:  # Latin, Greek, Cyrillic, Armenian: below every block above
         return None
     return next((s for low, high, s in BLOCKS if low <= code <= high), None)
 
 
-def unprintable(text: str) -> tuple[Script, str] | None:
-    """The first script of ``text`` pnp cannot print yet, and its characters in the text;
-    None when it can print all of it."""
+def unprintable(text: str, printed: frozenset[Script] = PRINTED) -> tuple[Script, str] | None:
+    """The first script of ``text`` pnp cannot print yet (not in ``printed``: a sheet's
+    paragraphs print none of them), and its characters in the text; None when it can print
+    all of it."""
     if not text or max(text) < "\u0590":  # the common case, at C speed
         return None
     for char in text:
         script = script_of(char)
-        if script is not None:
+        if script is not None and script not in printed:
             chars = "".join(dict.fromkeys(c for c in text if script_of(c) == script))
             return script, chars
     return None
 
 
-def message(text: str, script: Script, chars: str) -> str:
-    """Why a string cannot be printed, and what to do."""
+def message(text: str, script: Script, chars: str, where: str = "") -> str:
+    """Why a string cannot be printed (``where``: on a page whose paragraphs are laid out
+    left to right, by name), and what to do."""
     shown = text if len(text) <= 40 else text[:39] + "…"
+    if where and script in PRINTED:
+        return (
+            f"'{shown}' is written in {script.name} script ({chars[:8]}), which pnp prints on "
+            f"cards, tokens and boards but not yet in {where}: its paragraphs are laid out "
+            "left to right, so its words would print out of order; leave this language out "
+            "of the build, or this text out of it, until pnp lays those out right to left"
+        )
     return (
         f"'{shown}' is written in {script.name} script ({chars[:8]}), which pnp cannot print "
         f"yet: it needs {script.needs}, and would print with its letters apart, left to "

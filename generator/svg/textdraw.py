@@ -75,6 +75,7 @@ def paint_run(
     fill_alpha = opacity(style.get("fill-opacity")) * scale
     stroke_alpha = opacity(style.get("stroke-opacity")) * scale
     op = (TEXT, run.font, run.size, run.x, run.y, run.text)
+    extra = () if run.rtl is None else (run.rtl,)  # the direction shaped text is laid out in
     b = compiler.b
     if fill is not None and fill[0] is not None and fill[1] * fill_alpha > 0:
         b.fill(fill[0], fill[1] * fill_alpha)
@@ -85,18 +86,20 @@ def paint_run(
             b.line(*line)
             mode = FILL_AND_STROKE
             stroke = None
-        b.op(*op, mode, run.spacing)
+        b.op(*op, mode, run.spacing, *extra)
     elif fill is not None and fill[0] is None:
-        painting.paint_with(compiler, fill[1], fill_alpha, False, ((*op, FILL, run.spacing),), ctx)
+        painting.paint_with(
+            compiler, fill[1], fill_alpha, False, ((*op, FILL, run.spacing, *extra),), ctx
+        )
     if stroke is None or line is None:
         return
     if stroke[0] is not None:
         if stroke[1] * stroke_alpha > 0:
             b.stroke(stroke[0], stroke[1] * stroke_alpha)
             b.line(*line)
-            b.op(*op, STROKE, run.spacing)
+            b.op(*op, STROKE, run.spacing, *extra)
         return
     inner = Builder(b.state)
     inner.line(*line)
-    inner.op(*op, STROKE, run.spacing)
+    inner.op(*op, STROKE, run.spacing, *extra)
     painting.paint_with(compiler, stroke[1], stroke_alpha, True, inner.finish(), ctx)

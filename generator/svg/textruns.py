@@ -4,8 +4,9 @@ anchored by ``text-anchor``, ``letter-spacing``, ``dominant-baseline`` and ``bas
 
 Each run's font comes from ``fonts.font_for`` (a family it cannot find is a warning); a
 character the font lacks is an ``SvgError`` naming it. What is not laid out (``textPath``,
-``tref``, ``rotate``, ``textLength``, text decoration, vertical and right-to-left text) is a
-warning.
+``tref``, ``rotate``, ``textLength``, text decoration, vertical text, ``direction: rtl`` on
+text that is not Arabic or Hebrew) is a warning. Arabic and Hebrew are shaped by the font
+(``canvas.ShapedFont``); ``direction: rtl`` makes such a text's start its right end.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from typing import NamedTuple
 from lxml import etree
 from reportlab.pdfbase import pdfmetrics
 
-from generator.svg import scripts
+from generator.svg import scripts, shaping
 from generator.svg.builder import NS, XLINK_HREF, XML_SPACE, Box, Ctx, SvgError
 from generator.svg.compiling import Compiling
-from generator.svg.fonts import font_file, font_for, missing_in
+from generator.svg.fonts import covering, font_file, font_for, missing_in
 from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import length, numbers
 
@@ -39,6 +40,7 @@ class Run(NamedTuple):
     spacing: float
     ctx: Ctx
     width: float
+    rtl: bool | None = None  # the direction its text is shaped in (None: the text's own)
 
 
 # per character: x, y, dx and dy, None where not given
@@ -125,7 +127,7 @@ def _plain(
     if not text:
         return []
     x, y = attr_length(attrs, "x", ctx, "x"), attr_length(attrs, "y", ctx, "y")
-    font = _font(compiler, ctx.style)
+    font = _face(_font(compiler, ctx.style), text)
     size = ctx.font_size
     _drawable(font, text, text)
     width: float = pdfmetrics.stringWidth(text, font, size)
@@ -151,6 +153,12 @@ def _layout(
         return []
     _warn_unsupported(compiler, element, attrs, ctx)
     return _runs(compiler, collected, _positions(collected))
+
+
+def _face(font: str, text: str) -> str:
+    """The face that draws ``text`` for ``font`` (its upright face for an italic one that
+    lacks the text's script: ``fonts.covering``)."""
+    return covering(font, text) if shaping.needed(text) else font
 
 
 def _drawable(font: str, piece: str, text: str) -> None:
@@ -269,7 +277,9 @@ def _warn_unsupported(
     mode = ctx.style.get("writing-mode", "lr")
     if mode not in ("lr", "lr-tb", "horizontal-tb", "rl", "rl-tb"):
         compiler.warn("writing-mode", f"vertical text ({where}) is drawn horizontally")
-    if ctx.style.get("direction") == "rtl":
+    if ctx.style.get("direction") == "rtl" and not shaping.needed(
+        "".join(element.itertext())
+    ):  # fmt: skip
         compiler.warn("direction", f"right-to-left text ({where}) is drawn left to right")
 
 
@@ -358,12 +368,15 @@ def _runs(compiler: Compiling, collected: _Text, positions: dict[int, Position])
         pen_y += dy or 0.0
         piece = text[start:end]
         style = ctx.style
-        font = _font(compiler, style)
+        font = _face(_font(compiler, style), piece)
         size = ctx.font_size
         spacing = attr_length(style, "letter-spacing", ctx, "x")  # "normal" is 0
+        shaped = shaping.needed(piece)
+        spacing = 0.0 if shaped else spacing  # joined letters are never spaced apart
         width: float = pdfmetrics.stringWidth(piece, font, size) + spacing * len(piece)
         shift = _baseline(compiler, style, ctx, font, size)
-        chunks[-1].append(Run(pen_x, pen_y + shift, piece, font, size, spacing, ctx, width))
+        rtl = {"rtl": True, "ltr": False}.get(style.get("direction", "")) if shaped else None
+        chunks[-1].append(Run(pen_x, pen_y + shift, piece, font, size, spacing, ctx, width, rtl))
         pen_x += width
         _drawable(font, piece, text)
     runs: list[Run] = []
@@ -390,6 +403,8 @@ def _missing(font: str, text: str) -> list[str]:
 def _anchored(chunk: list[Run]) -> list[Run]:
     """A chunk moved as its first character's text-anchor says."""
     anchor = chunk[0].ctx.style.get("text-anchor", "start")
+    if chunk[0].rtl:  # in right-to-left text, start is the right end
+        anchor = {"start": "end", "end": "start"}.get(anchor, anchor)
     if anchor not in ("middle", "end"):
         return chunk
     start = chunk[0].x

@@ -1,0 +1,178 @@
+"""Text in scripts whose letters join or run right to left (Arabic, Hebrew), shaped: the
+Unicode bidirectional algorithm gives each character its level (python-bidi), the runs of one
+level are reordered for display (rule L2) and HarfBuzz (uharfbuzz) shapes each run with the
+whole text as context, giving the glyphs to draw, in visual order, with their advances and
+offsets. Text in any other script never comes here (``needed``), so its output is untouched.
+
+``canvas.ShapedFont`` draws the glyphs; ``richtext`` orders the words of a right-to-left line.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import uharfbuzz as hb
+from bidi import algorithm as uba  # the pure-Python UBA: the one that gives levels
+
+from generator.svg.scripts import PRINTED, script_of
+
+SHAPED_CACHE = 4096  # shaped strings kept per process (words and lines of a pack)
+
+
+def needed(text: str) -> bool:
+    """Whether ``text`` has characters pnp must shape (a script in ``scripts.PRINTED``)."""
+    if not text or max(text) < "\u0590":  # the common case, at C speed
+        return False
+    return any(script_of(c) in PRINTED for c in text)
+
+
+def base_rtl(text: str) -> bool:
+    """Whether a paragraph of ``text`` runs right to left (its first strong character is
+    Hebrew or Arabic: rules P2 and P3)."""
+    return needed(text) and uba.get_base_level(text) == 1
+
+
+def levels(text: str, rtl: bool | None = None) -> list[int]:
+    """The bidi embedding level of each character of ``text`` (``rtl``: the paragraph's
+    direction, None to take it from the text)."""
+    base = uba.get_base_level(text) if rtl is None else int(rtl)
+    storage = uba.get_empty_storage()
+    storage["base_level"], storage["base_dir"] = base, "LR"[base]
+    uba.get_embedding_levels(text, storage, False)
+    uba.explicit_embed_and_overrides(storage, False)  # drops X9 characters (ZWJ, marks...)
+    uba.resolve_weak_types(storage, False)
+    uba.resolve_neutral_types(storage, False)
+    uba.resolve_implicit_levels(storage, False)
+    kept, out, previous = iter(storage["chars"]), [], base
+    for char in text:  # a dropped character takes the level before it
+        if uba.bidirectional(char) not in uba.X9_REMOVED:
+            previous = next(kept)["level"]
+        out.append(previous)
+    return out
+
+
+STRONG = frozenset(("L", "R", "AL"))
+
+
+def word_levels(words: list[str], rtl: bool) -> list[int]:
+    """The level of each word of a line (words joined by single spaces, in a paragraph of
+    direction ``rtl``): that of its first strong character, else its lowest."""
+    at = levels(" ".join(words), rtl)
+    out, start = [], 0
+    for word in words:
+        mine = at[start : start + len(word)] or [int(rtl)]
+        strong = [lv for c, lv in zip(word, mine, strict=False) if uba.bidirectional(c) in STRONG]
+        out.append(strong[0] if strong else min(mine))
+        start += len(word) + 1
+    return out
+
+
+def visual_order(runs: list[int]) -> list[int]:
+    """The display order of items at these levels (rule L2: from the highest level down to
+    the lowest odd one, every sequence at that level or above is reversed)."""
+    order = list(range(len(runs)))
+    if not runs:
+        return order
+    for level in range(max(runs), (min(runs) | 1) - 1, -1):
+        k = 0
+        while k < len(order):
+            if runs[order[k]] >= level:
+                end = k
+                while end < len(order) and runs[order[end]] >= level:
+                    end += 1
+                order[k:end] = order[k:end][::-1]
+                k = end
+            else:
+                k += 1
+    return order
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One glyph to draw: its id in the font, its offsets and advance (font units) and the
+    text it stands for (what a PDF reader extracts for it)."""
+
+    gid: int
+    dx: int
+    dy: int
+    advance: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """A string shaped: its glyphs in display order, left to right, and its width in ems."""
+
+    glyphs: tuple[Glyph, ...]
+    width: float
+
+
+class Shaper:
+    """HarfBuzz's view of one font file."""
+
+    def __init__(self, data: bytes) -> None:
+        self.face = hb.Face(hb.Blob(data))
+        self.font = hb.Font(self.face)  # scale = units per em: positions in font units
+        self.upem = self.face.upem
+        self.nominal: dict[int, list[int]] = {}  # glyph id -> the characters mapped to it
+        for code in sorted(self.face.unicodes):
+            gid = self.font.get_nominal_glyph(code)
+            if gid is not None:
+                self.nominal.setdefault(gid, []).append(code)
+        self.shape = lru_cache(maxsize=SHAPED_CACHE)(self._shape)
+
+    def _shape(self, text: str, rtl: bool | None = None) -> Shaped:
+        """``text`` shaped as one line (``rtl``: the paragraph's direction, None to take it
+        from the text); trailing white space is not drawn (rule L1)."""
+        end = len(text.rstrip())
+        at = levels(text, rtl)[:end]
+        runs: list[tuple[int, int, int]] = []  # start, end, level
+        start = 0
+        for i in range(1, end + 1):
+            if i == end or at[i] != at[start]:
+                runs.append((start, i, at[start]))
+                start = i
+        glyphs: list[Glyph] = []
+        for k in visual_order([r[2] for r in runs]):
+            glyphs += self._run(text, *runs[k])
+        return Shaped(tuple(glyphs), sum(g.advance for g in glyphs) / self.upem)
+
+    def _run(self, text: str, start: int, end: int, level: int) -> list[Glyph]:
+        """One run of one level shaped, the whole text its context."""
+        buffer = hb.Buffer()
+        buffer.add_codepoints([ord(c) for c in text], start, end - start)
+        buffer.direction = "rtl" if level % 2 else "ltr"
+        buffer.guess_segment_properties()
+        hb.shape(self.font, buffer)
+        infos, positions = buffer.glyph_infos, buffer.glyph_positions
+        starts = sorted({info.cluster for info in infos} | {end})
+        spans = {c: text[c : starts[k + 1]] for k, c in enumerate(starts[:-1])}
+        out = []
+        for info, pos in zip(infos, positions, strict=True):
+            out.append(
+                Glyph(info.codepoint, pos.x_offset, pos.y_offset, pos.x_advance,
+                      self._text(info, infos, spans[info.cluster], level % 2 == 1))
+            )  # fmt: skip
+        return out
+
+    def _text(self, info: hb.GlyphInfo, infos: list[hb.GlyphInfo], span: str, rtl: bool) -> str:
+        """What a reader extracts for a glyph: its own character when it is one of its
+        cluster's (a nominal glyph, or a bracket mirrored); else the cluster's characters
+        no other glyph of the cluster stands for (a ligature, a contextual form), reversed
+        in a right-to-left run, as readers reverse right-to-left text they find."""
+        own = [chr(c) for c in self.nominal.get(info.codepoint, ())]
+        mine = [c for c in own if c in span]
+        if mine:
+            return mine[0]
+        if rtl and len(span) == 1 and unicodedata.mirrored(span) and own:
+            return own[0]
+        others = {
+            chr(c)
+            for g in infos
+            if g.cluster == info.cluster and g.codepoint != info.codepoint
+            for c in self.nominal.get(g.codepoint, ())
+        }
+        text = "".join(c for c in span if c not in others) or span
+        return text[::-1] if rtl else text

@@ -1,0 +1,357 @@
+"""Arabic and Hebrew printed shaped and right to left: drawn text compared with HarfBuzz's own
+shaping through Pillow's raqm layout (pixels), small games in each language built with the
+stock card template and their glyphs read back from the PDF against HarfBuzz's, their text
+read back by pypdfium2 in reading order, and right-to-left text boxes aligned from the right."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pymupdf
+import pypdfium2 as pdfium
+import pytest
+import uharfbuzz as hb
+from lxml import etree
+from PIL import Image, ImageDraw, ImageFont, features
+from pixels import pdf_of, render
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from generator.art import richtext
+from generator.svg.compiler import compile_svg
+from generator.svg.fonts import FONT_DIR, REGULAR, register_fonts
+from generator.svg.pdf import TEXT
+from generator.svg.safexml import SAFE_PARSER
+
+SCALE = 4  # pixels per point of the renders compared
+SIZE = 24  # points: the text drawn
+SHAPED_IOU = 0.8  # ink of our page and of raqm's: the same shapes, anti-aliased apart
+UNSHAPED_IOU = 0.6  # letters drawn apart and left to right are far from it (measured 0.1-0.3)
+LINES = {
+    "arabic": "مرحبا بالعالم",
+    "arabic with digits": "لدي 3 بطاقات و 25 نقطة",
+    "lam-alef": "لا إله إلا الله",
+    "hebrew": "שלום עולם 42",
+    "hebrew with niqqud": "שָׁלוֹם עוֹלָם",
+}
+
+
+def ink(pixels: np.ndarray) -> np.ndarray:
+    return pixels.min(axis=2) < 128
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> float:
+    return float((a & b).sum() / max(1, (a | b).sum()))
+
+
+def ours(text: str) -> np.ndarray:
+    """``text`` drawn by pnp's renderer at (10, 40) pt, rendered by pdfium."""
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="400pt" height="60pt" '
+        f'viewBox="0 0 400 60"><text x="10" y="40" font-size="{SIZE}" '
+        f'font-family="sans-serif">{text}</text></svg>'
+    )
+    drawing = compile_svg(etree.fromstring(svg.encode(), SAFE_PARSER))
+    pdf = pdf_of([(drawing.width, drawing.height, drawing.draw)])
+    return render(pdf, [(400 * SCALE, 60 * SCALE)])[0]
+
+
+def unshaped(text: str) -> np.ndarray:
+    """``text`` with its letters drawn apart, left to right: each character on its own, as
+    reportlab alone draws text (a second font of DejaVu's face cannot be registered beside
+    pnp's: reportlab keys fonts by their face)."""
+    register_fonts()
+
+    def draw(canvas):
+        x = 10.0
+        canvas.setFont(REGULAR, SIZE)
+        for char in text:
+            canvas.drawString(x, 20, char)
+            x += stringWidth(char, REGULAR, SIZE)
+
+    return render(pdf_of([(400, 60, draw)]), [(400 * SCALE, 60 * SCALE)])[0]
+
+
+def raqm(text: str) -> np.ndarray:
+    """``text`` laid out by HarfBuzz through Pillow's raqm, right to left, at the same place."""
+    font = ImageFont.truetype(
+        str(FONT_DIR / "DejaVuSans.ttf"), SIZE * SCALE, layout_engine=ImageFont.Layout.RAQM
+    )
+    image = Image.new("RGB", (400 * SCALE, 60 * SCALE), "white")
+    ImageDraw.Draw(image).text(
+        (10 * SCALE, 40 * SCALE), text, font=font, fill="black", anchor="ls", direction="rtl"
+    )
+    return np.asarray(image).astype(np.int16)
+
+
+def test_pillow_has_raqm():
+    """The reference below is HarfBuzz's own layout, through raqm."""
+    assert features.check("raqm")
+
+
+@pytest.mark.parametrize("text", LINES.values(), ids=LINES.keys())
+def test_drawn_text_matches_harfbuzz_through_raqm(text):
+    reference = ink(raqm(text))
+    drawn = ink(ours(text))
+    assert iou(drawn, reference) >= SHAPED_IOU, iou(drawn, reference)
+    columns = np.flatnonzero(drawn.any(axis=0)), np.flatnonzero(reference.any(axis=0))
+    assert (
+        abs(columns[0][0] - columns[1][0]) <= SCALE
+        and abs(columns[0][-1] - columns[1][-1]) <= SCALE
+    )
+    # the negative control: the same text without shaping is far from the reference
+    assert iou(ink(unshaped(text)), reference) < UNSHAPED_IOU
+
+
+GAMES = {
+    "arabic-game": (
+        "لعبة صغيرة",
+        [
+            ("خبز طازج", "طعام", "اسحب بطاقتين ثم ضع بطاقة واحدة على الطاولة واحصل على 10 نقاط."),
+            ("ملح البحر", "توابل", "تاجر بحرية مع الجميع (مرة واحدة في كل دور)."),
+            ("شاي", "شراب", "اشرب الشاي ثم استرح قليلا."),
+        ],
+    ),
+    "hebrew-game": (
+        "משחק קטן",
+        [
+            ("לחם טרי", "מזון", "שלוף שני קלפים, הנח קלף אחד על השולחן וקבל 10 נקודות."),
+            ("מלח ים", "תבלין", "סחר בחופשיות עם כולם (פעם אחת בכל תור)."),
+            ("תה", "משקה", "שתה את התה ונוח מעט."),
+        ],
+    ),
+}
+
+
+def write_game(components: Path, name: str) -> Path:
+    title, cards = GAMES[name]
+    root = components / name
+    root.mkdir(parents=True)
+    (root / "game.yaml").write_text(
+        f"title: {title}\nplayers: 2\nexpect: {{cards: {len(cards)}}}\n", encoding="utf-8"
+    )
+    lines = ["kind: deck", "title: Cards", "size: poker", "face: card.svg.j2", "cards:"]
+    for n, (card, kind, text) in enumerate(cards):
+        lines.append(
+            f'  - {{name: c{n}, count: 1, title: "{card}", type: "{kind}", cost: {n + 1}, '
+            f'text: "{text}"}}'
+        )
+    (root / "cards.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from conftest import _invoke
+
+    base = tmp_path_factory.mktemp("shaped")
+    out = {}
+    for name in GAMES:
+        write_game(base / "components", name)
+        check = _invoke("check", name, "--components", base / "components")
+        assert check.exit_code == 0, check.stderr
+        build = _invoke("build", name, "--components", base / "components", "--out", base / "out")
+        assert build.exit_code == 0, build.stderr
+        out[name] = base / "out" / name / f"{name}.pdf"
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_card_text_reads_back_in_reading_order(built, name):
+    document = pdfium.PdfDocument(built[name])
+    try:
+        pages = [page.get_textpage().get_text_range() for page in document]
+    finally:
+        document.close()
+    text = re.sub(r"\s+", " ", " ".join(pages))
+    for card, kind, rule in GAMES[name][1]:
+        assert card in text and kind in text and rule in text, (rule, text)
+    assert GAMES[name][0] in pages[0]  # the title on the contents page too
+
+
+def harfbuzz_extents(text: str, bold: bool) -> list[tuple[int, int, int, int]]:
+    """The glyphs HarfBuzz gives ``text`` in DejaVu Sans, in display order, as their
+    extents (glyph ids differ in an embedded subset; outlines do not)."""
+    path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    font = hb.Font(hb.Face(hb.Blob.from_file_path(str(path))))
+    buffer = hb.Buffer()
+    buffer.add_str(text)
+    buffer.guess_segment_properties()
+    hb.shape(font, buffer)
+    return [tuple(font.get_glyph_extents(g.codepoint)) for g in buffer.glyph_infos]
+
+
+def pdf_extents(pdf: Path) -> list[tuple[int, int, int, int]]:
+    """Every glyph drawn on the PDF's pages, in the order drawn, as its extents in the
+    subset font embedded (PyMuPDF's trace of the text: MuPDF is another reader)."""
+    document = pymupdf.open(pdf)
+    fonts: dict[str, dict[str, hb.Font]] = {}  # font name -> subset name -> HarfBuzz's font
+    for page in document:
+        for xref, _, _, basefont, *_ in page.get_fonts():
+            data = document.extract_font(xref)[3]
+            name = basefont.split("+")[-1]
+            fonts.setdefault(name, {})[basefont] = hb.Font(hb.Face(hb.Blob(data)))
+    out = []
+    for page in document:
+        for span in page.get_texttrace():
+            (font,) = fonts[span["font"]].values()  # one subset of it: the trace names no subset
+            out += [tuple(font.get_glyph_extents(c[1])) for c in span["chars"] if c[1] >= 0]
+    return out
+
+
+def contains(haystack: list, needle: list) -> bool:
+    return any(haystack[k : k + len(needle)] == needle for k in range(len(haystack)))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_glyphs_in_the_pdf_are_harfbuzzs(built, name):
+    """Each word of each card (the title in bold), shaped by HarfBuzz on its own, is in the
+    PDF as the same glyphs in the same order; the letters drawn apart would not be."""
+    drawn = pdf_extents(built[name])
+    for card, _, rule in GAMES[name][1]:
+        for word in card.split():
+            assert contains(drawn, harfbuzz_extents(word, bold=True)), word
+        for word in rule.split():
+            assert contains(drawn, harfbuzz_extents(word, bold=False)), word
+    if name == "arabic-game":  # (Hebrew letters do not join: apart, they look the same)
+        first = GAMES[name][1][0][2].split()[0]
+        apart = [harfbuzz_extents(c, bold=False)[0] for c in first]
+        assert not contains(drawn, apart[::-1]) and not contains(drawn, apart)
+
+
+def test_a_right_to_left_box_starts_at_the_right():
+    """``align="start"`` puts a right-to-left paragraph against the box's right edge, its
+    first word rightmost; ``end`` against the left; Latin text as before."""
+    look = richtext.Look()
+    laid = richtext.fitted("שלום עולם", 60, 10, 4, 2, look)
+    starts = {}
+    for align in ("start", "end"):
+        svg = str(richtext.svg(laid, (10, 0, 60, 10), look, align))
+        xs = {t: float(x) for x, t in re.findall(r'x="([\d.]+)"[^>]*>([^<]+)<', svg)}
+        assert 'direction="rtl"' in svg
+        starts[align] = xs
+    width = laid.lines[0].width
+    assert starts["start"]["שלום"] == pytest.approx(70, abs=1e-3)  # right end of the box
+    assert starts["start"]["עולם"] < starts["start"]["שלום"]
+    assert min(starts["end"].values()) >= 10 and starts["end"]["שלום"] == pytest.approx(
+        10 + width, abs=1e-3
+    )
+    latin = str(
+        richtext.svg(richtext.fitted("Hello world", 60, 10, 4, 2, look), (10, 0, 60, 10), look)
+    )
+    assert 'x="10.000"' in latin and "direction" not in latin
+
+
+@pytest.mark.parametrize(("file", "fails"), [("DejaVuSerif.ttf", True), ("DejaVuSans.ttf", False)])
+def test_a_game_font_without_the_scripts_letters_is_an_error_at_its_line(
+    pnp, tmp_path, file, fails
+):
+    root = write_game(tmp_path / "components", "arabic-game")
+    (root / "fonts").mkdir()
+    (root / "fonts" / "mine.ttf").write_bytes((FONT_DIR / file).read_bytes())
+    game = root / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8") + "fonts:\n  - {family: Mine, file: fonts/mine.ttf}\n",
+        encoding="utf-8",
+    )
+    check = pnp("check", "arabic-game", "--components", tmp_path / "components")
+    said = "game.yaml:5: font 'fonts/mine.ttf' has no Arabic letters"
+    assert (said in check.stderr) is fails and (check.exit_code != 0) is fails, check.stderr
+
+
+def test_right_to_left_text_in_a_sheet_is_refused_at_its_line(pnp, tmp_path):
+    """A sheet's paragraphs are laid out by reportlab word by word, left to right: Arabic
+    there would print its words out of order, so check fails at the line and build refuses."""
+    root = write_game(tmp_path / "components", "arabic-game")
+    (root / "rules.yaml").write_text(
+        'kind: sheet\ntitle: Rules\npages: 1\nsections:\n  - heading: "Start"\n    blocks:\n'
+        '      - text: "اسحب **بطاقة** واحدة"\n',
+        encoding="utf-8",
+    )
+    check = pnp("check", "arabic-game", "--components", tmp_path / "components")
+    assert check.exit_code != 0
+    assert "rules.yaml:7: 'اسحب **بطاقة** واحدة' is written in Arabic script" in check.stderr
+    assert "not yet in a sheet" in check.stderr, check.stderr
+    out = tmp_path / "out"
+    build = pnp("build", "arabic-game", "--components", tmp_path / "components", "--out", out)
+    assert build.exit_code != 0 and not (out / "arabic-game" / "arabic-game.pdf").exists()
+
+
+def test_right_to_left_text_on_the_about_page_is_refused_at_its_line(pnp, tmp_path):
+    """A component's title and ``authored`` note print as one paragraph, the title in bold,
+    on 'About this edition': refused in Arabic there, as in a sheet."""
+    root = write_game(tmp_path / "components", "arabic-game")
+    cards = root / "cards.yaml"
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace(
+            "title: Cards", 'title: Cards\nauthored: "كل شيء"'
+        ),
+        encoding="utf-8",
+    )
+    check = pnp("check", "arabic-game", "--components", tmp_path / "components")
+    assert check.exit_code != 0
+    said = "cards.yaml:3: 'كل شيء' is written in Arabic script"
+    assert said in check.stderr and "not yet in the 'About this edition' page" in check.stderr
+
+
+def test_a_right_to_left_texts_start_is_its_right_end():
+    """``direction="rtl"`` (what a text box writes for a right-to-left word) anchors Hebrew at
+    its right end and shapes it right to left; without it, ``x`` is its left end."""
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20" viewBox="0 0 100 20">'
+    ops = {}
+    for direction in ("rtl", None):
+        attr = f' direction="{direction}"' if direction else ""
+        svg = f'{head}<text x="50" y="10" font-size="5"{attr}>שלום 42</text></svg>'
+        drawing = compile_svg(etree.fromstring(svg.encode(), SAFE_PARSER))
+        ops[direction] = next(op for op in drawing.ops if isinstance(op, tuple) and op[0] == TEXT)
+    width = stringWidth("שלום 42", REGULAR, 5)
+    assert ops["rtl"][3] == pytest.approx(50 - width) and ops["rtl"][-1] is True
+    assert ops[None][3] == pytest.approx(50) and len(ops[None]) == 8
+
+
+TRANSLATIONS = {
+    "ar": {
+        "Little game": "لعبة صغيرة",
+        "Cards": "بطاقات",
+        "Trade freely with everyone.": "تاجر بحرية مع الجميع.",
+        "Bread": "خبز",
+        "Tokens": "رموز",
+        "Page [{n}]": "صفحة [{n}]",
+    },
+    "he": {
+        "Little game": "משחק קטן",
+        "Cards": "קלפים",
+        "Trade freely with everyone.": "סחר בחופשיות עם כולם.",
+        "Bread": "לחם",
+        "Tokens": "אסימונים",
+        "Page [{n}]": "עמוד [{n}]",
+    },
+}
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_a_translation_into_arabic_or_hebrew_checks_builds_and_reads_back(pnp, tmp_path, language):
+    """Through the game's catalog (and its own engine words, which pnp does not ship for
+    these languages), into a template of the game's own that wraps its text with fit():
+    check passes, build prints, and every translated string reads back in reading order."""
+    from test_engine_words import init, own_engine_words
+    from test_i18n import GAME, write_small_game
+
+    game = write_small_game(tmp_path)
+    table = TRANSLATIONS[language]
+    init(pnp, game, language, table)
+    assert pnp("i18n", "engine", language, GAME, "--components", game.parent).exit_code == 0
+    own_engine_words(game / "locale" / f"engine-{language}.po")
+    check = pnp("check", GAME, "--components", game.parent, "--lang", language)
+    assert check.exit_code == 0, check.stderr
+    out = tmp_path / "out"
+    build = pnp("build", GAME, "--components", game.parent, "--out", out, "--lang", language)
+    assert build.exit_code == 0, build.stderr
+    document = pdfium.PdfDocument(out / GAME / language / f"{GAME}.pdf")
+    try:
+        text = re.sub(r"\s+", " ", " ".join(p.get_textpage().get_text_range() for p in document))
+    finally:
+        document.close()
+    for english in ("Little game", "Cards", "Trade freely with everyone.", "Bread"):
+        assert table[english] in text, (table[english], text)
