@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test test-fast check lint format bench pictures docs clean browser gettext
+.PHONY: build test test-slow test-fast check lint format bench pictures docs clean browser gettext
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,12 +30,18 @@ gettext:
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq gettext; \
 	fi
 
+# make test: lint, types, the unit and e2e tiers and the docs (a few minutes); the acceptance
+# tier (every bundled game in every print mode, language and shop, hostile input, fuzzers,
+# the browser) is make test-slow, which CI runs after it (.ci/run)
 test: $(STAMP) browser gettext
 	$(BIN)/ruff check generator tests benchmarks docs
 	$(BIN)/ruff format --check generator tests benchmarks docs
 	$(BIN)/mypy generator
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not acceptance"
 	$(MAKE) docs
+
+test-slow: $(STAMP) browser gettext
+	$(BIN)/python -m pytest -m acceptance
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m unit

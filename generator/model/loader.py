@@ -21,7 +21,13 @@ from generator.i18n.strings import Words, words
 from generator.model import columns
 from generator.model.columns import Notice
 from generator.model.datafiles import Table, read_table
-from generator.model.fontfiles import FontFileError, coverage, missing_glyphs, scripts_lacking, truetype
+from generator.model.fontfiles import (
+    FontFileError,
+    coverage,
+    missing_glyphs,
+    scripts_lacking,
+    truetype,
+)
 from generator.model.game import STYLE_TAGS, GameSpec, Style
 from generator.model.gamefolders import near_file, slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
