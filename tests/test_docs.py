@@ -25,7 +25,7 @@ EXAMPLES = DOCS / "examples"
 GAMES = sorted(p.name for p in EXAMPLES.iterdir() if (p / "game.yaml").is_file())
 BUILT = (DOCS / "stock-templates", EXAMPLES)  # the folders of files the tests build or load
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
-SNIPPET = re.compile(r'^--8<-- "([^"]+)"$')
+SNIPPET = re.compile(r'^--8<-- "([^":]+)(?::([a-z][-_0-9a-z]*))?"$')  # a file, or a section of it
 PROSE = {"", "text", "sh"}  # commands and their output: not examples of a file
 # Harbour with a mistake put in for each rule of the check: file, text, what it becomes. The
 # messages docs/check.md quotes are what pnp check prints for these.
@@ -110,7 +110,8 @@ def _blocks() -> list[tuple[Path, str, str]]:
 @pytest.mark.unit
 def test_every_example_is_a_snippet_of_a_file_the_tests_build():
     """A block showing a file (YAML, a template, a catalog, TOML) holds nothing but snippet
-    includes, each of a file in the sample game or an example game."""
+    includes, each of a file in the sample game or an example game, or of a section of it
+    (``file:name``, between the file's ``--8<-- [start:name]`` and ``[end:name]`` lines)."""
     snippets = 0
     for page, language, text in _blocks():
         lines = text.strip().splitlines()
@@ -124,6 +125,10 @@ def test_every_example_is_a_snippet_of_a_file_the_tests_build():
             path = REPO / match[1]
             assert path.is_file(), f"{where} includes {match[1]}, which is not there"
             assert any(path.is_relative_to(folder) for folder in BUILT), (where, match[1])
+            if match[2]:
+                marks = re.findall(r"--8<-- \[(start|end):([-\w]+)\]", path.read_text("utf-8"))
+                missing = {"start", "end"} - {kind for kind, name in marks if name == match[2]}
+                assert not missing, f"{where} includes {match[1]}:{match[2]}: no {missing} mark"
             snippets += 1
     assert snippets >= 20
 

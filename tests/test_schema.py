@@ -1,6 +1,7 @@
 """``pnp schema`` describes every form the loader accepts (issue 26): every bundled game's
-specs, the stock templates' sample game and what ``pnp new`` writes validate against it with
-``jsonschema``, a card list read from a data file included; and it still refuses mistakes."""
+specs, the stock templates' sample game, the docs' example games and what ``pnp new`` writes
+validate against it with ``jsonschema``, a card list read from a data file included; and it
+still refuses mistakes."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ REPO = Path(__file__).resolve().parent.parent
 FILES = [
     *(REPO / "components").glob("*/*.yaml"),
     *(REPO / "docs" / "stock-templates").glob("*.yaml"),
+    *(REPO / "docs" / "examples").glob("*/*.yaml"),  # the docs' example games
 ]
 # the specs: every YAML file of those folders that is a mapping (a YAML list is a card list)
 SPECS = sorted(p for p in FILES if isinstance(yaml.safe_load(p.read_text(encoding="utf-8")), dict))

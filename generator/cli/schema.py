@@ -37,8 +37,12 @@ def spec_schema() -> dict[str, Any]:
     for model in COMPONENT_KINDS.values():
         key = getattr(model, "entries_key", "")
         found = schema["$defs"][model.__name__].get("properties", {})
-        if key in ENTRY_LISTS and key in found:
-            found[key] = {"anyOf": [found[key], {"$ref": "#/$defs/DataFile"}]}
+        if key in ENTRY_LISTS and key in found:  # the field's description stays on the field
+            listed = found[key]
+            found[key] = {
+                "description": listed.pop("description"),
+                "anyOf": [listed, {"$ref": "#/$defs/DataFile"}],
+            }
     return schema
 
 

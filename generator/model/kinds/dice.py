@@ -34,7 +34,9 @@ class DiceSpec(ComponentBase):
     face: TemplateName
     size: float = Field(default=16.0, ge=8, le=60, description="edge of a face in mm")
     dice: list[DieEntry] = Field(
-        min_length=1, max_length=MAX_COPIES, description="the kinds of die, each with its count"
+        min_length=1,
+        max_length=MAX_COPIES,
+        description="the kinds of die, each with its count, or {from: a data file}",
     )
 
     noun: ClassVar[str] = "die"

@@ -34,7 +34,9 @@ class StandeeSpec(ComponentBase):
     size: TokenSize = Field(description="the figure's width x height in mm, e.g. '30 x 50'")
     base: float = Field(default=15.0, ge=5, le=60, description="depth of each base tab, mm")
     standees: list[StandeeEntry] = Field(
-        min_length=1, max_length=MAX_COPIES, description="the figures, each with its count"
+        min_length=1,
+        max_length=MAX_COPIES,
+        description="the figures, each with its count, or {from: a data file}",
     )
 
     noun: ClassVar[str] = "standee"

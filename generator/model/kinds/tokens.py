@@ -86,7 +86,9 @@ class TokenSpec(ComponentBase):
     bleed: float = Field(default=1.0, ge=0, le=5, description="bleed in mm beyond the cut line")
     back: TemplateName | None = Field(default=None, description="omit for single-sided tokens")
     tokens: list[TokenEntry] = Field(
-        min_length=1, max_length=MAX_COPIES, description="the kinds of token, each with its count"
+        min_length=1,
+        max_length=MAX_COPIES,
+        description="the kinds of token, each with its count, or {from: a data file}",
     )
 
     noun: ClassVar[str] = "token"
