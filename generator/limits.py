@@ -1,5 +1,5 @@
 """Every limit that keeps a stranger's game folder from exhausting the machine, in one place
-(the README's "Safety and limits" lists them): what a file of each kind may weigh before it
+(docs/safety.md lists them): what a file of each kind may weigh before it
 is read. The other limits live beside the code they bound and are listed with these."""
 
 from __future__ import annotations

@@ -144,8 +144,8 @@ def _copy_example(folder: Path, example: str) -> None:
 
 
 GAME = """\
-# Your game. Change the title and the players; add `designer:`; see the README of pnp-generator
-# for every key.
+# Your game. Change the title and the players; add `designer:`; every key is in pnp-generator's
+# documentation (docs/reference.md).
 title: {title}
 players: 2-4
 
@@ -158,7 +158,7 @@ style:
   accent: "#2f4f7f"       # frame, title band and discs
   paper: "#fbf7ee"        # background
   ink: "#222222"          # text
-  font: sans-serif        # or serif, monospace, or a font of your own (fonts: in the README)
+  font: sans-serif        # or serif, monospace, or a font of your own (fonts: in the docs)
   frame: rounded          # rounded, square, double or none
   pattern: diamonds       # card backs: diamonds, dots, stripes or plain
 """
@@ -191,7 +191,7 @@ and print `output/{name}/{name}.pdf` (in the folder you ran it from) double-side
 3. **Looks.** Change the colours, font and frame under `style:` in `game.yaml`.
 4. **Check.** `pnp check {name}` says if any text is too long for its card (even at 6 pt) and
    compares your counts with `expect:` in `game.yaml`.
-5. **More.** Tokens, boards, dice, standees and reference sheets: see the README of
-   pnp-generator. Write your own SVG templates in `templates/` when the stock ones are not
-   enough.
+5. **More.** Tokens, boards, dice, standees and reference sheets: see pnp-generator's
+   documentation (docs/ in its repository, one page per kind). Write your own SVG templates
+   in `templates/` when the stock ones are not enough.
 """

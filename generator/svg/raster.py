@@ -14,7 +14,7 @@ is drawn), downsampled once as it is loaded: a JPEG decoded at a fraction of its
 own decoder (``Image.draft``, memory bounded), then reduced; the EXIF orientation a phone
 writes is honoured (``ImageOps.exif_transpose``), so a photo prints upright.
 
-Only the kinds the README lists are ever decoded (``FORMATS``: never EPS, which Pillow hands
+Only the kinds docs/safety.md lists are ever decoded (``FORMATS``: never EPS, which Pillow hands
 to Ghostscript, nor any other plugin), always from bytes in memory that came through the gate
 (``PictureFile``). The pixel count of a picture is read from its header and refused above
 ``MAX_PIXELS`` before anything is decoded (a small file can hold a huge image), and the frame
@@ -44,7 +44,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.paths import PathRefused, read_bytes
 from generator.svg import canvas as rl
 
-FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")  # what Pillow may decode: the README's list
+FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")  # what Pillow may decode: docs/safety.md's list
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PIXELS = 250_000_000  # a picture's pixels, by its header: past any camera, a bomb
 MAX_DECODED_PIXELS = 100_000_000  # the frame decoded (a JPEG's after draft): ~400 MB as RGBA
