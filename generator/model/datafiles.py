@@ -305,6 +305,9 @@ def _records(
         except (json.JSONDecodeError, RecursionError) as exc:
             where = text.count("\n", 0, getattr(exc, "pos", at)) + 1
             raise SpecError(path, where, f"broken JSON: {getattr(exc, 'msg', exc)}") from None
+        except ValueError:  # Python reads integers of at most 4,300 digits
+            message = "a number of more than 4,300 digits; write a smaller number"
+            raise SpecError(path, line, message) from None
         if not _encodable(record):  # "\ud800": a string Python holds but no file can
             raise SpecError(path, line, LONE_SURROGATE)
         lines[(len(records),)] = line
