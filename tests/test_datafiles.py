@@ -221,6 +221,11 @@ MISTAKES = {
         b'[\n  {"title": "A"},\n  {"title": "B", "count": 1,,}\n]\n',
         "cards.json:3: broken JSON",
     ),
+    "a JSON integer of 5,000 digits": (
+        "cards.json",
+        b'[\n  {"title": "A"},\n  {"title": "B", "count": ' + b"9" * 5000 + b"}\n]\n",
+        "cards.json:3: a number of more than 4,300 digits",
+    ),
     "a JSON object, not a list": ("cards.json", b'{"title": "A"}', "cards.json:1: a JSON data"),
     "a NUL byte in a cell": (
         "cards.csv",

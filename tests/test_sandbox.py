@@ -205,4 +205,4 @@ def test_a_build_stops_at_its_first_refused_render_and_its_time_is_shared(monkey
             for _ in range(100):
                 sandbox.render(slow, {})
         assert time.monotonic() - started < 5  # 0.5 s, on a busy machine
-        assert build.seconds >= 0.5
+        assert build.seconds > 0.45  # its time spent (the last render stopped as it ran out)

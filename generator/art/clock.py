@@ -127,13 +127,13 @@ class BuildBudget:
     def left(self) -> float:
         """The seconds a render may take now: its own, or what the build has left."""
         with self._lock:
-            if self.refused is not None:
+            if self.refused is None and self.seconds >= BUILD_SECONDS:
+                self.refused = f"the build's templates ran for more than {BUILD_SECONDS:g} s"
+            if self.refused is not None:  # one line per template, however many renders
                 raise Stopped(
                     "not drawn: the build stopped at the first template that asked too much "
                     f"({self.refused})"
                 )
-            if self.seconds >= BUILD_SECONDS:
-                raise Budget(f"the templates of this build ran for more than {BUILD_SECONDS:g} s")
             return min(RENDER_SECONDS, BUILD_SECONDS - self.seconds)
 
     def spend(self, seconds: float) -> None:

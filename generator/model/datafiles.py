@@ -349,7 +349,7 @@ def _json_int(digits: str) -> int:
     raise deep inside the decoder)."""
     if len(digits.lstrip("-")) > MAX_DIGITS:
         raise ValueError(
-            f"a number of {len(digits):,} digits; numbers are limited to {MAX_DIGITS:,} digits"
+            f"a number of more than {MAX_DIGITS:,} digits ({len(digits):,}); write a smaller number"
         )
     return int(digits)
 
