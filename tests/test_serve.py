@@ -160,6 +160,7 @@ def test_an_unknown_icon_and_an_unread_column_are_shown_where_they_are(server, g
         )
     finally:
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
+    state(server, DECK)  # the rows put back are planned before the next test listens
 
 
 def test_the_pictures_drawn_are_counted_for_the_terminal(server, games):
@@ -196,6 +197,7 @@ def test_the_pictures_drawn_are_counted_for_the_terminal(server, games):
     finally:
         server.preview.progress = lambda label, total: lambda what: None
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
+    state(server, DECK)  # the rows put back are planned before the next test listens
 
 
 def test_a_listening_page_is_told_of_a_change(server, games):
