@@ -35,6 +35,7 @@ from generator.model.kinds.sheet import SheetSpec
 from generator.model.yamlsource import Path_, YamlDoc
 from generator.svg.fonts import register_fonts
 from generator.svg.pdf import FILL_ALPHA, GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM, Drawer, Ops
+from generator.svg.values import IDENTITY, Matrix, apply, multiply
 
 LARGE_PT = 14.0  # text from this size needs only LARGE_RATIO
 NORMAL_RATIO = 4.5
@@ -43,8 +44,6 @@ DPI = 96  # the raster the background is read from
 SHARE = 0.2  # the share of a text's background that may fall short of the ratio
 CAP = 0.72  # the height of the glyphs' body above the baseline, in font sizes
 OUTSIDE = 0.9  # a text with less than this share of its box on the art (cut off) is not measured
-Matrix = tuple[float, float, float, float, float, float]
-IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 FILL_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) rg\b")
 STROKE_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) RG\b")
 RGB = tuple[float, float, float]
@@ -62,23 +61,6 @@ class Run:
     alpha: float
     box: Box
     halo: RGB | None = None
-
-
-def _times(m: Matrix, n: Matrix) -> Matrix:
-    """``m`` applied after ``n`` (PDF's order: the new transform is multiplied in first)."""
-    a, b, c, d, e, f = m
-    return (
-        a * n[0] + b * n[2],
-        a * n[1] + b * n[3],
-        c * n[0] + d * n[2],
-        c * n[1] + d * n[3],
-        e * n[0] + f * n[2] + n[4],
-        e * n[1] + f * n[3] + n[5],
-    )
-
-
-def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
-    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
 
 def _last(pattern: re.Pattern[str], literal: str) -> RGB | None:
@@ -113,7 +95,7 @@ def text_runs(ops: Ops, ctm: Matrix = IDENTITY, alpha: float = 1.0) -> Iterator[
         elif code == RESTORE:
             state = stack.pop() if stack else state
         elif code == TRANSFORM:
-            state.ctm = _times(op[1], state.ctm)
+            state.ctm = multiply(state.ctm, op[1])
         elif code == FILL_ALPHA:
             state.alpha = op[1] * alpha
         elif code == TEXT and op[6] in (0, 2) and not _decoration(op[5]):
@@ -132,7 +114,7 @@ def _run(op: tuple, state: _State) -> Run:
     """A text operation as a ``Run``: its box from the font's measures."""
     _, font, size, x, y, text, mode, spacing = op[:8]  # shaped text adds its direction
     width = stringWidth(text, font, size) + spacing * len(text)
-    corners = [_apply(state.ctm, px, py) for px in (x, x + width) for py in (y, y - CAP * size)]
+    corners = [apply(state.ctm, px, py) for px in (x, x + width) for py in (y, y - CAP * size)]
     xs, ys = [c[0] for c in corners], [c[1] for c in corners]
     m = state.ctm
     scale = abs(m[0] * m[3] - m[1] * m[2]) ** 0.5

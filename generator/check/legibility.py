@@ -18,9 +18,7 @@ from pathlib import Path
 from generator.layout.pack import Pack
 from generator.layout.sheetflow import FlowLayout
 from generator.svg.pdf import GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM
-
-Matrix = tuple[float, float, float, float, float, float]
-IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+from generator.svg.values import IDENTITY, Matrix, multiply
 
 
 @dataclass(frozen=True)
@@ -54,19 +52,6 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _times(m: Matrix, n: Matrix) -> Matrix:
-    """``m`` applied after ``n`` (PDF's order: the new transform is multiplied in first)."""
-    a, b, c, d, e, f = m
-    return (
-        a * n[0] + b * n[2],
-        a * n[1] + b * n[3],
-        c * n[0] + d * n[2],
-        c * n[1] + d * n[3],
-        e * n[0] + f * n[2] + n[4],
-        e * n[1] + f * n[3] + n[5],
-    )
-
-
 def _scale(m: Matrix) -> float:
     """How much a transform enlarges: the square root of its area factor."""
     return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
@@ -85,7 +70,7 @@ def text_sizes(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, float]
         elif code == RESTORE:
             ctm = stack.pop() if stack else ctm
         elif code == TRANSFORM:
-            ctm = _times(op[1], ctm)
+            ctm = multiply(ctm, op[1])
         elif code == TEXT:
             text = op[5]
             if text.strip():

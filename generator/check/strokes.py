@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.art.store import template_line
-from generator.check.legibility import IDENTITY, Matrix, _times, walk_art
+from generator.check.legibility import walk_art
 from generator.layout.pack import Pack
 from generator.output.colour import MIN_LINE_PT
 from generator.paths import read_text
 from generator.svg.pdf import GROUP, PAINT, RESTORE, SAVE, STROKING, TRANSFORM
-from generator.svg.values import thinnest_scale
+from generator.svg.values import IDENTITY, Matrix, multiply, thinnest_scale
 
 NAMED = re.compile(r"[\"']([\w./-]+\.(?:j2|svg))[\"']")  # a file a template names
 
@@ -72,7 +72,7 @@ def stroke_widths(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, flo
         elif code == RESTORE and stack:
             ctm, width = stack.pop()
         elif code == TRANSFORM:
-            ctm = _times(op[1], ctm)
+            ctm = multiply(ctm, op[1])
         elif code == GROUP:
             yield from stroke_widths(op[3], ctm)
         elif code == PAINT:

@@ -9,6 +9,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import click
 
@@ -27,6 +28,19 @@ def _shown(item: str | None) -> str:
     return clean(item or "")[:40]
 
 
+def _bar(label: str, total: int) -> Any:  # click types its bar in a private module
+    """click's bar on standard error: the work's label, its count, the time left and the
+    piece of work being done."""
+    return click.progressbar(
+        length=total,
+        label=clean(label),
+        file=sys.stderr,
+        show_eta=True,
+        show_pos=True,
+        item_show_func=_shown,
+    )
+
+
 @contextlib.contextmanager
 def progress(label: str, total: int, lines: bool = False) -> Iterator[Tick]:
     """A ``Tick`` to call once per piece of work (``total`` of them): a bar on a terminal;
@@ -36,14 +50,7 @@ def progress(label: str, total: int, lines: bool = False) -> Iterator[Tick]:
         yield lambda what: None
         return
     if on_terminal():
-        with click.progressbar(
-            length=total,
-            label=clean(label),
-            file=sys.stderr,
-            show_eta=True,
-            show_pos=True,
-            item_show_func=_shown,
-        ) as bar:
+        with _bar(label, total) as bar:
             yield lambda what: bar.update(1, what)
         return
     if not lines:
@@ -67,14 +74,7 @@ def counted(label: str, total: int) -> Tick:
     terminal, closed by the ``total``-th tick; elsewhere nothing."""
     if total <= 0 or not on_terminal():
         return lambda what: None
-    bar = click.progressbar(
-        length=total,
-        label=clean(label),
-        file=sys.stderr,
-        show_eta=True,
-        show_pos=True,
-        item_show_func=_shown,
-    )
+    bar = _bar(label, total)
     bar.__enter__()
     done = 0
 
