@@ -166,6 +166,13 @@ def make_all(target: Path = PICTURES) -> list[Path]:
     return written
 
 
+def _hears_ctrl_c() -> None:
+    """In the server's process: Ctrl-C delivered as a terminal delivers it (a build of the
+    docs started in the background, as CI scripts do, ignores SIGINT, and a child inherits
+    that: the server would never hear the Ctrl-C that stops it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def page_picture(target: Path) -> Path:
     """``serve.png``: pnp serve's page for a copy of the sample game in which a tile's text
     no longer fits (the page outlines the box and says what is missing), some of its
@@ -184,6 +191,7 @@ def page_picture(target: Path) -> Path:
             text=True,
             cwd=components,
             env=env,
+            preexec_fn=_hears_ctrl_c,
         )
         try:
             url = re.search(r"http://\S+", server.stdout.readline())[0]
