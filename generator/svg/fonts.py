@@ -106,6 +106,7 @@ FAMILIES = ("sans-serif", "Vera", "PnpSans", "Helvetica", "Arial")  # svglib's n
 REGULAR, BOLD = NAMES[("normal", "normal")], NAMES[("bold", "normal")]
 
 _families: dict[str, dict[Variant, str]] = {}  # family (lower case) -> variant -> font name
+_files: dict[str, str] = {}  # a game font's registered name -> the file it was last read from
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,7 @@ def register_game_fonts(fonts: list[tuple[str, str, str, FontFile]]) -> None:
         name = f"G{font.digest[:10]}-{weight[0]}{style[0]}"
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(ShapedFont(name, font.stream(), font.data))
+        _files[name] = font.name  # the game's own file, though another game's had these bytes
         _families.setdefault(family.strip().lower(), {})[(weight, style)] = name
 
 
@@ -220,7 +222,7 @@ def missing_in(font: str, text: str) -> list[str]:
 def font_file(font: str) -> str:
     """The file a registered font was read from, as the user should see it (for messages
     about what the font lacks)."""
-    name = getattr(pdfmetrics.getFont(font).face, "filename", font)
+    name = _files.get(font) or getattr(pdfmetrics.getFont(font).face, "filename", font)
     return display_path(Path(name)) if isinstance(name, str) else font
 
 
