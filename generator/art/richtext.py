@@ -25,7 +25,9 @@ PT = 25.4 / 72  # one point in mm
 MIN_TEXT = round(6 * PT, 4)  # 6 pt: the smallest text a pack prints
 ICON_BOX = 20.0  # an icon macro draws in a 20 x 20 box centred on (0, 0)
 ASCENT = 0.76  # of the font size: from the top of a line to its baseline
-TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|\s+)")
+TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|\s+|\u200b+)")
+ZWSP = "\u200b"  # a zero-width space: where a line may break between words written without
+# spaces (Thai), as a translator marks them
 PRECISION = 0.02  # mm: how close the fitted size comes to the largest that fits
 
 
@@ -50,6 +52,39 @@ class Piece:
     bold: bool = False
     italic: bool = False
     icon: str | None = None
+
+
+GLUED = Piece("")  # ends a word that the next one follows without a space (a ZWSP between)
+BOUND = Piece("")  # ends a part of a word whose letters run both ways: no space, no break
+
+
+def gap(word: list[Piece], space: float) -> float:
+    """The room after ``word`` when another follows it on its line: a space, or none when a
+    zero-width space parted them or they are one word's parts."""
+    return 0.0 if word and (word[-1] is GLUED or word[-1] is BOUND) else space
+
+
+def _by_direction(word: list[Piece]) -> list[list[Piece]]:
+    """A word whose letters run both ways ("SV:משחק") as parts of one direction each, each
+    but the last ending in ``BOUND``, so that the line orders them as bidi says."""
+    if not shaping.needed(_text(word)):
+        return [word]
+    out: list[list[Piece]] = [[]]
+    last = None
+    for piece in word:
+        start = 0
+        for i, char in enumerate(piece.text):
+            way = shaping.strong(char)
+            if way and last and way != last:
+                if i > start:
+                    out[-1].append(Piece(piece.text[start:i], piece.bold, piece.italic))
+                    start = i
+                if out[-1]:
+                    out[-1].append(BOUND)
+                    out.append([])
+            last = way or last
+        out[-1].append(piece if start == 0 else Piece(piece.text[start:], piece.bold, piece.italic))
+    return out
 
 
 @dataclass
@@ -101,15 +136,18 @@ def paragraphs(text: str, icons: bool) -> list[list[list[Piece]]]:
             elif token == "*":
                 italic = not italic
             elif token.isspace():
+                words += _by_direction(word) if word else []
+                word = []
+            elif token.startswith(ZWSP):
                 if word:
-                    words.append(word)
+                    words += _by_direction([*word, GLUED])
                 word = []
             elif icons and token.startswith(":") and token.endswith(":") and len(token) > 2:
                 word.append(Piece("", icon=token[1:-1]))
             else:
                 word.append(Piece(token, bold, italic))
         if word:
-            words.append(word)
+            words += _by_direction(word)
         out.append(words)
     return out
 
@@ -146,10 +184,13 @@ def layout(
         line = Line()
         for word in words:
             w = _width(word, size, family, weight)
-            if line.words and line.width + space + w > width:
+            room = gap(line.words[-1], space) if line.words else 0.0
+            parted = line.words and line.words[-1][-1] is not BOUND  # a word's parts stay
+            if parted and line.width + room + w > width:
                 lines.append(line)
                 line = Line()
-            line.width += (space if line.words else 0) + w
+                room = 0.0
+            line.width += room + w
             line.words.append(word)
         lines.append(line)
         _directions(words, lines[first:])
@@ -204,6 +245,66 @@ def fitted(
     return low
 
 
+@dataclass(frozen=True)
+class Placed:
+    """A piece of a laid-out line where it goes: its left end, its baseline, and whether it
+    is written right to left (its glyphs then run from its right end)."""
+
+    x: float
+    baseline: float
+    piece: Piece
+    weight: str
+    rtl: bool = False
+
+
+def placed(
+    laid: Layout,
+    box: tuple[float, float, float, float],
+    look: Look,
+    align: str = "start",
+    valign: str = "top",
+) -> list[Placed]:
+    """Where each piece of a layout goes in ``box`` (x, y, width, height; y running down):
+    lines aligned (a right-to-left paragraph's start is at the right), words in display
+    order."""
+    x, y, width, height = box
+    size = laid.size
+    offset = {"top": 0.0, "middle": (height - laid.height) / 2, "bottom": height - laid.height}
+    baseline = y + offset[valign] + size * ASCENT
+    out: list[Placed] = []
+    for line in laid.lines:
+        where = {"start": 0.0, "middle": (width - line.width) / 2, "end": width - line.width}
+        if line.rtl:  # a right-to-left paragraph starts at the right
+            where["start"], where["end"] = where["end"], where["start"]
+        _place_line(out, line, x + where[align], baseline, size, look)
+        baseline += size * look.leading
+    return out
+
+
+def _place_line(
+    out: list[Placed], line: Line, left: float, baseline: float, size: float, look: Look
+) -> None:
+    """A line's pieces from ``left``: its words in display order (``shaping.visual_order`` of
+    their levels, for a line with right-to-left text), left to right, as PDF readers expect
+    text (they put right-to-left text back in reading order); a right-to-left word's pieces
+    from its left end, last piece first."""
+    family, weight = look.family, look.weight
+    space = text_width(" ", size, weight, "normal", family)
+    order = range(len(line.words)) if line.levels is None else shaping.visual_order(line.levels)
+    for k in order:
+        word = line.words[k]
+        rtl = line.levels is not None and line.levels[k] % 2 == 1
+        for piece in reversed(word) if rtl else word:
+            if piece is GLUED or piece is BOUND:
+                continue
+            bold = _weight(piece, weight)
+            out.append(Placed(left, baseline, piece, bold, rtl))
+            left += (
+                size if piece.icon else text_width(piece.text, size, bold, _style(piece), family)
+            )
+        left += gap(word, space)
+
+
 def svg(
     laid: Layout,
     box: tuple[float, float, float, float],
@@ -214,92 +315,28 @@ def svg(
 ) -> Markup:
     """SVG for a layout in ``box`` (x, y, width, height): a ``<text>`` per run of one style,
     icons from ``icon`` scaled to the font size."""
-    x, y, width, height = box
-    family, weight, colour, leading = look.family, look.weight, look.colour, look.leading
-    size = laid.size
-    top = (
-        y
-        + {"top": 0.0, "middle": (height - laid.height) / 2, "bottom": height - laid.height}[valign]
-    )
-    space = text_width(" ", size, weight, "normal", family)
+    size, family, colour = laid.size, look.family, look.colour
     out: list[str] = []
-    baseline = top + size * ASCENT
-    for line in laid.lines:
-        where = {"start": 0.0, "middle": (width - line.width) / 2, "end": width - line.width}
-        if line.levels is not None:
-            if line.rtl:  # a right-to-left paragraph starts at the right
-                where["start"], where["end"] = where["end"], where["start"]
-            _bidi_line(out, line, x + where[align], baseline, size, look, icon)
-            baseline += size * leading
-            continue
-        left = x + where[align]
-        for number, word in enumerate(line.words):
-            if number:
-                left += space
-            left = _word(out, word, left, baseline, size, family, weight, colour, icon)
-        baseline += size * leading
-    return Markup("\n".join(out))
-
-
-def _bidi_line(
-    out: list[str],
-    line: Line,
-    left: float,
-    baseline: float,
-    size: float,
-    look: Look,
-    icon: Callable[[str], str] | None,
-) -> None:
-    """A line with right-to-left text from ``left``: its words in display order
-    (``shaping.visual_order`` of their levels), left to right, as PDF readers expect text
-    (they put right-to-left text back in reading order); a right-to-left word's pieces are
-    drawn from its left end, last piece first, each written as right-to-left text."""
-    family, weight, colour = look.family, look.weight, look.colour
-    assert line.levels is not None
-    space = text_width(" ", size, weight, "normal", family)
-    for k in shaping.visual_order(line.levels):
-        word, rtl = line.words[k], line.levels[k] % 2 == 1
-        for piece in reversed(word) if rtl else word:
-            left = _word(out, [piece], left, baseline, size, family, weight, colour, icon, rtl)
-        left += space
-
-
-def _word(
-    out: list[str],
-    word: list[Piece],
-    left: float,
-    baseline: float,
-    size: float,
-    family: str,
-    weight: str,
-    colour: str,
-    icon: Callable[[str], str] | None,
-    rtl: bool = False,
-) -> float:
-    """Emit one word's pieces from ``left``; returns where the word ends. A right-to-left
-    piece is written as such (``direction="rtl"``, its x its right end)."""
-    for piece in word:
+    for at in placed(laid, box, look, align, valign):
+        piece = at.piece
         if piece.icon:
             if icon is not None:
-                scale = size / ICON_BOX
-                middle = baseline - size * ASCENT + size / 2
+                middle = at.baseline - size * ASCENT + size / 2
                 out.append(
-                    f'<g transform="translate({left + size / 2:.3f} {middle:.3f}) '
-                    f'scale({scale:.4f})">'
+                    f'<g transform="translate({at.x + size / 2:.3f} {middle:.3f}) '
+                    f'scale({size / ICON_BOX:.4f})">'
                     f"{icon(piece.icon)}</g>"
                 )
-            left += size
             continue
-        bold, italic = _weight(piece, weight), _style(piece)
-        attrs = f' font-weight="{bold}"' if bold == "bold" else ""
+        italic = _style(piece)
+        attrs = f' font-weight="{at.weight}"' if at.weight == "bold" else ""
         attrs += ' font-style="italic"' if italic == "italic" else ""
-        at = left
-        if rtl:
+        x = at.x
+        if at.rtl:  # written as right-to-left text: its x is its right end
             attrs += ' direction="rtl"'
-            at = left + text_width(piece.text, size, bold, italic, family)
+            x += text_width(piece.text, size, at.weight, italic, family)
         out.append(
-            f'<text x="{at:.3f}" y="{baseline:.3f}" font-family="{escape(family)}" '
+            f'<text x="{x:.3f}" y="{at.baseline:.3f}" font-family="{escape(family)}" '
             f'font-size="{size:.3f}" fill="{escape(colour)}"{attrs}>{escape(piece.text)}</text>'
         )
-        left += text_width(piece.text, size, bold, italic, family)
-    return left
+    return Markup("\n".join(out))

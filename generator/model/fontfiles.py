@@ -15,7 +15,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
 from generator.model.fontforms import FontFileError, as_truetype
 from generator.svg import shaping
-from generator.svg.fonts import FILES, FontFile, stock_font
+from generator.svg.fonts import FILES, FontFile, fallback_files, stock_font
 from generator.svg.scripts import PRINTED, script_of
 
 __all__ = ["FontFileError", "coverage", "missing_glyphs", "truetype"]
@@ -94,12 +94,14 @@ def missing_glyphs(text: str, also: tuple[FontFile, ...] = ()) -> list[str]:
 
 @cache
 def _default() -> frozenset[int]:
-    return coverage(stock_font(FILES[("normal", "normal")]))
+    """What the stock faces draw: DejaVu Sans and the Noto faces it falls back on."""
+    covered = coverage(stock_font(FILES[("normal", "normal")]))
+    return covered.union(*(coverage(font) for font in fallback_files()))
 
 
 def scripts_lacking(font: FontFile, texts: list[str]) -> list[tuple[str, str]]:
-    """The scripts pnp shapes (Arabic, Hebrew) that ``texts`` are written in and ``font`` has
-    not one of their letters of: (script's name, a text in it) each."""
+    """The scripts pnp shapes (Arabic, Hebrew, Devanagari, Thai) that ``texts`` are written
+    in and ``font`` has not one of their letters of: (script's name, a text in it) each."""
     have = coverage(font)
     letters: dict[str, tuple[set[str], str]] = {}  # script -> its letters used, a text
     for text in texts:

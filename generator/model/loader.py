@@ -318,21 +318,15 @@ def _check_glyphs(
     """Every string a template may print can be drawn: in a script pnp prints (not one that
     needs shaping pnp does not do, ``svg.scripts``) and by an embedded font (the
     default one, or one of the game's own ``fonts``). A translated string is told at its
-    catalog line. Paragraphs reportlab lays out word by word, left to right (a sheet's, and a
-    component's title and ``authored`` note on the 'About this edition' page) print no
-    right-to-left text yet."""
-    data = doc.data if isinstance(doc.data, dict) else {}
-    sheet = data.get("kind") == "sheet"
-    about = {("title",), ("authored",)} if data.get("authored") else set()
+    catalog line."""
     files = ", ".join(["DejaVu", *(display_path(Path(f.name)) for f in fonts)])
     for loc, text in _all_strings(doc.data):
         path, line = doc.where(loc)
         if report is not None and report.catalog is not None and text in report.text_lines:
             path, line = report.catalog, report.text_lines[text]
-        where = "a sheet" if sheet else "the 'About this edition' page" if loc in about else ""
-        unprintable = scripts.unprintable(text, frozenset() if where else scripts.PRINTED)
+        unprintable = scripts.unprintable(text)
         if unprintable is not None:
-            errors.add(path, line, scripts.message(text, *unprintable, where=where))
+            errors.add(path, line, scripts.message(text, *unprintable))
             continue
         lacking = missing_glyphs(text, fonts)
         if lacking:

@@ -16,7 +16,7 @@ from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc, ttfonts
+from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.svg import shaping
@@ -248,6 +248,7 @@ def tag_subsets_by_glyphs(canvas: Canvas) -> None:
 # --- fonts that draw shaped text ----------------------------------------------------------
 
 PSEUDO = 0xF0000  # glyph g is drawn as the code point PSEUDO + g (plane 15, private use)
+FALLBACK_FROM = "\u0900"  # text below this (Latin ... Arabic) is never drawn by a fallback face
 
 
 class ShapedFont(ttfonts.TTFont):
@@ -262,6 +263,45 @@ class ShapedFont(ttfonts.TTFont):
         self._data = data
         self._shaper: shaping.Shaper | None = None
         self.glyph_text: dict[int, str] = {}  # pseudo code point -> the text it stands for
+        self.cmap = frozenset(self.face.charToGlyph)  # its characters (before pseudo codes)
+        # faces that draw the characters this one lacks (a stock face's Noto for Devanagari
+        # and Thai): ``segments``
+        self.fallbacks: tuple[ShapedFont, ...] = ()
+
+    def segments(self, text: str) -> list[tuple[ShapedFont, str]]:
+        """``text`` cut where another face must draw it: each piece with the face that has
+        its characters (this one, else the first fallback that has them); marks, joiners,
+        spaces and punctuation stay with the face before them when it has them, so a word
+        is shaped whole (but a piece's trailing spaces begin the next piece: a shaped line
+        drops its trailing spaces). Right-to-left text is never cut (its pieces would need
+        reordering): all of it is this face's."""
+        if not self.fallbacks or not text or max(text) < FALLBACK_FROM:
+            return [(self, text)]
+        if any(shaping.runs_right_to_left(c) for c in text):
+            return [(self, text)]
+        out: list[tuple[ShapedFont, str]] = []
+        current, start = self, 0
+        for i, char in enumerate(text):
+            face = self._face_for(char, current)
+            if face is not current:
+                if i > start:
+                    out.append((current, text[start:i]))
+                current, start = face, i
+        out.append((current, text[start:]))
+        for k in range(len(out) - 1):
+            (face, piece), (after, rest) = out[k], out[k + 1]
+            kept = piece.rstrip()
+            out[k], out[k + 1] = (face, kept), (after, piece[len(kept) :] + rest)
+        return [(face, piece) for face, piece in out if piece]
+
+    def _face_for(self, char: str, current: ShapedFont) -> ShapedFont:
+        """The face that draws ``char`` after text drawn in ``current``."""
+        code = ord(char)
+        if code in current.cmap and (not char.isalpha() or current is self):
+            return current
+        if code in self.cmap:
+            return self
+        return next((f for f in self.fallbacks if code in f.cmap), self)
 
     @property
     def shaper(self) -> shaping.Shaper:
@@ -271,7 +311,12 @@ class ShapedFont(ttfonts.TTFont):
         return self._shaper
 
     def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:  # noqa: N802
-        """The width of ``text`` at ``size``: shaped when it needs to be."""
+        """The width of ``text`` at ``size``: shaped when it needs to be, each piece in the
+        face that draws it (``segments``)."""
+        if self.fallbacks:
+            pieces = self.segments(text)
+            if len(pieces) > 1 or pieces[0][0] is not self:
+                return sum(face.stringWidth(piece, size) for face, piece in pieces)
         if shaping.needed(text):
             return self.shaper.shape(text).width * size
         width: float = super().stringWidth(text, size, encoding)
@@ -355,42 +400,127 @@ ttfonts.makeToUnicodeCMap = _to_unicode_cmap
 
 def draw_shaped(
     canvas: Canvas, font: ShapedFont, size: float, x: float, y: float, text: str, mode: int,
-    rtl: bool | None,
+    rtl: bool | None, down: bool = True, hooked: bool = False,
 ) -> None:  # fmt: skip
     """``text`` shaped in ``font`` at ``size``, its baseline starting at (x, y) in a space
-    whose y runs down (SVG's), each glyph at its offset: one text object written whole."""
+    whose y runs down (SVG's; ``down`` False: reportlab's, up), each glyph at its offset: one
+    text object written whole (``hooked``: through the canvas's own ``drawText``, which a
+    layered export replaces, else as a literal). A cluster whose glyphs' texts do not spell
+    its characters in order (a Devanagari vowel sign drawn before its consonant, a conjunct)
+    is wrapped in an ActualText span, so readers extract the text in its logical order."""
     shaped = font.shaper.shape(text, rtl)
-    scale = 1000 / font.shaper.upem  # font units -> thousandths of an em (TJ's unit)
-    ops = ["BT", f"1 0 0 -1 {fp_str(x)} {fp_str(y)} Tm"]
+    ops = [f"1 0 0 {-1 if down else 1} {fp_str(x)} {fp_str(y)} Tm"]
     if mode:
         ops.append(f"{mode} Tr")
-    current, rise = None, 0.0
-    tj: list[str] = []
+    writer = _GlyphWriter(canvas, font, size, ops)
+    for cluster in _clusters(shaped.glyphs):
+        spelled = "".join(g.text for g in cluster)
+        span = not cluster[0].rtl and spelled != cluster[0].source
+        if span:
+            writer.flush()
+            actual = cluster[0].source.encode("utf-16-be").hex()
+            ops.append(f"/Span <</ActualText <FEFF{actual}>>> BDC")
+        for glyph in cluster:
+            writer.add(glyph)
+        if span:
+            writer.flush()
+            ops.append("EMC")
+    writer.flush()
+    ops += ["0 Ts"] if writer.rise else []
+    ops += ["0 Tr"] if mode else []
+    if hooked:
+        code = canvas.beginText()
+        code._code[:] = ["BT", *ops]  # the text object adds its ET
+        canvas.drawText(code)
+    else:
+        canvas.addLiteral("\n".join(["BT", *ops, "ET"]))
 
-    def flush() -> None:
-        if tj:
-            ops.append(f"[{' '.join(tj)}] TJ")
-            tj.clear()
 
-    for glyph in shaped.glyphs:
+def _clusters(glyphs: tuple[shaping.Glyph, ...]) -> list[list[shaping.Glyph]]:
+    """Glyphs grouped by the cluster they draw (consecutive glyphs of one source text)."""
+    out: list[list[shaping.Glyph]] = []
+    for glyph in glyphs:
+        if out and out[-1][0].cluster == glyph.cluster:
+            out[-1].append(glyph)
+        else:
+            out.append([glyph])
+    return out
+
+
+class _GlyphWriter:
+    """Glyphs written as TJ arrays: a font operator where the subset changes, a rise where
+    the vertical offset does, each glyph's x offset and advance as TJ adjustments."""
+
+    def __init__(self, canvas: Canvas, font: ShapedFont, size: float, ops: list[str]) -> None:
+        self.canvas, self.font, self.size, self.ops = canvas, font, size, ops
+        self.scale = 1000 / font.shaper.upem  # font units -> thousandths of an em (TJ's unit)
+        self.current: int | None = None
+        self.rise = 0.0
+        self.tj: list[str] = []
+
+    def flush(self) -> None:
+        if self.tj:
+            self.ops.append(f"[{' '.join(self.tj)}] TJ")
+            self.tj.clear()
+
+    def add(self, glyph: shaping.Glyph) -> None:
+        font, scale = self.font, self.scale
         char = font.code(glyph)
-        ((subset, code),) = ttfonts.TTFont.splitString(font, char, canvas._doc)
-        if subset != current:
-            flush()
-            ops.append(f"{font.getSubsetInternalName(subset, canvas._doc)} {fp_str(size)} Tf")
-            current = subset
-        up = glyph.dy * size / font.shaper.upem
-        if up != rise:
-            flush()
-            ops.append(f"{fp_str(up)} Ts")
-            rise = up
+        ((subset, code),) = ttfonts.TTFont.splitString(font, char, self.canvas._doc)
+        if subset != self.current:
+            self.flush()
+            name = font.getSubsetInternalName(subset, self.canvas._doc)
+            self.ops.append(f"{name} {fp_str(self.size)} Tf")
+            self.current = subset
+        up = glyph.dy * self.size / font.shaper.upem
+        if up != self.rise:
+            self.flush()
+            self.ops.append(f"{fp_str(up)} Ts")
+            self.rise = up
         if glyph.dx:
-            tj.append(fp_str(-glyph.dx * scale))
-        tj.append(f"({canvas._escape(code)})")
+            self.tj.append(fp_str(-glyph.dx * scale))
+        self.tj.append(f"({self.canvas._escape(code)})")
         after = font.face.charWidths[ord(char)] + (glyph.dx - glyph.advance) * scale
         if abs(after) > 1e-6:
-            tj.append(fp_str(after))
-    flush()
-    ops += ["0 Ts"] if rise else []
-    ops += ["0 Tr"] if mode else []
-    canvas.addLiteral("\n".join([*ops, "ET"]))
+            self.tj.append(fp_str(after))
+
+
+def draw_run(
+    canvas: Canvas, font: str, size: float, x: float, y: float, text: str, mode: int = 0,
+    spacing: float = 0.0, rtl: bool | None = None, down: bool = True, hooked: bool = False,
+) -> float:  # fmt: skip
+    """A run of text from (x, y) (``down``: SVG's space, y running down): each piece in the
+    face that draws it (``ShapedFont.segments``), shaped when it needs to be; returns the x
+    it ends at. ``hooked``: drawn through the canvas's ``drawText``, as reportlab's own text
+    is (a layered export replaces it), else whatever that does."""
+    face = pdfmetrics.getFont(font)
+    pieces = face.segments(text) if isinstance(face, ShapedFont) else [(face, text)]
+    for piece_face, piece in pieces:
+        if isinstance(piece_face, ShapedFont) and shaping.needed(piece):
+            draw_shaped(canvas, piece_face, size, x, y, piece, mode, rtl, down, hooked)
+        else:
+            t = canvas.beginText()
+            t.setTextTransform(1, 0, 0, -1 if down else 1, x, y)
+            t.setFont(piece_face.fontName, size)
+            if mode:
+                t.setTextRenderMode(mode)
+            if spacing:
+                t.setCharSpace(spacing)
+            t.textOut(piece)
+            canvas.drawText(t) if hooked else draw_text(canvas, t)
+        x += piece_face.stringWidth(piece, size) + spacing * len(piece)
+    return x
+
+
+def draw_string(canvas: Canvas, x: float, y: float, text: str, anchor: str = "start") -> None:
+    """``canvas.drawString`` (``anchor`` "middle": ``drawCentredString``, "end":
+    ``drawRightString``) in the canvas's font, for text in any script pnp prints: text that
+    needs shaping is measured and drawn shaped, each piece in the face that has it."""
+    if not shaping.needed(text):
+        draw = {"start": canvas.drawString, "middle": canvas.drawCentredString}
+        draw.get(anchor, canvas.drawRightString)(x, y, text)
+        return
+    font, size = canvas._fontname, canvas._fontsize
+    width = pdfmetrics.stringWidth(text, font, size)
+    x -= {"start": 0.0, "middle": width / 2}.get(anchor, width)
+    draw_run(canvas, font, size, x, y, text, down=False, hooked=True)

@@ -5,7 +5,9 @@ The stock families ship beside this module (``dejavu/``, DejaVu, whose licence a
 embedding): DejaVu Sans for ``sans-serif`` (Bitstream Vera Sans with a far wider coverage:
 German umlauts and ß, typographic quotes and dashes, arrows, Greek, Cyrillic), DejaVu Serif
 for ``serif`` and DejaVu Sans Mono for ``monospace``; they also answer to the common names of
-fonts like them (Helvetica, Arial, Times, Courier ...). Other fonts are registered by family
+fonts like them (Helvetica, Arial, Times, Courier ...). What DejaVu lacks of Devanagari and
+Thai, each stock face draws from Noto Sans Devanagari and Noto Sans Thai of its weight
+(``noto/``, under the SIL Open Font License). Other fonts are registered by family
 name (``register_game_fonts``: a game's ``fonts:``). Templates ask for
 ``font-family="sans-serif"`` with ``font-weight="bold"`` / ``font-style="italic"``.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -66,6 +69,13 @@ STOCK = {
     ),
 }
 FILES = STOCK["sans-serif"]  # the default family, which the engine's own words use
+NOTO_DIR = Path(__file__).resolve().parent / "noto"  # faces for scripts DejaVu lacks
+# what draws the Devanagari and Thai a stock face lacks, for its weight (scripts without
+# italics: every style takes the upright)
+FALLBACK_FILES = {
+    "normal": ("NotoSansDevanagari-Regular.ttf", "NotoSansThai-Regular.ttf"),
+    "bold": ("NotoSansDevanagari-Bold.ttf", "NotoSansThai-Bold.ttf"),
+}
 
 
 Variant = tuple[str, str]  # (weight, style): ("normal" | "bold", "normal" | "italic")
@@ -105,6 +115,8 @@ VARIANTS = {key: (NAMES[key], STOCK["sans-serif"][key]) for key in VARIANT_KEYS}
 FAMILIES = ("sans-serif", "Vera", "PnpSans", "Helvetica", "Arial")  # svglib's names for it
 REGULAR, BOLD = NAMES[("normal", "normal")], NAMES[("bold", "normal")]
 
+ZWSP = "\u200b"  # a zero-width space: a place to break a line, not a gap
+BREAKS = re.compile(r"([\s\u200b]+)")  # what parts two words on a line (a space wins)
 _families: dict[str, dict[Variant, str]] = {}  # family (lower case) -> variant -> font name
 _files: dict[str, str] = {}  # a game font's registered name -> the file it was last read from
 
@@ -139,17 +151,39 @@ def stock_font(filename: str) -> FontFile:
 
 
 @cache
+def fallback_font(filename: str) -> FontFile:
+    """One of the Noto faces shipped beside this module (``FALLBACK_FILES``)."""
+    return read_font(NOTO_DIR, NOTO_DIR / filename)
+
+
+@cache
 def register_fonts() -> None:
-    """Register the stock families with reportlab, each file read and parsed once."""
+    """Register the stock families with reportlab, each file read and parsed once, each face
+    drawing the Devanagari and Thai it lacks from the Noto face of its weight."""
+    fallbacks: dict[str, tuple[ShapedFont, ...]] = {}
+    for weight, filenames in FALLBACK_FILES.items():
+        faces = []
+        for filename in filenames:
+            font = fallback_font(filename)
+            faces.append(ShapedFont(f"Pnp{Path(filename).stem}", font.stream(), font.data))
+            pdfmetrics.registerFont(faces[-1])
+        fallbacks[weight] = tuple(faces)
     for generic, files in STOCK.items():
         base = STOCK_NAMES[generic]
         names = {}
         for key, filename in files.items():
             names[key] = base + SUFFIX[key]
             font = stock_font(filename)
-            pdfmetrics.registerFont(ShapedFont(names[key], font.stream(), font.data))
+            face = ShapedFont(names[key], font.stream(), font.data)
+            face.fallbacks = fallbacks[key[0]]
+            pdfmetrics.registerFont(face)
         _families[generic] = names
         _tie(base, names)
+
+
+def fallback_files() -> list[FontFile]:
+    """The faces the stock fonts draw the scripts they lack from (every weight)."""
+    return [fallback_font(f) for files in FALLBACK_FILES.values() for f in files]
 
 
 def _tie(base: str, names: dict[Variant, str]) -> None:
@@ -214,9 +248,21 @@ def font_for(
 
 
 def missing_in(font: str, text: str) -> list[str]:
-    """The characters of ``text`` that the registered font ``font`` has no glyph for."""
-    cmap = pdfmetrics.getFont(font).face.charToGlyph
-    return sorted({c for c in text if c.isprintable() and not c.isspace() and ord(c) not in cmap})
+    """The characters of ``text`` that the registered font ``font`` has no glyph for (nor
+    the faces it falls back on for them: ``ShapedFont.segments``)."""
+    face = pdfmetrics.getFont(font)
+    if isinstance(face, ShapedFont):
+        drawn = [(f.cmap, piece) for f, piece in face.segments(text)]
+    else:
+        drawn = [(frozenset(face.face.charToGlyph), text)]
+    return sorted(
+        {
+            c
+            for cmap, piece in drawn
+            for c in piece
+            if c.isprintable() and not c.isspace() and ord(c) not in cmap
+        }
+    )
 
 
 def font_file(font: str) -> str:
@@ -255,26 +301,48 @@ def text_width(
 ) -> float:
     """Width of ``text`` at font ``size``, in the same unit as ``size`` (shaped, in the face
     that draws it, when it needs shaping)."""
-    font = font_name(weight, style, family)
-    if shaping.needed(text):
-        font = covering(font, text)
-    width: float = pdfmetrics.stringWidth(text, font, size)
+    width: float = pdfmetrics.stringWidth(text, drawing_font(text, weight, style, family), size)
     return width
+
+
+def drawing_font(
+    text: str, weight: str = "normal", style: str = "normal", family: str = "sans-serif"
+) -> str:
+    """The registered font that draws ``text`` in a weight and style of a family (its
+    upright face for text its italic lacks: ``covering``)."""
+    font = font_name(weight, style, family)
+    return covering(font, text) if shaping.needed(text) else font
 
 
 def wrap(
     text: object, width: float, size: float, weight: str = "normal", family: str = "sans-serif"
 ) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` at font ``size`` (same units)."""
+    """Break ``text`` into lines no wider than ``width`` at font ``size`` (same units), at
+    spaces and at zero-width spaces (where words written without spaces, as in Thai, may
+    part; on one line they stay joined by it)."""
     lines: list[str] = []
     for paragraph in str(text).split("\n"):
-        line = ""
-        for word in paragraph.split():
-            candidate = f"{line} {word}" if line else word
+        line, joint = "", ""
+        for token in BREAKS.split(paragraph.strip()):
+            if not token or BREAKS.fullmatch(token):
+                joint = " " if token.strip(ZWSP) else ZWSP
+                continue
+            candidate = f"{line}{joint}{token}" if line else token
             if line and text_width(candidate, size, weight, "normal", family) > width:
                 lines.append(line)
-                line = word
+                line = token
             else:
                 line = candidate
         lines.append(line)
     return lines
+
+
+def variant_of(font: str) -> tuple[str, str, str]:
+    """The family, weight and style a registered font is (sans-serif's regular for a font
+    no family has), so that text set in a font by name can be measured as a family's."""
+    register_fonts()
+    for family, faces in _families.items():
+        for (weight, style), name in faces.items():
+            if name == font:
+                return family, weight, style
+    return "sans-serif", "normal", "normal"

@@ -25,11 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.svg import canvas as rl
-from generator.svg import shaping
 from generator.svg.path import fmt
 from generator.svg.raster import Fit, PictureFile, draw_image
 from generator.svg.values import thinnest_scale
@@ -332,19 +331,7 @@ class _Painter:
         """A run of text at (x, y), SVG's y running down; ``mode`` is PDF's render mode;
         text that needs shaping is drawn glyph by glyph (``rtl``: its paragraph's direction,
         None to take it from the text)."""
-        face = pdfmetrics.getFont(font)
-        if isinstance(face, rl.ShapedFont) and shaping.needed(text):
-            rl.draw_shaped(self.canvas, face, size, x, y, text, mode, rtl)
-            return
-        t = self.canvas.beginText()
-        t.setTextTransform(1, 0, 0, -1, x, y)
-        t.setFont(font, size)
-        if mode:
-            t.setTextRenderMode(mode)
-        if spacing:
-            t.setCharSpace(spacing)
-        t.textOut(text)
-        rl.draw_text(self.canvas, t)
+        rl.draw_run(self.canvas, font, size, x, y, text, mode, spacing, rtl)
 
     def image(
         self, source: PictureFile | bytes, x: float, y: float, w: float, h: float, fit: Fit = None

@@ -1,10 +1,11 @@
 """Writing systems that need more than each character's glyph drawn in order, left to right
 (right for Latin, Greek, Cyrillic, CJK and the like): scripts whose letters join and change
 shape (Arabic), that are written right to left (Hebrew), or whose vowel signs and conjuncts are
-placed by the font's shaping rules (Devanagari, Thai). Those in ``PRINTED`` are shaped and laid
-out right to left (``shaping``); rather than print any other unjoined and backwards, a string
-in one of them is an error at its line (``model.loader``), so ``check`` fails and ``build``
-refuses it.
+placed by the font's shaping rules (Devanagari, Thai). Those in ``PRINTED`` are shaped, and
+laid out right to left where they run so (``shaping``); Devanagari and Thai are drawn from the
+bundled Noto faces when a stock font lacks them (``fonts``). Rather than print any other
+unjoined, backwards or with its vowel signs astray, a string in one of them is an error at its
+line (``model.loader``), so ``check`` fails and ``build`` refuses it.
 
 The ranges are the Unicode blocks of those scripts (their presentation forms included); a
 right-to-left or joining mark alone counts too (it only makes sense in such text)."""
@@ -29,6 +30,8 @@ SHAPED = "shaping (vowel signs and conjuncts placed by the font's rules)"
 HEBREW = Script("Hebrew", RTL)
 ARABIC = Script("Arabic", JOINED)
 RTL_MARK = Script("right-to-left", RTL)
+DEVANAGARI = Script("Devanagari", SHAPED)
+THAI = Script("Thai", SHAPED)
 BLOCKS: tuple[tuple[int, int, Script], ...] = (
     (0x0590, 0x05FF, HEBREW),
     (0x0600, 0x06FF, ARABIC),
@@ -38,7 +41,7 @@ BLOCKS: tuple[tuple[int, int, Script], ...] = (
     (0x07C0, 0x07FF, Script("N'Ko", JOINED)),
     (0x0800, 0x085F, Script("Samaritan or Mandaic", RTL)),
     (0x0860, 0x08FF, ARABIC),
-    (0x0900, 0x097F, Script("Devanagari", SHAPED)),
+    (0x0900, 0x097F, DEVANAGARI),
     (0x0980, 0x09FF, Script("Bengali", SHAPED)),
     (0x0A00, 0x0A7F, Script("Gurmukhi", SHAPED)),
     (0x0A80, 0x0AFF, Script("Gujarati", SHAPED)),
@@ -48,13 +51,13 @@ BLOCKS: tuple[tuple[int, int, Script], ...] = (
     (0x0C80, 0x0CFF, Script("Kannada", SHAPED)),
     (0x0D00, 0x0D7F, Script("Malayalam", SHAPED)),
     (0x0D80, 0x0DFF, Script("Sinhala", SHAPED)),
-    (0x0E00, 0x0E7F, Script("Thai", SHAPED)),
+    (0x0E00, 0x0E7F, THAI),
     (0x0E80, 0x0EFF, Script("Lao", SHAPED)),
     (0x0F00, 0x0FFF, Script("Tibetan", SHAPED)),
     (0x1000, 0x109F, Script("Myanmar", SHAPED)),
     (0x1780, 0x17FF, Script("Khmer", SHAPED)),
     (0x1800, 0x18AF, Script("Mongolian", JOINED)),
-    (0xA8E0, 0xA8FF, Script("Devanagari", SHAPED)),
+    (0xA8E0, 0xA8FF, DEVANAGARI),
     (0xFB1D, 0xFB4F, HEBREW),
     (0xFB50, 0xFDFF, ARABIC),
     (0xFE70, 0xFEFF, ARABIC),
@@ -64,8 +67,9 @@ BLOCKS: tuple[tuple[int, int, Script], ...] = (
     (0x2067, 0x2067, Script("right-to-left isolate", RTL)),  # RIGHT-TO-LEFT ISOLATE
 )
 
-# the scripts pnp shapes and lays out right to left (``shaping``): no longer refused
-PRINTED = frozenset((HEBREW, ARABIC, RTL_MARK))
+# the scripts pnp shapes (and lays out right to left where they run so): not refused
+PRINTED = frozenset((HEBREW, ARABIC, RTL_MARK, DEVANAGARI, THAI))
+RIGHT_TO_LEFT = frozenset((HEBREW, ARABIC, RTL_MARK))
 
 
 def script_of(char: str) -> Script | None:
@@ -77,33 +81,26 @@ def script_of(char: str) -> Script | None:
     return next((s for low, high, s in BLOCKS if low <= code <= high), None)
 
 
-def unprintable(text: str, printed: frozenset[Script] = PRINTED) -> tuple[Script, str] | None:
-    """The first script of ``text`` pnp cannot print yet (not in ``printed``: a sheet's
-    paragraphs print none of them), and its characters in the text; None when it can print
-    all of it."""
+def unprintable(text: str) -> tuple[Script, str] | None:
+    """The first script of ``text`` pnp cannot print yet (not in ``PRINTED``), and its
+    characters in the text; None when it can print all of it."""
     if not text or max(text) < "\u0590":  # the common case, at C speed
         return None
     for char in text:
         script = script_of(char)
-        if script is not None and script not in printed:
+        if script is not None and script not in PRINTED:
             chars = "".join(dict.fromkeys(c for c in text if script_of(c) == script))
             return script, chars
     return None
 
 
-def message(text: str, script: Script, chars: str, where: str = "") -> str:
-    """Why a string cannot be printed (``where``: on a page whose paragraphs are laid out
-    left to right, by name), and what to do."""
+def message(text: str, script: Script, chars: str) -> str:
+    """Why a string cannot be printed, and what to do."""
     shown = text if len(text) <= 40 else text[:39] + "…"
-    if where and script in PRINTED:
-        return (
-            f"'{shown}' is written in {script.name} script ({chars[:8]}), which pnp prints on "
-            f"cards, tokens and boards but not yet in {where}: its paragraphs are laid out "
-            "left to right, so its words would print out of order; leave this language out "
-            "of the build, or this text out of it, until pnp lays those out right to left"
-        )
+    printed = ", ".join(sorted({s.name for s in PRINTED if s is not RTL_MARK}))
     return (
         f"'{shown}' is written in {script.name} script ({chars[:8]}), which pnp cannot print "
         f"yet: it needs {script.needs}, and would print with its letters apart, left to "
-        "right; leave this language out of the build until pnp supports the script"
+        f"right (pnp shapes {printed}); leave this language out of the build until pnp "
+        "supports the script"
     )

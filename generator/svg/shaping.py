@@ -1,4 +1,5 @@
-"""Text in scripts whose letters join or run right to left (Arabic, Hebrew), shaped: the
+"""Text in scripts whose letters join or run right to left (Arabic, Hebrew), or whose vowel
+signs and conjuncts the font places (Devanagari, Thai), shaped: the
 Unicode bidirectional algorithm gives each character its level (python-bidi), the runs of one
 level are reordered for display (rule L2) and HarfBuzz (uharfbuzz) shapes each run with the
 whole text as context, giving the glyphs to draw, in visual order, with their advances and
@@ -16,9 +17,14 @@ from functools import lru_cache
 import uharfbuzz as hb
 from bidi import algorithm as uba  # the pure-Python UBA: the one that gives levels
 
-from generator.svg.scripts import PRINTED, script_of
+from generator.svg.scripts import PRINTED, RIGHT_TO_LEFT, script_of
 
 SHAPED_CACHE = 4096  # shaped strings kept per process (words and lines of a pack)
+
+
+def runs_right_to_left(char: str) -> bool:
+    """Whether ``char`` is of a script written right to left (Hebrew, Arabic, their marks)."""
+    return char >= "\u0590" and script_of(char) in RIGHT_TO_LEFT
 
 
 def needed(text: str) -> bool:
@@ -54,6 +60,13 @@ def levels(text: str, rtl: bool | None = None) -> list[int]:
 
 
 STRONG = frozenset(("L", "R", "AL"))
+
+
+def strong(char: str) -> str | None:
+    """The direction a character runs in by itself: "L", "R" (Hebrew, Arabic), or None for
+    one that takes its neighbours' (digits, punctuation, spaces, marks)."""
+    kind = uba.bidirectional(char)
+    return "R" if kind in ("R", "AL") else "L" if kind == "L" else None
 
 
 def word_levels(words: list[str], rtl: bool) -> list[int]:
@@ -99,6 +112,9 @@ class Glyph:
     dy: int
     advance: int
     text: str
+    source: str = ""  # the characters of its cluster (an extractor's text for them all)
+    rtl: bool = False  # in a right-to-left run
+    cluster: int = 0  # where its cluster starts in the text (glyphs of one cluster share it)
 
 
 @dataclass(frozen=True)
@@ -150,10 +166,12 @@ class Shaper:
         starts = sorted({info.cluster for info in infos} | {end})
         spans = {c: text[c : starts[k + 1]] for k, c in enumerate(starts[:-1])}
         out = []
+        rtl = level % 2 == 1
         for info, pos in zip(infos, positions, strict=True):
+            span = spans[info.cluster]
             out.append(
                 Glyph(info.codepoint, pos.x_offset, pos.y_offset, pos.x_advance,
-                      self._text(info, infos, spans[info.cluster], level % 2 == 1))
+                      self._text(info, infos, span, rtl), span, rtl, info.cluster)
             )  # fmt: skip
         return out
 
