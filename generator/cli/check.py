@@ -29,6 +29,7 @@ from generator.cli.common import (
 from generator.errors import clean, display_path
 from generator.model.loader import Game
 from generator.plan.games import Planned
+from generator.svg import scripts
 
 
 def print_table(game: Game, rows: list[CountRow]) -> None:
@@ -361,6 +362,17 @@ def explain_overflows(game: Game, overflows: list[Overflow]) -> None:
             fix = f"shorten the {game.language} translation or make the box larger"
         click.echo(
             f"{where}: text does not fit: {o.piece}, box {clean(o.box)}: "
-            f"{o.missing} missing; {fix}",
+            f"{o.missing} missing; {fix}{_break_hint(o.text)}",
             err=True,
         )
+
+
+def _break_hint(text: str) -> str:
+    """What to add to an overflow of Thai text written without a zero-width space: lines
+    break only at spaces and zero-width spaces, which Thai writes few of."""
+    if "\u200b" in text or not any(scripts.script_of(c) is scripts.THAI for c in text):
+        return ""
+    return (
+        " (Thai breaks into lines only at spaces and zero-width spaces: put a zero-width "
+        "space, U+200B, between words where a line may break)"
+    )

@@ -36,9 +36,11 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.art.richtext import Overflow
 from generator.art.store import Drawing
+from generator.layout.shapedflow import ShapedParagraph
 from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
 from generator.model.yamlsource import Path_
 from generator.svg import canvas as rl
+from generator.svg import shaping
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
 from generator.svg.raster import open_image
 
@@ -114,10 +116,16 @@ class FlowLayout:
         gap = COLUMN_GAP
         cols = self.spec.columns
         width = self.column_width
+        order = range(cols - 1, -1, -1) if self.rtl else range(cols)  # the first column first
         return [
-            Frame(x + i * (width + gap), y, width, h, 0, 0, 0, 0, showBoundary=0)
-            for i in range(cols)
+            Frame(x + i * (width + gap), y, width, h, 0, 0, 0, 0, showBoundary=0) for i in order
         ]
+
+    @property
+    def rtl(self) -> bool:
+        """Whether the sheet reads right to left (its title does): its columns then run from
+        the right, and its tables' first column is their rightmost."""
+        return shaping.base_rtl(self.spec.title)
 
     def story(self, size: float) -> list[Flowable]:
         """The sheet's flowables at body font ``size``."""
@@ -200,7 +208,10 @@ class FlowLayout:
             x, y, w, h = self.area
             canvas.setFont(BOLD, 16)
             canvas.setFillGray(0)
-            canvas.drawString(x * mm, (y + h) * mm - 16, title)
+            if shaping.base_rtl(title):  # a right-to-left title from the right
+                rl.draw_string(canvas, (x + w) * mm, (y + h) * mm - 16, title, "end")
+            else:
+                rl.draw_string(canvas, x * mm, (y + h) * mm - 16, title)
         for frame in self.frames(page == 1):
             fill(frame, story, canvas)
 
@@ -266,7 +277,10 @@ def _keep_headings_with_next(parts: list[Flowable]) -> list[Flowable]:
     i = 0
     while i < len(parts):
         part = parts[i]
-        is_heading = isinstance(part, Paragraph) and part.style.name in ("head", "sub")
+        is_heading = isinstance(part, Paragraph | ShapedParagraph) and part.style.name in (
+            "head",
+            "sub",
+        )
         if is_heading and i + 1 < len(parts):
             out.append(KeepTogether([part, parts[i + 1]]))
             i += 2
@@ -313,7 +327,7 @@ class Story:
                 spaceAfter=self.size * 0.45,
             )
             self.where = ("sections", index, "heading")
-            heading = Paragraph(self.markup(section.heading, head.fontSize), head)
+            heading = self.para(section.heading, head)
             parts: list[Flowable] = []
             for number, block in enumerate(section.blocks):
                 self.where = ("sections", index, "blocks", number)
@@ -325,17 +339,11 @@ class Story:
 
     def block(self, block: SheetBlock) -> list[Flowable]:
         if block.heading:
-            return [Paragraph(self.markup(block.heading, self.size), self.bold)]
+            return [self.para(block.heading, self.bold)]
         if block.text:
-            return [
-                Paragraph(self.markup(block.text, self.size), self.body),
-                Spacer(1, self.size * 0.25),
-            ]
+            return [self.para(block.text, self.body), Spacer(1, self.size * 0.25)]
         if block.bullets:
-            return [
-                Paragraph(self.markup(item, self.size), self.bullet, bulletText="•")
-                for item in block.bullets
-            ]
+            return [self.para(item, self.bullet, "•") for item in block.bullets]
         assert block.table is not None
         return [self.table(block.table), Spacer(1, self.size * 0.5)]
 
@@ -344,13 +352,13 @@ class Story:
         cell = ParagraphStyle("cell", parent=self.body, fontSize=size, leading=size * 1.2)
         head = ParagraphStyle("cellhead", parent=cell, fontName=BOLD)
         rows = self.layout.rows_from(table, (*self.where, "table")) if table.from_ else table.rows
-        data = (
-            [[Paragraph(self.markup(c, size), head) for c in table.header]] if table.header else []
-        )
-        data += [[Paragraph(self.markup(c, size), cell) for c in row] for row in rows]
+        data = [[self.para(c, head) for c in table.header]] if table.header else []
+        data += [[self.para(c, cell) for c in row] for row in rows]
         width = self.layout.column_width
         weights = table.widths or [1.0] * len(data[0])
         widths = [width * w / sum(weights) for w in weights]
+        if self.layout.rtl:
+            data, widths = [row[::-1] for row in data], widths[::-1]
         result = Table(data, colWidths=widths, repeatRows=1 if table.header else 0)
         style = [
             ("FONTNAME", (0, 0), (-1, -1), REGULAR),  # not reportlab's unembedded Helvetica
@@ -365,6 +373,15 @@ class Story:
             style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e4e4e4")))
         result.setStyle(TableStyle(style))
         return result
+
+    def para(self, text: str, style: ParagraphStyle, bullet: str | None = None) -> Flowable:
+        """A paragraph of spec text in ``style``: reportlab's, or pnp's own for text that
+        needs shaping (``shapedflow``); an unknown icon fails now, at its line."""
+        if not shaping.needed(text):
+            return Paragraph(self.markup(text, style.fontSize), style, bulletText=bullet)
+        for name in ICON_CODE.findall(text):
+            self.layout.icon(name, self.where)
+        return ShapedParagraph(text, style, lambda name: self.layout.icon(name, None), bullet)
 
     def markup(self, text: str, size: float) -> str:
         """Spec text as paragraph markup: XML escaped, **bold**, and :icon: codes inline as a

@@ -3,7 +3,8 @@ calibration square and the printing instructions."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import re
+from xml.sax.saxutils import escape, unescape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -12,9 +13,12 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from generator.layout.pack import Pack
+from generator.layout.shapedflow import paragraph
 from generator.layout.sheets import BoardMap
 from generator.model.designs import Design
 from generator.model.sizes import sheet_geometry
+from generator.svg import canvas as rl
+from generator.svg import shaping
 from generator.svg.fonts import BOLD, REGULAR, register_fonts
 
 SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
@@ -57,7 +61,7 @@ def _table(pack: Pack, width: float) -> Table:
     st = _styles()
     rows = [
         [
-            Paragraph(pack.words.text(k), st["head"])
+            paragraph(pack.words.text(k), st["head"], pack.words.text(k))
             for k in ("inventory_component", "inventory_count", "inventory_size", "inventory_pages")
         ]
     ]
@@ -71,16 +75,14 @@ def _table(pack: Pack, width: float) -> Table:
                 f"{escape(label)} {pack.words.number(d.count)}"
                 for label, d in zip(labels, plan.designs, strict=True)
             )
-        name = escape(spec.title)
-        if len(plan.designs) > 1:  # one kind: the count column says it all
-            name += f"<br/><font size='7.5' color='#555555'>{kinds}</font>"
         size = plan.shape.label(pack.words) if plan.shape else ""
+        count = pack.words.number(plan.count)
         rows.append(
             [
-                Paragraph(name, st["cell"]),
-                Paragraph(pack.words.number(plan.count), st["cell"]),
-                Paragraph(size, st["cell"]),
-                Paragraph(page_ranges(plan.pages), st["cell"]),
+                _name_cell(spec.title, kinds if len(plan.designs) > 1 else None),
+                paragraph(count, st["cell"], count),
+                paragraph(size, st["cell"], size),
+                paragraph(page_ranges(plan.pages), st["cell"]),
             ]
         )
     widths = [width - 75 * mm, 18 * mm, 32 * mm, 25 * mm]
@@ -100,6 +102,20 @@ def _table(pack: Pack, width: float) -> Table:
     return table
 
 
+def _name_cell(title: str, kinds: str | None) -> Flowable | list[Flowable]:
+    """A component's name in the contents, with its kinds and counts beneath it in small
+    grey type when it has more than one (``kinds``: paragraph markup)."""
+    st = _styles()
+    plain = unescape(re.sub(r"<[^>]+>", "", kinds or ""))
+    if not shaping.needed(title + plain):
+        name = escape(title)
+        if kinds is not None:  # one kind: the count column says it all
+            name += f"<br/><font size='7.5' color='#555555'>{kinds}</font>"
+        return Paragraph(name, st["cell"])
+    cell = [paragraph(title, st["cell"])]
+    return cell + ([paragraph(plain, st["small"])] if kinds is not None else [])
+
+
 def _labels(designs: list[Design]) -> list[str] | None:
     """What each kind is called in the contents: its printed name, in the pack's language;
     None when a kind has none (the contents then give the number of kinds, never ids)."""
@@ -113,16 +129,14 @@ def _header_parts(pack: Pack) -> list[tuple[Paragraph, float]]:
     st = _styles()
     game = pack.game.spec
     parts = [
-        Paragraph(escape(pack.words.text("inventory_title", title=game.title)), st["title"]),
-        Paragraph(escape(pack.words.text("inventory_subtitle", players=game.players)), st["sub"]),
+        paragraph(pack.words.text("inventory_title", title=game.title), st["title"]),
+        paragraph(pack.words.text("inventory_subtitle", players=game.players), st["sub"]),
     ]
     if game.designer:
         parts.append(
-            Paragraph(
-                escape(pack.words.text("inventory_designer", designer=game.designer)), st["sub"]
-            )
+            paragraph(pack.words.text("inventory_designer", designer=game.designer), st["sub"])
         )
-    notes = [Paragraph(escape(note), st["note"]) for note in printing_notes(pack)]
+    notes = [paragraph(note, st["note"]) for note in printing_notes(pack)]
     gaps = [0, 6, *[3] * (len(parts) - 2), 6, *[3] * (len(notes) - 1)]
     return list(zip([*parts, *notes], gaps, strict=True))
 
@@ -195,17 +209,15 @@ def _about(pack: Pack) -> list[Flowable]:
     if not game.authored and not items:
         return []
     story: list[Flowable] = [
-        Paragraph(escape(pack.words.text("about_heading")), st["heading"]),
-        Paragraph(escape(pack.words.text("about_intro", title=game.title)), st["note"]),
+        paragraph(pack.words.text("about_heading"), st["heading"]),
+        paragraph(pack.words.text("about_intro", title=game.title), st["note"]),
         Spacer(1, 3 * mm),
     ]
     if game.authored:
-        story += [Paragraph(escape(game.authored), st["cell"]), Spacer(1, 2 * mm)]
+        story += [paragraph(game.authored, st["cell"]), Spacer(1, 2 * mm)]
     for title, note in items:
-        story += [
-            Paragraph(f"<b>{escape(title)}</b>: {escape(note)}", st["cell"]),
-            Spacer(1, 1.5 * mm),
-        ]
+        markup = f"<b>{escape(title)}</b>: {escape(note)}"
+        story += [paragraph(f"**{title}**: {note}", st["cell"], markup), Spacer(1, 1.5 * mm)]
     return story
 
 
@@ -310,10 +322,12 @@ def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
     canvas.setStrokeGray(0)
     canvas.rect(square_left, top - SQUARE * mm, SQUARE * mm, SQUARE * mm)
     canvas.setFont(REGULAR, 9)
-    canvas.drawCentredString(
+    rl.draw_string(
+        canvas,
         square_left + SQUARE * mm / 2,
         top - SQUARE * mm / 2 - 3,
         pack.words.text("inventory_square_label"),
+        "middle",
     )
     y = top
     for para, gap in _header_parts(pack):
@@ -322,4 +336,4 @@ def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
         para.drawOn(canvas, SIDE * mm, y)
     canvas.setFont(BOLD, 12)
     heading_y = top - _header_height(pack) + 10 * mm
-    canvas.drawString(SIDE * mm, heading_y, pack.words.text("inventory_heading"))
+    rl.draw_string(canvas, SIDE * mm, heading_y, pack.words.text("inventory_heading"))

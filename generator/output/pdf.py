@@ -294,7 +294,7 @@ def _fold_line(pack: Pack, canvas: Canvas, fold: Fold) -> None:
         canvas.saveState()
         canvas.translate(x * mm, y * mm)
         canvas.rotate(turn)
-        canvas.drawString(0, 0, note)
+        rl.draw_string(canvas, 0, 0, note)
         canvas.restoreState()
     canvas.restoreState()
 
@@ -324,7 +324,7 @@ def _glue_area(canvas: Canvas, box: Box, note: str) -> None:
     canvas.translate(cx, cy)
     if h > w:
         canvas.rotate(90)
-    canvas.drawCentredString(0, -2.5, note)
+    rl.draw_string(canvas, 0, -2.5, note, "middle")
     canvas.restoreState()
 
 
@@ -335,10 +335,10 @@ def _tile_name(canvas: Canvas, x: float, y: float, name: str, large: bool) -> No
     canvas.setFillGray(0.35)
     if large:
         canvas.setFont(BOLD, TILE_NAME_PT)
-        canvas.drawCentredString(x * mm, y * mm - TILE_NAME_DROP_PT, name)
+        rl.draw_string(canvas, x * mm, y * mm - TILE_NAME_DROP_PT, name, "middle")
     else:
         canvas.setFont(REGULAR, LABEL_SIZE_PT)
-        canvas.drawString(x * mm, y * mm, name)
+        rl.draw_string(canvas, x * mm, y * mm, name)
     canvas.restoreState()
 
 
@@ -353,9 +353,10 @@ def _assembly_map(pack: Pack, board: BoardMap, canvas: Canvas, arts: _ArtPlacer,
     canvas.setFont(BOLD, 16)
     canvas.setFillGray(0)
     title_y = bottom + box[3] - 5
-    canvas.drawString(left * mm, title_y * mm, pack.words.text("assembly_title", board=board.title))
+    title = pack.words.text("assembly_title", board=board.title)
+    rl.draw_string(canvas, left * mm, title_y * mm, title)
     canvas.setFont(REGULAR, 9)
-    canvas.drawString(left * mm, (title_y - 8) * mm, pack.words.text("assembly_help"))
+    rl.draw_string(canvas, left * mm, (title_y - 8) * mm, pack.words.text("assembly_help"))
     art = pack.art.drawing(board.art)
     bleed = (art.width / mm - board.w) / 2  # the art runs out into the bleed
     canvas.saveState()
@@ -381,7 +382,7 @@ def _assembly_map(pack: Pack, board: BoardMap, canvas: Canvas, arts: _ArtPlacer,
         canvas.roundRect(cx - 14, cy - 10, 28, 20, 4, stroke=1, fill=1)
         canvas.setFillColorRGB(0.05, 0.15, 0.5)
         canvas.setFont(BOLD, 14)
-        canvas.drawCentredString(cx, cy - 5, label)
+        rl.draw_string(canvas, cx, cy - 5, label, "middle")
 
 
 def _page_label(pack: Pack, page: Page, number: int, canvas: Canvas) -> None:
@@ -390,4 +391,4 @@ def _page_label(pack: Pack, page: Page, number: int, canvas: Canvas) -> None:
     canvas.setFont(REGULAR, LABEL_SIZE_PT)
     canvas.setFillGray(0.35)
     x, y = label_at(pack, page)
-    canvas.drawCentredString(x * mm, y * mm, label_text(pack, page, number))
+    rl.draw_string(canvas, x * mm, y * mm, label_text(pack, page, number), "middle")
