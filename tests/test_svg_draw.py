@@ -448,13 +448,13 @@ def test_a_character_no_font_has_is_an_error():
 
 
 def test_text_in_a_script_pnp_cannot_shape_is_refused_not_drawn_apart():
-    """Devanagari and Thai need the font's shaping rules, which pnp does not apply yet: the
-    renderer refuses them, in a plain text and in a tspan alike (Arabic and Hebrew are shaped:
-    test_shaping)."""
-    with pytest.raises(SvgError, match="'नमस्ते' is written in Devanagari script"):
-        drawer("<text>नमस्ते</text>")
-    with pytest.raises(SvgError, match="Thai script"):
-        drawer('<text x="1" y="2">A <tspan>สวัสดี</tspan></text>')
+    """Bengali and Khmer need shaping and faces pnp does not ship: the renderer refuses them,
+    in a plain text and in a tspan alike (Arabic, Hebrew: test_shaping; Devanagari and Thai:
+    test_complex_scripts)."""
+    with pytest.raises(SvgError, match="'নমস্কার' is written in Bengali script"):
+        drawer("<text>নমস্কার</text>")
+    with pytest.raises(SvgError, match="Khmer script"):
+        drawer('<text x="1" y="2">A <tspan>សួស្តី</tspan></text>')
 
 
 # --- paint -----------------------------------------------------------------------------------

@@ -111,6 +111,8 @@ def test_the_wheel_ships_the_templates_examples_fonts_and_catalogs(installed):
     assert (package / "examples" / "schokoly" / "game.yaml").is_file()
     assert (package / "i18n" / "locale" / "de.po").is_file()
     assert (package / "svg" / "dejavu" / "DejaVuSans.ttf").is_file()
+    assert (package / "svg" / "noto" / "NotoSansDevanagari-Regular.ttf").is_file()
+    assert (package / "svg" / "noto" / "NotoSansThai-Bold.ttf").is_file()
     assert (package / "output" / "icc" / "ISOcoated_v2_300_bas.icc").is_file()
     assert (package / "output" / "vendors.yaml").is_file()
 
@@ -180,6 +182,45 @@ def test_a_new_game_prints_french_and_a_language_the_engine_lacks(installed, tmp
     assert "[sv] Contents" in pages[0], pages[0]
     assert all("[sv]" in page for page in pages[1:] if page), pages
     assert _files(package) == before, "something was written into the installed package"
+
+
+@pytest.mark.parametrize(
+    ("language", "mark"), [("ar", "[عربي] "), ("he", "[עברית] "), ("hi", "[हिन्दी] ")]
+)
+def test_a_new_game_prints_in_arabic_hebrew_and_hindi(installed, tmp_path, language, mark):
+    """From the installed wheel (its Noto faces included): a new game with a reference sheet,
+    every string and the engine's words translated (marked in the script), checks and
+    builds, and every page reads back with the mark in reading order (pypdfium2)."""
+    import pypdfium2 as pdfium
+
+    bin_dir, package = installed
+    work = tmp_path / "work"
+    work.mkdir()
+    assert _pnp(bin_dir, work, "new", "quick").returncode == 0
+    game = work / "components" / "quick"
+    spec = game / "game.yaml"
+    spec.write_text(spec.read_text() + f"languages: [en, {language}]\n")
+    (game / "rules.yaml").write_text(
+        "kind: sheet\ntitle: Rules\npages: 1\nsections:\n  - heading: Setup\n    blocks:\n"
+        "      - text: Shuffle the cards and deal five to each player.\n"
+        "      - bullets: [Draw a card, Play a card]\n"
+    )
+    for command in (("i18n", "init", language), ("i18n", "engine", language)):
+        result = _pnp(bin_dir, game, *command)
+        assert result.returncode == 0, result.stdout + result.stderr
+    own_engine_words(game / "locale" / f"{language}.po", mark)
+    own_engine_words(game / "locale" / f"engine-{language}.po", mark)
+    result = _pnp(bin_dir, game, "check", "--lang", language)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = _pnp(bin_dir, game, "build", "--lang", language)
+    assert result.returncode == 0, result.stdout + result.stderr
+    document = pdfium.PdfDocument(game / "output" / "quick" / language / "quick.pdf")
+    try:
+        pages = [page.get_textpage().get_text_range() for page in document]
+    finally:
+        document.close()
+    assert all(mark.strip() in page for page in pages if page.strip()), pages
+    assert any("Shuffle the cards" in page for page in pages), pages
 
 
 def test_every_package_of_the_engine_is_listed_for_the_wheel():
