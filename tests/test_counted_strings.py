@@ -106,7 +106,8 @@ def test_a_broken_form_is_an_error_at_its_catalog_line(pnp, game, tmp_path, form
     assert build.exit_code != 0 and not (out / GAME / "pl").exists(), build.output
 
 
-def test_an_older_catalogs_one_translation_is_carried_into_every_form(pnp, game, tmp_path):
+@pytest.mark.parametrize("context", ["with its msgctxt", "from before message contexts"])
+def test_an_older_catalogs_one_translation_is_carried_into_every_form(pnp, game, tmp_path, context):
     """A catalog written when the page title was a plain string: check says to update it,
     at its line; update puts its translation in each form (and says so there); nothing is
     dropped, and the pages print it."""
@@ -116,6 +117,9 @@ def test_an_older_catalogs_one_translation_is_carried_into_every_form(pnp, game,
         'msgstr "Strona [{n}]"\n',
         po.read_text(encoding="utf-8"),
     )
+    if context != "with its msgctxt":
+        assert 'msgctxt "pages: page_title"\nmsgid "Page [{n}]"\nmsgstr ' in plain
+        plain = plain.replace('msgctxt "pages: page_title"\n', "")
     po.write_text(plain, encoding="utf-8")
     line = entry_line(po)
     result = check(pnp, game)
