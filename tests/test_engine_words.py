@@ -162,7 +162,7 @@ def test_a_language_the_engine_lacks_takes_the_games_own_engine_words(pnp, game,
 
 
 def test_check_json_lists_the_translations_problems(pnp, game):
-    po = init(pnp, game, "fr", {**FRENCH, "Page [{n}]": "Page [{numéro}]"})
+    po = init(pnp, game, "fr", {**FRENCH, "Page [{n}]": ("Page [{numéro}]", "Page [{n}]")})
     result = pnp("check", GAME, "--components", game.parent, "--lang", "fr", "--json")
     assert result.exit_code == 1
     (found,) = json.loads(result.stdout)["games"]
@@ -170,5 +170,8 @@ def test_check_json_lists_the_translations_problems(pnp, game):
     lines = po.read_text(encoding="utf-8").splitlines()
     at = next(n for n, t in enumerate(lines, 1) if t == 'msgid "Page [{n}]"')
     assert len(broken) == 1 and broken[0]["at"].endswith(f"locale/fr.po:{at}"), broken
-    assert broken[0]["problem"] == "placeholder `{n}` renamed `{numéro}`; keep the source's name"
+    assert broken[0]["problem"] == (
+        "msgstr[0] (the form for 0, 1): placeholder `{n}` renamed `{numéro}`; keep the "
+        "source's name"
+    )
     assert found["translation"]["engine"] == [] and found["translation"]["engine_problems"] == []

@@ -105,12 +105,26 @@ def write_small_game(tmp_path: Path) -> Path:
     return root
 
 
-def translate(po: Path, table: dict[str, str]) -> None:
-    """Fill msgstr of each msgid in ``table`` (the file is a fresh pnp i18n init)."""
+def translate(po: Path, table: dict[str, str] | dict[str, str | tuple[str, ...]]) -> None:
+    """Fill msgstr of each msgid in ``table`` (the file is a fresh pnp i18n init); a plural
+    entry (a string that takes a number) gets the table's forms in msgstr[0], msgstr[1], …
+    (its one text in each when the table gives one)."""
     text = po.read_text(encoding="utf-8")
-    for source, german in table.items():
-        text = text.replace(f'msgid "{source}"\nmsgstr ""', f'msgid "{source}"\nmsgstr "{german}"')
+    for source, translated in table.items():
+        forms = (translated,) if isinstance(translated, str) else translated
+        text = text.replace(
+            f'msgid "{source}"\nmsgstr ""', f'msgid "{source}"\nmsgstr "{forms[0]}"'
+        )
+        plural = re.compile(
+            rf'(msgid "{re.escape(source)}"\nmsgid_plural .*\n)((?:msgstr\[\d\] ""\n)+)'
+        )
+        text = plural.sub(lambda m, f=forms: m[1] + _forms(f, m[2].count("msgstr")), text)
     po.write_text(text, encoding="utf-8")
+
+
+def _forms(forms: tuple[str, ...], count: int) -> str:
+    """msgstr[0] to msgstr[count - 1], the last of ``forms`` repeated where they run out."""
+    return "".join(f'msgstr[{i}] "{forms[min(i, len(forms) - 1)]}"\n' for i in range(count))
 
 
 def init_german(pnp, game: Path, table: dict[str, str] = GERMAN) -> Path:
@@ -124,11 +138,16 @@ def init_german(pnp, game: Path, table: dict[str, str] = GERMAN) -> Path:
 def test_extract_lists_every_printed_string_with_its_place(pnp, game):
     result = pnp("i18n", "extract", GAME, "--components", game.parent)
     assert result.exit_code == 0, result.output
-    catalog = read_catalog(game, game / "locale" / f"{GAME}.pot")
-    found = {m.id: m.locations for m in catalog if m.id}
+    pot = game / "locale" / f"{GAME}.pot"
+    catalog = read_catalog(game, pot)
+    found = {(m.id[0] if m.pluralizable else m.id): m.locations for m in catalog if m.id}
     assert set(found) == set(GERMAN), found
     assert ("cards.yaml", 7) in found["Trade freely with everyone."]
     assert ("pages.yaml", 6) in found["Page [{n}]"]
+    # the page title takes a number: a plural entry, with English's one text for every n
+    assert catalog.get("Page [{n}]", "pages: page_title").id == ("Page [{n}]", "Page [{n}]")
+    assert 'msgid_plural "Page [{n}]"\nmsgstr[0] ""\nmsgstr[1] ""\n' in pot.read_text("utf-8")
+    assert sum(m.pluralizable for m in catalog) == 1  # no other string takes a number
     # codes are not words: the card's name and colour are not offered for translation
     assert "bread" not in found and "#aa7733" not in found
 
@@ -182,14 +201,20 @@ def test_complete_catalog_passes_the_check(pnp, game):
 
 
 def test_a_missing_placeholder_is_reported(pnp, game):
-    init_german(pnp, game, {**GERMAN, "Page [{n}]": "Seite"})
+    """A plural form without the page number: an error at the entry's line, naming the form
+    and the numbers it is for; the form that keeps it is no error."""
+    init_german(pnp, game, {**GERMAN, "Page [{n}]": ("Seite [{n}]", "Seiten")})
     result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
     assert result.exit_code == 1, result.output
     po = game / "locale" / "de.po"
     lines = po.read_text(encoding="utf-8").splitlines()
-    line = next(n for n, t in enumerate(lines, 1) if t == 'msgstr "Seite"')
-    assert f"de.po:{line - 1}: the de translation of 'Page [{{n}}]'" in result.stderr, result.stderr
-    assert "placeholder `{n}` is missing" in result.stderr, result.stderr
+    line = next(n for n, t in enumerate(lines, 1) if t == 'msgid "Page [{n}]"')
+    assert lines[line + 1 : line + 3] == ['msgstr[0] "Seite [{n}]"', 'msgstr[1] "Seiten"']
+    said = [t for t in result.stderr.splitlines() if "Page [{n}]" in t]
+    assert said == [
+        f"{po}:{line}: the de translation of 'Page [{{n}}]': "
+        "msgstr[1] (the form for 0, 2, 3, …): placeholder `{n}` is missing"
+    ], result.stderr
     assert "not translated" not in result.stderr, result.stderr  # said once, at the catalog
 
 

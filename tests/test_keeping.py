@@ -7,7 +7,15 @@ import pytest
 
 from generator.i18n.keeping import differences
 from generator.i18n.numbers import number
-from generator.i18n.plurals import PluralError, check_header, number_of, rule_of
+from generator.i18n.plurals import (
+    ENGLISH,
+    Forms,
+    PluralError,
+    check_header,
+    examples,
+    number_of,
+    rule_of,
+)
 from generator.i18n.strings import Words, words
 
 SOURCE = "Gain :coin: :coin: and **draw** a card {n} times."
@@ -50,6 +58,37 @@ def test_counted_engine_words_take_each_languages_plural_forms(language, counts,
     assert shown[: len(forms)] == list(forms), shown
     if language == "pl":
         assert shown[4:] == ["25 stron", "112 stron"]
+
+
+POLISH = "n == 1 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2"
+
+
+def test_a_spec_string_that_takes_a_number_prints_the_form_its_rule_gives():
+    """A translated counted string (a token page's title) in Polish: one form for 1, one
+    for 2-4, 22-24, …, one for 5-21, 25, …; ``{n}`` written as the language writes it."""
+    title = Forms(("Strona {n} (one)", "Strony {n} (few)", "Stron {n} (many)"), POLISH)
+    assert [title.text(n, "pl") for n in (1, 2, 4, 5, 12, 22, 112)] == [
+        "Strona 1 (one)",
+        "Strony 2 (few)",
+        "Strony 4 (few)",
+        "Stron 5 (many)",
+        "Stron 12 (many)",
+        "Strony 22 (few)",
+        "Stron 112 (many)",
+    ]
+    assert title.text(1000, "pl") == "Stron 1\u00a0000 (many)"  # Polish groups with a space
+    assert Forms(("Seite {n}", "Seiten {n}")).text(10_000, "de") == "Seiten 10.000"
+    # the source language's one text serves every number
+    assert {Forms(("Page [{n}]",)).text(n, "en") for n in (0, 1, 2)} == {
+        "Page [0]",
+        "Page [1]",
+        "Page [2]",
+    }
+
+
+def test_each_form_is_named_by_the_numbers_it_is_for():
+    assert [examples(POLISH, form) for form in range(3)] == ["1", "2, 3, 4, …", "0, 5, 6, …"]
+    assert [examples(ENGLISH, form) for form in range(2)] == ["1", "0, 2, 3, …"]
 
 
 def test_a_range_of_players_counts_by_its_upper_end():

@@ -10,6 +10,7 @@ import click
 from generator.cli.common import components_option, in_game_folder, load_games
 from generator.errors import SpecError, SpecFailure, display_path
 from generator.i18n import catalogs
+from generator.i18n.plurals import examples
 from generator.i18n.strings import engine_catalog
 from generator.model.gamefolders import here_game
 from generator.model.loader import Game
@@ -135,11 +136,30 @@ def update(game: str | None, components_dir: Path) -> None:
         engine_language = catalogs.engine_language(path)
         catalog = _read(loaded.root, path)
         if engine_language is None:
-            catalogs.update(catalog, template)
+            carried = catalogs.update(catalog, template)
         else:
-            catalogs.update(catalog, engine_catalog(engine_language))
+            carried = catalogs.update(catalog, engine_catalog(engine_language))
         _write(catalog, loaded, path)
         click.echo(f"{display_path(path)}: updated")
+        _say_carried(loaded.root, path, carried)
+
+
+def _say_carried(root: Path, path: Path, carried: list[catalogs.Key]) -> None:
+    """A note at each entry that now takes a number and whose one translation ``update``
+    put in every plural form: the translator makes each form read right for its numbers."""
+    if not carried:
+        return
+    written = _read(root, path)
+    lines = {catalogs.key_of(m): m.lineno for m in catalogs.entries(written)}
+    rule = written.plural_expr
+    forms = "; ".join(f"msgstr[{i}] for {examples(rule, i)}" for i in range(written.num_plurals))
+    for key in carried:
+        click.echo(
+            f"{catalogs.where(path, lines.get(key))}: note: {key[1]!r} takes a number now; "
+            f"its translation is in each of its {written.num_plurals} plural forms ({forms}): "
+            "make each read right for its numbers",
+            err=True,
+        )
 
 
 @command.command("engine")

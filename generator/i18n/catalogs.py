@@ -29,7 +29,7 @@ from babel.messages.catalog import Catalog, Message
 
 from generator.errors import display_path
 from generator.i18n import keeping
-from generator.i18n.plurals import PluralError, check_header
+from generator.i18n.plurals import ENGLISH, Forms, PluralError, check_header, examples
 from generator.limits import FILE_BYTES
 from generator.paths import TooLarge, read_bytes
 
@@ -44,6 +44,7 @@ MAX_CATALOG_BYTES = FILE_BYTES["catalog"]
 
 Loc = tuple[str | int, ...]
 Key = tuple[str | None, str]  # (message context, source text)
+Translation = str | tuple[str, ...]  # a plain entry's msgstr, or a plural entry's forms
 
 
 class YamlDoc(Protocol):
@@ -63,12 +64,14 @@ class YamlDoc(Protocol):
 @dataclass(frozen=True)
 class Found:
     """A printed string of a spec (found by ``model.printed``): where it is in its document,
-    its text, its message context and notes for the translator."""
+    its text, its message context, notes for the translator, and whether it takes a number
+    (``counted``: a plural entry, a translation for each plural form of the language)."""
 
     loc: Loc
     text: str
     context: str
     notes: tuple[str, ...] = ()
+    counted: bool = False
 
 
 def reads_as(value: Any) -> str:
@@ -102,30 +105,45 @@ def engine_language(path: Path) -> str | None:
     return name[len(prefix) : -3] if name.startswith(prefix) and name.endswith(".po") else None
 
 
-def update(catalog: Catalog, template: Catalog) -> None:
+def update(catalog: Catalog, template: Catalog) -> list[Key]:
     """Bring ``catalog`` up to date with ``template`` as Babel does, and carry over the
     translation of an entry made without a message context to the entries of the same text
-    that now have one (not fuzzy: the text is the same)."""
-    plain = {
-        m.id: m.string for m in catalog if m.id and m.context is None and m.string and not m.fuzzy
-    }
+    that now have one (not fuzzy: the text is the same). An entry that now takes a number
+    (a plural entry) gets its one translation in every form, as it printed before; returns
+    those entries, for the translator to make each form fit its numbers."""
+    old = {key_of(m): (forms_of(m)[0], m.fuzzy) for m in entries(catalog) if not m.pluralizable}
+    plain = {text: one for (ctx, text), (one, fuzzy) in old.items() if not (ctx or fuzzy) and one}
     catalog.update(template, update_header_comment=False)
-    for message in catalog:
-        stale = not message.string or message.fuzzy
-        if message.context is not None and message.id in plain and stale:
-            message.string = plain[message.id]
+    carried: list[Key] = []
+    for message in entries(catalog):
+        key = key_of(message)
+        one, fuzzy = old.get(key, ("", False))
+        stale = not any(forms_of(message)) or message.fuzzy
+        if message.pluralizable and one:  # Babel put it in msgstr[0] alone, and fuzzy
+            message.string = (one,) * catalog.num_plurals
+            message.flags.discard("fuzzy")
+            message.flags |= {"fuzzy"} if fuzzy else set()
+        elif key[0] is not None and key[1] in plain and stale:
+            one = plain[key[1]]
+            message.string = (one,) * catalog.num_plurals if message.pluralizable else one
             message.flags.discard("fuzzy")
             message.previous_id = []
-    for key in [k for k, m in catalog.obsolete.items() if m.context is None and m.id in plain]:
-        if any(m.id == catalog.obsolete[key].id for m in catalog if m.context is not None):
-            del catalog.obsolete[key]
+        else:
+            continue
+        carried += [key] if message.pluralizable else []
+    for gone in [k for k, m in catalog.obsolete.items() if m.context is None and m.id in plain]:
+        if any(key_of(m)[1] == catalog.obsolete[gone].id for m in catalog if m.context is not None):
+            del catalog.obsolete[gone]
+    return carried
 
 
 def extract(
     documents: Sequence[tuple[YamlDoc, Sequence[Found]]], root: Path, project: str
 ) -> Catalog:
     """A catalog template of the printed strings of a game's documents: one entry per text
-    and context, with every place it comes from and the notes for translators."""
+    and context, with every place it comes from and the notes for translators; a string
+    that takes a number is a plural entry whose msgid_plural is its msgid (the source has
+    one text for every number)."""
     catalog = Catalog(project=project, creation_date=FIXED_DATE, fuzzy=False)
     for doc, found in documents:
         for item in found:
@@ -135,7 +153,7 @@ def extract(
             message = catalog.get(item.text, item.context)
             if message is None:
                 catalog.add(
-                    item.text,
+                    (item.text, item.text) if item.counted else item.text,
                     context=item.context,
                     locations=[reference],
                     auto_comments=list(item.notes),
@@ -229,6 +247,7 @@ class Report:
     broken: list[tuple[str, str, str]] = field(default_factory=list)  # (where, msgid, what)
     obsolete: list[str] = field(default_factory=list)
     places: dict[str, str] = field(default_factory=dict)
+    plural: str = ENGLISH  # the catalog's plural rule, choosing the form of a counted string
     undeclared: list[tuple[str, str, str]] = field(default_factory=list)  # (where, field, text)
     texts: dict[str, str] = field(default_factory=dict)  # a translation → its catalog place
     catalog: Path | None = None  # the catalog read, and the line of each translation in it
@@ -250,30 +269,67 @@ def where(path: Path, line: int | None) -> str:
     return display_path(path) + (f":{line}" if line else "")
 
 
-def _key(message: Message) -> Key:
+def key_of(message: Message) -> Key:
+    """An entry's (context, msgid): a plural entry is known by its singular msgid."""
     return (message.context, message.id if isinstance(message.id, str) else message.id[0])
 
 
 def entries(catalog: Catalog) -> Iterable[Message]:
-    """The catalog's entries of spec strings (not its header, not plural entries)."""
-    return (m for m in catalog if isinstance(m.id, str) and m.id)
+    """The catalog's entries of strings (not its header)."""
+    return (m for m in catalog if m.id)
 
 
-def translations(catalog: Catalog) -> dict[Key, str]:
-    """(context, msgid) → msgstr of the usable entries: translated, not fuzzy, keeping what
-    the source must keep."""
-    out: dict[Key, str] = {}
-    for message in entries(catalog):
-        string = message.string
-        if not isinstance(string, str) or not string or message.fuzzy:
-            continue
-        key = _key(message)
-        if not keeping.differences(key[1], string):
-            out[key] = string
+def forms_of(message: Message) -> tuple[str, ...]:
+    """An entry's translation: its msgstr, or a plural entry's msgstr[0], msgstr[1], …
+    (Babel gives as many as the catalog's Plural-Forms has; empty ones are '')."""
+    raw = message.string
+    return tuple(s or "" for s in raw) if isinstance(raw, (list, tuple)) else (raw or "",)
+
+
+def form_problems(source: str, message: Message, counted: bool, catalog: Catalog) -> list[str]:
+    """What is wrong with a translated entry of ``source`` in ``catalog``: an entry that is
+    plural when the string takes no number (``counted``) or the reverse, an empty form, or a
+    form not keeping what the source must keep (each form named with the numbers it is for,
+    by the catalog's Plural-Forms)."""
+    forms = forms_of(message)
+    last = f"msgstr[{catalog.num_plurals - 1}]"
+    if counted and not message.pluralizable:
+        return [
+            "it takes a number, so it needs a translation for each plural form of the "
+            f"language (msgid_plural, msgstr[0] to {last}, as Plural-Forms says): run 'pnp "
+            "i18n update', which puts this translation in each of them"
+        ]
+    if message.pluralizable and not counted:
+        return [
+            "it has plural forms but takes no number: run 'pnp i18n update', which keeps "
+            "msgstr[0] as its translation"
+        ]
+    if not message.pluralizable:
+        return keeping.differences(source, forms[0])
+    out = []
+    for index, form in enumerate(forms):
+        name = f"msgstr[{index}] (the form for {examples(catalog.plural_expr, index)})"
+        if not form:
+            out.append(f"{name} is empty; give every form from msgstr[0] to {last}")
+        out += [f"{name}: {wrong}" for wrong in keeping.differences(source, form) if form]
     return out
 
 
-def lookup(table: dict[Key, str], context: str, text: str) -> str | None:
+def translations(catalog: Catalog) -> dict[Key, Translation]:
+    """(context, msgid) → msgstr (a plural entry's forms) of the usable entries: translated
+    in every form, not fuzzy, keeping what the source must keep."""
+    out: dict[Key, Translation] = {}
+    for message in entries(catalog):
+        forms = forms_of(message)
+        if message.fuzzy or not all(forms):
+            continue
+        key = key_of(message)
+        if not any(keeping.differences(key[1], form) for form in forms):
+            out[key] = forms if message.pluralizable else forms[0]
+    return out
+
+
+def lookup(table: dict[Key, Translation], context: str, text: str) -> Translation | None:
     """A string's translation: by its context, else an entry without one (a catalog made
     before contexts, or a translation meant for every place)."""
     found = table.get((context, text))
@@ -283,17 +339,20 @@ def lookup(table: dict[Key, str], context: str, text: str) -> str | None:
 def translate(
     doc: YamlDoc,
     found: Sequence[Found],
-    table: dict[Key, str],
+    table: dict[Key, Translation],
     report: Report,
     lines: dict[Key, str] | None = None,
 ) -> Any:
-    """A copy of the document's data with every printed string translated; what the table
-    lacks stays in the source language and is added to ``report``; ``lines`` (the catalog
-    place of each entry) fills ``report.places``."""
+    """A copy of the document's data with every printed string translated (a counted one
+    with all its forms, ``Forms``, and the catalog's rule); what the table lacks stays in
+    the source language and is added to ``report``; ``lines`` (the catalog place of each
+    entry) fills ``report.places``."""
     data = copy.deepcopy(doc.data)
     flawed = {at for at, _ in report.fuzzy} | {at for at, _, _ in report.broken}
     for item in found:
         translated = lookup(table, item.context, item.text)
+        if isinstance(translated, tuple) != item.counted:
+            translated = None  # a plain entry for a counted string or the reverse: broken
         path, line = doc.where(item.loc)
         place = None
         if lines is not None:
@@ -302,39 +361,51 @@ def translate(
             if place not in flawed:  # a fuzzy or broken one is reported at its catalog line
                 report.missing.append((where(path, line), item.text))
             continue
-        if place:
-            report.places[where(path, line)] = place
-            report.texts[translated] = place
+        forms = translated if isinstance(translated, tuple) else (translated,)
         key = (item.context, item.text)
         entry_line = report.entry_lines.get(key) or report.entry_lines.get((None, item.text))
-        if entry_line:
-            report.text_lines[translated] = entry_line
-        _set(data, item.loc, translated)
+        for form in forms:
+            if place:
+                report.texts[form] = place
+            if entry_line:
+                report.text_lines[form] = entry_line
+        if place:
+            report.places[where(path, line)] = place
+        _set(data, item.loc, Forms(forms, report.plural) if item.counted else forms[0])
     return data
 
 
-def _set(data: Any, loc: Loc, value: str) -> None:
+def _set(data: Any, loc: Loc, value: str | Forms) -> None:
     for part in loc[:-1]:
         data = data[part]
     data[loc[-1]] = value
 
 
-def audit(catalog: Catalog, path: Path, used: set[Key], report: Report) -> dict[Key, str]:
-    """Fuzzy entries, translations that do not keep what they must, and obsolete strings of
-    the catalog at ``path``, each at its line; returns the place of every entry."""
+def audit(
+    catalog: Catalog, path: Path, used: set[Key], report: Report, counted: set[Key] | None = None
+) -> dict[Key, str]:
+    """Fuzzy entries, translations that do not keep what they must (or lack a plural form
+    of a string that takes a number, one of ``counted``), and obsolete strings of the
+    catalog at ``path``, each at its line; returns the place of every entry."""
     places: dict[Key, str] = {}
     texts = {text for _, text in used}
+    counted = counted or set()
+    counted_texts = {text for _, text in counted}
     report.catalog = path
+    report.plural = catalog.plural_expr
     for message in entries(catalog):
-        key, string = _key(message), message.string
+        key = key_of(message)
         source = key[1]
         at = where(path, message.lineno)
         places[key] = at
         report.entry_lines[key] = message.lineno or 0
+        translated = any(forms_of(message))
         if key not in used and not (key[0] is None and source in texts):
             report.obsolete.append(source)
-        elif message.fuzzy and string:
+        elif message.fuzzy and translated:
             report.fuzzy.append((at, source))
-        elif isinstance(string, str) and string:
-            report.broken += [(at, source, d) for d in keeping.differences(source, string)]
+        elif translated:
+            takes = key in counted or (key[0] is None and source in counted_texts)
+            wrong = form_problems(source, message, takes, catalog)
+            report.broken += [(at, source, problem) for problem in wrong]
     return places

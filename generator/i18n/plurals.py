@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from generator.i18n import numbers
 from generator.limits import MAX_PLURAL_FORMS
 
 ENGLISH = "(n != 1)"
@@ -80,6 +81,45 @@ def rule_of(expression: str) -> Rule:
     """The form index for a number, from a catalog's plural expression."""
     compiled: Rule = gettext.c2py(expression)
     return compiled
+
+
+def choose(forms: tuple[str, ...], rule: str, n: int) -> str:
+    """The form of ``forms`` the plural ``rule`` gives for ``n`` (the last one when the
+    catalog has fewer: a source language's one text serves every number)."""
+    return forms[min(rule_of(rule)(n), len(forms) - 1)]
+
+
+def examples(rule: str, form: int, shown: int = 3) -> str:
+    """The first numbers the plural ``rule`` gives ``form`` for ('2, 3, 4, …'), to tell a
+    translator which msgstr[i] is which."""
+    found = [n for n in TRIED if rule_of(rule)(n) == form]
+    return ", ".join(map(str, found[:shown])) + (", …" if len(found) > shown else "")
+
+
+class Forms:
+    """A printed string that takes a number (``{n}``, a spec's ``Counted`` field) in one
+    language: a text for each plural form of the language (the source language's one text
+    serves every number) and the catalog's rule that chooses among them. A plain class, not
+    a dataclass: the spec's schema says what a spec writes (a string), not this."""
+
+    __slots__ = ("forms", "rule")
+
+    def __init__(self, forms: tuple[str, ...], rule: str = ENGLISH):
+        self.forms = forms
+        self.rule = rule
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Forms) and (self.forms, self.rule) == (other.forms, other.rule)
+
+    def __hash__(self) -> int:
+        return hash((self.forms, self.rule))
+
+    def __repr__(self) -> str:
+        return f"Forms({self.forms!r}, {self.rule!r})"
+
+    def text(self, n: int, language: str) -> str:
+        """The form for ``n``, with ``{n}`` written as ``language`` writes numbers."""
+        return choose(self.forms, self.rule, n).replace("{n}", numbers.number(n, language))
 
 
 def number_of(value: object) -> int:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from generator.i18n import catalogs, keeping, numbers
-from generator.i18n.plurals import ENGLISH, number_of, rule_of
+from generator.i18n import catalogs, numbers
+from generator.i18n.plurals import ENGLISH, choose, number_of
 from generator.paths import read_text
 from generator.svg import scripts
 
@@ -109,11 +109,8 @@ class Words:
         forms = self.translated.get(key)
         if isinstance(source, Plural):
             n = number_of(values.get(source.count, 2))
-            if forms:
-                index = rule_of(self.plural)(n)
-                chosen = forms[min(index, len(forms) - 1)]
-            else:
-                chosen = source.one if n == 1 else source.other
+            english = (source.one, source.other)
+            chosen = choose(forms, self.plural, n) if forms else choose(english, ENGLISH, n)
         else:
             chosen = forms[0] if forms else source
         shown = {k: numbers.number(v, self.language) for k, v in values.items()}
@@ -151,34 +148,19 @@ def usable(
     out: dict[str, tuple[str, ...]] = {}
     lines: dict[str, int] = {}
     problems: list[Problem] = []
-    forms_wanted = catalog.num_plurals
     for message in catalog:
         key = message.context
         if key is None or key not in source:
             continue
         lines[key] = message.lineno or 0
-        raw = message.string
-        strings = (
-            (raw or "",) if raw is None or isinstance(raw, str) else tuple(s or "" for s in raw)
-        )
+        strings = catalogs.forms_of(message)
         if not any(strings):
             continue
         if message.fuzzy:
             problems.append(Problem(key, lines[key], f"'{key}' is marked fuzzy"))
             continue
         counted = isinstance(source[key], Plural)
-        if counted and (len(strings) != forms_wanted or not all(strings)):
-            problems.append(
-                Problem(
-                    key,
-                    lines[key],
-                    f"'{key}' needs {forms_wanted} plural forms (msgstr[0] to "
-                    f"msgstr[{forms_wanted - 1}]), as Plural-Forms says; it has "
-                    f"{sum(1 for s in strings if s)}",
-                )
-            )
-            continue
-        wrong = [w for s in strings for w in keeping.differences(source_forms(key)[-1], s)]
+        wrong = catalogs.form_problems(source_forms(key)[-1], message, counted, catalog)
         wrong += [scripts.message(s, *found) for s in strings if (found := scripts.unprintable(s))]
         if wrong:
             problems.append(Problem(key, lines[key], f"'{key}': {wrong[0]}"))

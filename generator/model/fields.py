@@ -15,9 +15,13 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainValidator,
     StringConstraints,
+    WithJsonSchema,
 )
+from pydantic_core import PydanticCustomError
 
+from generator.i18n.plurals import Forms
 from generator.model.sizes import card_sizes
 from generator.paths import relative_problem
 
@@ -34,8 +38,33 @@ class Printed:
         return "Printed()"
 
 
+class Counted(Printed):
+    """The mark of printed words that take a number (``{n}``, e.g. a token page's title):
+    translators give a text for each plural form of their language (a gettext plural entry),
+    and the engine prints the one the number asks for (``i18n.plurals.Forms``)."""
+
+    def __repr__(self) -> str:
+        return "Counted()"
+
+
+def _forms(value: Any) -> Forms:
+    """A counted field's value: the spec's one text, or the forms its translation has."""
+    if isinstance(value, Forms):
+        return value
+    if isinstance(value, str):
+        return Forms((value,))
+    raise PydanticCustomError("string_type", "Input should be a valid string")
+
+
 PRINTED = Printed()
 Text = Annotated[str, PRINTED, Field(json_schema_extra={"x-printed": True})]
+CountedText = Annotated[
+    Forms,
+    PlainValidator(_forms),
+    WithJsonSchema({"type": "string"}),  # what a spec writes; Forms is what it is read as
+    Counted(),
+    Field(json_schema_extra={"x-printed": True}),
+]
 
 Slug = Annotated[
     str,

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import ErrorList, SpecError, display_path
 from generator.i18n import catalogs
+from generator.i18n.plurals import Forms
 from generator.i18n.strings import Words, words
 from generator.model import columns
 from generator.model.columns import Notice
@@ -175,7 +176,7 @@ def _translate(
     report.undeclared = [
         (catalogs.where(u.path, u.line), u.name, u.text) for u in undeclared if not u.offered
     ]
-    table: dict[catalogs.Key, str] = {}
+    table: dict[catalogs.Key, catalogs.Translation] = {}
     places: dict[catalogs.Key, str] = {}
     if path.exists() or path.is_symlink():
         catalog = _read_catalog(root, path, errors)
@@ -183,7 +184,8 @@ def _translate(
             return None
         table = catalogs.translations(catalog)
         used: set[catalogs.Key] = {(f.context, f.text) for _, items in found for f in items}
-        places = catalogs.audit(catalog, path, used, report)
+        counted: set[catalogs.Key] = {(f.context, f.text) for _, i in found for f in i if f.counted}
+        places = catalogs.audit(catalog, path, used, report, counted)
     for doc, items in found:
         doc.data = catalogs.translate(doc, items, table, report, places)
     return report
@@ -393,9 +395,12 @@ def _check_font_scripts(
 
 
 def _all_strings(data: Any, loc: tuple = ()) -> list[tuple[tuple, str]]:
-    """Every string value of a document, with its path."""
+    """Every string value of a document, with its path (each form of a translated string
+    that takes a number)."""
     if isinstance(data, str):
         return [(loc, data)]
+    if isinstance(data, Forms):
+        return [(loc, form) for form in data.forms]
     if isinstance(data, dict):
         return [s for k, v in data.items() for s in _all_strings(v, (*loc, k))]
     if isinstance(data, list):

@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from generator.i18n.catalogs import Found, Loc, reads_as
-from generator.model.fields import Printed
+from generator.model.fields import Counted, Printed
 from generator.model.game import GameSpec
 from generator.model.gamefolders import slugify, template_dirs
 from generator.model.kinds import COMPONENT_KINDS
@@ -208,9 +208,10 @@ class _Walker:
                 yield from self.value(info.annotation, info.metadata, data[key], here)
 
     def value(self, annotation: Any, metadata: list[Any], data: Any, loc: Loc) -> Iterator[Found]:
-        if _is_printed(annotation, metadata):
+        mark = _printed_mark(annotation, metadata)
+        if mark is not None:
             if isinstance(data, str) and has_words(data):
-                yield self.found(loc, data)
+                yield self.found(loc, data, counted=isinstance(mark, Counted))
             return
         inner = _inner(annotation)
         if isinstance(inner, type) and issubclass(inner, BaseModel):
@@ -260,15 +261,18 @@ class _Walker:
         has no fields block, and the game's templates use its name."""
         return not self.declared.complete and key in self.declared.mentioned
 
-    def found(self, loc: Loc, text: str, about: str = "", name: str = "") -> Found:
+    def found(
+        self, loc: Loc, text: str, about: str = "", name: str = "", counted: bool = False
+    ) -> Found:
         """A string found at ``loc``; its context names the component and the field (``name``
-        for a free field, else the model's field names down to it)."""
+        for a free field, else the model's field names down to it); ``counted`` when it takes
+        a number (a plural entry for translators)."""
         name = name or ".".join(str(part) for part in loc if isinstance(part, str))
         context = f"{self.owner}: {name}"
         notes = [*comments(self.doc, loc)]
         if about:
             notes.append(f"printed: {about}")
-        return Found(loc, text, context, tuple(notes))
+        return Found(loc, text, context, tuple(notes), counted)
 
 
 def has_words(text: str) -> bool:
@@ -290,17 +294,14 @@ def _strings_in(value: Any, loc: Loc) -> Iterator[tuple[Loc, str]]:
             yield from _strings_in(item, (*loc, key))
 
 
-def _is_printed(annotation: Any, metadata: list[Any]) -> bool:
-    """Whether a field's type is ``Text`` (or ``Text | None``)."""
-    if any(isinstance(m, Printed) for m in metadata):
-        return True
+def _printed_mark(annotation: Any, metadata: list[Any]) -> Printed | None:
+    """A field's printed mark when its type is ``Text`` or ``CountedText`` (or either
+    ``| None``); None for a field whose words do not print."""
     union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
     for arg in (annotation, *(typing.get_args(annotation) if union else ())):
-        if typing.get_origin(arg) is typing.Annotated and any(
-            isinstance(m, Printed) for m in arg.__metadata__
-        ):
-            return True
-    return False
+        if typing.get_origin(arg) is typing.Annotated:
+            metadata = [*metadata, *arg.__metadata__]
+    return next((m for m in metadata if isinstance(m, Printed)), None)
 
 
 def _inner(annotation: Any) -> Any:

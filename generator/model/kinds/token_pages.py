@@ -9,7 +9,7 @@ from pydantic import Field
 
 from generator.model.component import ComponentBase
 from generator.model.entries import DesignRow
-from generator.model.fields import Series, Size, Slug, TemplateName, Text
+from generator.model.fields import CountedText, Series, Size, Slug, TemplateName
 from generator.model.game import PlayerColour
 
 
@@ -27,7 +27,7 @@ class TokenPagesSpec(ComponentBase):
     bleed: float = Field(default=0.0, ge=0, le=5, description="bleed in mm beyond the cut line")
     header: TemplateName = Field(description="template of a page's title band (title, legend)")
     header_height: float = Field(default=18.0, ge=5, le=60, description="mm")
-    page_title: Text = Field(description="a page's title; {n} is the page number")
+    page_title: CountedText = Field(description="a page's title; {n} is the page number")
     pages: Annotated[int, Field(strict=True, ge=1, le=200)] = Field(
         description="how many pages, each a whole set"
     )

@@ -63,7 +63,7 @@ def _header(
     """A token page's title band, drawn by the component's header template."""
     game = planner.game.spec
     context = {
-        "page": {"n": n, "title": spec.page_title.replace("{n}", str(n))},
+        "page": {"n": n, "title": spec.page_title.text(n, planner.game.language)},
         "component": {"id": component.id, "title": spec.title},
         "game": {"title": game.title, "players": game.players},
         "fields": spec.fields,
