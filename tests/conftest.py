@@ -40,6 +40,7 @@ TIERS = {
         "test_templatefields",
         "test_keeping",
         "test_progress",
+        "test_interrupts",
     },
     "acceptance": {
         "test_duplex",

@@ -11,6 +11,7 @@ import pytest
 from lxml import etree
 
 from generator.svg import css
+from generator.svg.compiler import compile_svg
 from generator.svg.css import Selector, cascade, parse_selector
 from generator.svg.safexml import SAFE_PARSER
 
@@ -288,3 +289,16 @@ def test_twenty_thousand_rules_over_twenty_thousand_elements_end_in_a_second_or_
     cascade(root, lambda *w: warnings.append(w))
     assert time.process_time() - started < 5
     assert len(warnings) == 1 and "its rules are not applied" in warnings[0][1]
+
+
+def test_the_steps_a_cascade_takes_are_kept_for_the_build():
+    """A document's cascade counts its steps (rules tried on elements, declarations applied),
+    and its drawing carries them, so a build can bound what its documents take together."""
+    rules = "".join(f"rect.c{n}, g rect {{ fill: red }}\n" for n in range(20))
+    rects = '<rect width="1" height="1"/>' * 10
+    text = f'<svg xmlns="http://www.w3.org/2000/svg"><style>{rules}</style><g>{rects}</g></svg>'
+    steps = cascade(etree.fromstring(text.encode()), lambda *w: pytest.fail(str(w))).steps
+    assert 200 <= steps < css.MAX_SELECTOR_STEPS  # 20 "g rect" rules on 10 rects at least
+    assert compile_svg(etree.fromstring(text.encode())).css_steps == steps
+    plain = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'
+    assert compile_svg(etree.fromstring(plain.encode())).css_steps == 0

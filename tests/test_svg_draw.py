@@ -18,12 +18,14 @@ from PIL import Image
 from pixels import WITHIN, bad_share, on_white, pdf_of, render
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from generator.art import clock
 from generator.art.layers import Layered
 from generator.art.store import ArtStore
-from generator.errors import ErrorList
+from generator.errors import ErrorList, SpecError
 from generator.model.loader import load_game
 from generator.output.colour import Press
 from generator.plan.pipeline import plan_pack
+from generator.svg import css
 from generator.svg.compiler import Drawer, SvgError, compile_svg
 from generator.svg.fonts import FONT_DIR, register_fonts
 from generator.svg.path import path_geometry
@@ -192,6 +194,54 @@ def test_every_feature_draws_as_resvg_does():
     compiled = compile_svg(svg_root := etree.fromstring(KITCHEN_SINK.encode(), SAFE_PARSER))
     assert svg_root is not None and compiled.warnings == ()
     assert looks_like_resvg(KITCHEN_SINK, compiled) <= WITHIN
+
+
+def _styled_cards(count: int) -> list[str]:
+    """``count`` small cards, each with its own little style sheet (20 rules, 10 rects)."""
+    rules = "".join(f"rect.c{n}, g rect {{ fill: red }}\n" for n in range(20))
+    rects = '<rect width="1" height="1"/>' * 10
+    return [
+        f"{SVG}\n<style>{rules}</style><g>{rects}<text>card {n}</text></g></svg>"
+        for n in range(count)
+    ]
+
+
+def test_many_small_style_sheets_together_pass_the_builds_budget(tmp_path, monkeypatch):
+    """Each card's sheet is far within a document's budget, but a build's cards together
+    may take only ``MAX_BUILD_SELECTOR_STEPS``: past it, an error at the template's <style>
+    line, then one 'the build stopped' line for the rest; the next build (another preview
+    of ``pnp serve``) starts afresh, and art kept from an earlier build still counts."""
+    cards = _styled_cards(10)
+    template = tmp_path / "face.svg.j2"
+    template.write_text("<svg>\n<style>\n</style></svg>\n", encoding="utf-8")
+    one = compile_svg(etree.fromstring(cards[0].encode())).css_steps
+    assert 0 < one * 100 < css.MAX_SELECTOR_STEPS
+    monkeypatch.setattr(clock, "MAX_BUILD_SELECTOR_STEPS", one * 5 + one // 2)  # 5 cards
+    for build in ("first", "again, from the cache"):
+        store = ArtStore(tmp_path)
+        with clock.new_build():
+            for card in cards[:5]:
+                store.add(card, template, "a card")
+            with pytest.raises(SpecError) as refused:
+                store.add(cards[5], template, "card 6")
+            assert refused.value.path == template and refused.value.line == 2, build
+            assert "art take more than" in str(refused.value), build
+            assert "steps to match in all" in str(refused.value), build
+            with pytest.raises(SpecError, match="the build stopped at the first template"):
+                store.add(cards[6], template, "card 7")
+    made = []
+    for share in (cards[:3], cards[3:6]):  # two cores, each within the budget with its share
+        with clock.new_build():  # a forked worker counts in its own copy
+            worker = ArtStore(tmp_path / "share", record=True)
+            for card in share:
+                worker.add(card, template, "a card")
+            made += worker.recorded()
+    with clock.new_build():  # the build counts the art it takes from them
+        taker = ArtStore(tmp_path / "share")
+        for art in made[:5]:
+            taker.adopt(*art)
+        with pytest.raises(SpecError, match="steps to match in all"):
+            taker.adopt(*made[5])
 
 
 def test_the_store_draws_everything_itself(tmp_path):

@@ -8,8 +8,11 @@ the sandbox), and again every ``REPEAT_SECONDS`` should something swallow it; wh
 happened inside, the render ends with ``RenderTimeout``.
 
 A build (one command, or one preview of ``pnp serve``) shares one ``BuildBudget``: its renders
-together may take ``BUILD_SECONDS`` and write ``BUILD_OUTPUT`` characters, and the first render
-refused stops the rest (30 cards that each spin for their 5 s would take minutes otherwise).
+together may take ``BUILD_SECONDS`` and write ``BUILD_OUTPUT`` characters, the style sheets of
+its art may take ``MAX_BUILD_SELECTOR_STEPS`` steps to match (each document's own limit is
+``svg.css.MAX_SELECTOR_STEPS``: a sheet repeated on 500 cards would take minutes within it),
+and the first render refused stops the rest (30 cards that each spin for their 5 s would take
+minutes otherwise). Forked workers count in their own copy, as they do time and output.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from collections.abc import Iterator
 RENDER_SECONDS = 5.0  # one render
 BUILD_SECONDS = 120.0  # every render of one build (the bundled games take under 15 s)
 BUILD_OUTPUT = 200_000_000  # characters of SVG every render of one build may write
+# steps all the CSS cascades of one build's art may take together (about two minutes)
+MAX_BUILD_SELECTOR_STEPS = 30_000_000
 REPEAT_SECONDS = 0.5  # a timeout raised again this often until the render ends
 
 
@@ -122,6 +127,7 @@ class BuildBudget:
         self._lock = threading.Lock()
         self.seconds = 0.0
         self.output = 0
+        self.selector_steps = 0
         self.refused: str | None = None
 
     def left(self) -> float:
@@ -130,11 +136,14 @@ class BuildBudget:
             if self.refused is None and self.seconds >= BUILD_SECONDS:
                 self.refused = f"the build's templates ran for more than {BUILD_SECONDS:g} s"
             if self.refused is not None:  # one line per template, however many renders
-                raise Stopped(
-                    "not drawn: the build stopped at the first template that asked too much "
-                    f"({self.refused})"
-                )
+                raise self._stopped(self.refused)
             return min(RENDER_SECONDS, BUILD_SECONDS - self.seconds)
+
+    @staticmethod
+    def _stopped(refused: str) -> Stopped:
+        return Stopped(
+            f"not drawn: the build stopped at the first template that asked too much ({refused})"
+        )
 
     def spend(self, seconds: float) -> None:
         with self._lock:
@@ -146,6 +155,22 @@ class BuildBudget:
             self.output += characters
             if self.output > BUILD_OUTPUT:
                 raise Budget(f"the build's templates wrote more than {BUILD_OUTPUT:,} characters")
+
+    def match(self, steps: int) -> None:
+        """Count the steps a document's style sheets took; past the build's limit, the build
+        is refused and a Budget error says why (``Stopped`` once it is refused)."""
+        with self._lock:
+            if self.refused is not None:
+                raise self._stopped(self.refused)
+            self.selector_steps += steps
+            if self.selector_steps <= MAX_BUILD_SELECTOR_STEPS:
+                return
+        reason = (
+            f"the style sheets of the build's art take more than {MAX_BUILD_SELECTOR_STEPS:,} "
+            "steps to match in all"
+        )
+        self.refuse(reason)
+        raise Budget(reason)
 
     def refuse(self, reason: str) -> None:
         """Stop the build's renders: one was refused."""

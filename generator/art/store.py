@@ -23,6 +23,7 @@ from PIL import Image
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.art import clock
 from generator.art.layers import Layered, LayerFinder
 from generator.errors import SpecError
 from generator.paths import PathRefused, check, read_bytes, within
@@ -130,6 +131,7 @@ class ArtStore:
         self._note(art.source, drawing)
         if not reads_files:
             _remember(self._cache_key(key), art, drawing)
+        self._charge(drawing, art.source, "")
 
     def _cache_key(self, key: str) -> tuple:
         """Where art ``key`` is kept between builds: the same SVG drawn for this game."""
@@ -173,6 +175,7 @@ class ArtStore:
         drawing = self._drawings[key]
         if isinstance(drawing, Drawer):
             self._note(source, drawing)
+            self._charge(drawing, source, where)
         if not CROSS_REFERENCES.search(svg):
             self.layers.add(source, key, svg, root)
         if self._hrefs is not None:
@@ -212,6 +215,23 @@ class ArtStore:
             for needle, message in drawing.warnings
         )
         return drawing
+
+    def _charge(self, drawing: Drawer, source: Path, where: str) -> None:
+        """Count the steps the drawing's style sheets took (when it was compiled, here or
+        before) against the build's: past its limit, a SpecError and the build stops."""
+        if not drawing.css_steps:
+            return
+        try:
+            clock.current().match(drawing.css_steps)
+        except clock.Stopped as exc:  # one line for every piece of art after the first
+            raise SpecError(source, None, str(exc)) from None
+        except clock.Budget as exc:
+            raise SpecError(
+                source,
+                template_line(source, "<style"),
+                f"{exc}; use fewer rules or simpler selectors, or a <style> on fewer pieces"
+                + (f" ({where})" if where else ""),
+            ) from None
 
     def _note(self, source: Path, drawing: Drawer) -> None:
         """Keep what a drawing does not draw, with the template line it comes from."""

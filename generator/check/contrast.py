@@ -18,7 +18,8 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.layers import Layered
+from generator.check.printed import PrintedText, Tally
 from generator.layout.pack import ComponentPlan, Pack
 from generator.layout.sheetflow import HEADING_INK, HEADING_SCALE
 from generator.model.designs import Design
@@ -263,43 +265,25 @@ def measured(artwork: object, image: Image.Image) -> Iterator[tuple[Run, float, 
 
 
 @dataclass(frozen=True)
-class LowContrast:
-    """A text that does not stand out from what is printed behind it: where it comes from
-    (the spec and line of its piece, or of the text itself), on which piece and side, its
-    size, colour, the colour behind it and the ratio they reach."""
+class LowContrast(PrintedText):
+    """A text that does not stand out from what is printed behind it: its colour, the colour
+    behind it and the ratio they reach (``others``: the other pieces with this finding, for a
+    preview that shows it on each; ``texts``: how many texts of these colours they print)."""
 
-    path: Path
-    line: int | None
-    component: str
-    piece: str
-    side: str
-    text: str
-    size: float
     ratio: float
     colour: RGB
     behind: RGB
-    more: int = 0  # other pieces of the component with this finding
-    others: tuple[str, ...] = ()  # their names, for a preview that shows it on each
-    texts: int = 1  # how many texts of these colours they print
 
     def message(self, ink_saver: bool = False) -> str:
         """'low contrast: faction-tokens 'elf-unit' (front, ink saver): 'E.L.F.' ...'."""
-        others = f" and {self.more} more" if self.more else ""
         side = f"{self.side}, ink saver" if ink_saver else self.side
-        what = f"'{_short(self.text)}'"
-        if self.texts > 1:
-            what = f"{self.texts} texts (such as {what})"
         large = "from" if needed(self.size) == LARGE_RATIO else "under"
         return (
-            f"low contrast: {self.component} '{self.piece}'{others} ({side}): {what} in "
+            f"low contrast: {self.subject(side)} in "
             f"{hex_colour(self.colour)} on {hex_colour(self.behind)} at {self.ratio:.2f}:1 "
             f"({self.size:.1f} pt; text {large} {LARGE_PT:g} pt needs {needed(self.size):g}:1); "
             "darken the text or lighten what is behind it, or the other way round"
         )
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> tuple[Path, int] | None:
@@ -352,48 +336,40 @@ def low_contrast(pack: Pack) -> tuple[LowContrast, ...]:
     arts = [pack.art.drawing(key) for key in placed]
     components = {plan.component.id: plan for plan in pack.components}
     designs = {(p.component.id, d.name): d for p in pack.components for d in p.designs}
-    found: dict[tuple, LowContrast] = {}
-    seen: dict[tuple, tuple[set[str], set[str]]] = {}  # the pieces and texts of each finding
+    tally: Tally[LowContrast] = Tally()
     for (component, piece, side), artwork, image in zip(
         placed.values(), arts, rendered(arts), strict=True
     ):
         plan = components.get(component)
+        design = designs.get((component, piece))
         for run, reached, behind in measured(artwork, image):
             colours = (hex_colour(run.colour), hex_colour(behind), round(reached, 2))
             where = (component, side, needed(run.size), *colours)
-            if where not in found:
-                path, line = _source(plan, designs.get((component, piece)), run.text, pack)
-                found[where] = LowContrast(
-                    path, line, component, piece, side, run.text, run.size, reached,
-                    run.colour, behind,
-                )  # fmt: skip
-                seen[where] = ({piece}, {run.text})
-            _count(found, seen, where, piece, run.text)
+            place = (component, piece, side)
+            found = partial(_found, pack, plan, design, place, run, reached, behind)
+            tally.add(where, piece, run.text, found)
     for plan in pack.components:
         if isinstance(plan.component.spec, SheetSpec):
-            found.update(_headings(pack, plan))
-    return tuple(sorted(found.values(), key=lambda c: (c.component, c.ratio, c.text)))
+            tally.found.update(_headings(pack, plan))
+    return tuple(sorted(tally.found.values(), key=lambda c: (c.component, c.ratio, c.text)))
 
 
-def _count(
-    found: dict[tuple, LowContrast],
-    seen: dict[tuple, tuple[set[str], set[str]]],
-    where: tuple,
-    piece: str,
-    text: str,
-) -> None:
-    """Count another piece or text in the finding ``where``."""
-    pieces, texts = seen[where]
-    first = found[where]
-    if piece not in pieces:
-        pieces.add(piece)
-        first = replace(first, more=first.more + 1, others=(*first.others, piece))
-    if text not in texts:
-        texts.add(text)
-        first = replace(first, texts=first.texts + 1)
-        if len(text) > len(first.text):  # the longest says most
-            first = replace(first, text=text)
-    found[where] = first
+def _found(
+    pack: Pack,
+    plan: ComponentPlan | None,
+    design: Design | None,
+    place: tuple[str, str, str],
+    run: Run,
+    reached: float,
+    behind: RGB,
+) -> LowContrast:
+    """The finding of ``run`` where it is placed (component, piece, side), at the line its
+    text comes from."""
+    component, piece, side = place
+    path, line = _source(plan, design, run.text, pack)
+    return LowContrast(
+        path, line, component, piece, side, run.text, run.size, reached, run.colour, behind
+    )
 
 
 def _source(

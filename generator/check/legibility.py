@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import dataclass
+from functools import partial
 
+from generator.check.printed import PrintedText, Tally
 from generator.layout.pack import Pack
 from generator.layout.sheetflow import FlowLayout
 from generator.svg.pdf import GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM
@@ -22,34 +23,16 @@ from generator.svg.values import IDENTITY, Matrix, multiply
 
 
 @dataclass(frozen=True)
-class SmallText:
-    """A text printed under the floor: where it is (the spec and line of its piece), on
-    which piece and side, what it says and its size in points."""
-
-    path: Path
-    line: int | None
-    component: str
-    piece: str
-    side: str
-    text: str
-    size: float
-    more: int = 0  # other pieces of the component printing text this small
-    texts: int = 1  # how many texts of this size they print
+class SmallText(PrintedText):
+    """A text printed under the floor (``more``: other pieces of the component printing text
+    this small, ``texts``: how many texts of this size they print)."""
 
     def message(self, floor: float) -> str:
         """'text under 6 pt: cards 'cocoa' and 3 more (front): 'Trade' at 5.67 pt; ...'."""
-        others = f" and {self.more} more" if self.more else ""
-        what = f"'{_short(self.text)}'"
-        if self.texts > 1:
-            what = f"{self.texts} texts (such as {what})"
         return (
-            f"text under {floor:g} pt: {self.component} '{self.piece}'{others} ({self.side}): "
-            f"{what} at {self.size:.2f} pt; make it larger or shorter"
+            f"text under {floor:g} pt: {self.subject(self.side)} at {self.size:.2f} pt; "
+            "make it larger or shorter"
         )
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _scale(m: Matrix) -> float:
@@ -99,8 +82,7 @@ def small_texts(pack: Pack) -> tuple[SmallText, ...]:
     the art of each piece placed, the title bands of token pages, and reference sheets."""
     floor = pack.game.spec.min_text_pt
     smallest: dict[str, list[tuple[str, float]]] = {}  # art key -> its texts under the floor
-    found: dict[tuple, SmallText] = {}
-    seen: dict[tuple, tuple[set[str], set[str]]] = {}  # the pieces and texts of each finding
+    tally: Tally[SmallText] = Tally()
     designs = {(p.component.id, d.name): d for p in pack.components for d in p.designs}
     specs = {p.component.id: p.component for p in pack.components}
     for page in (page for sheet in pack.sheets for page in (sheet.front, sheet.back) if page):
@@ -113,34 +95,22 @@ def small_texts(pack: Pack) -> tuple[SmallText, ...]:
             path, line = design.where if design else (specs[piece.component].path, None)
             for text, size in _under(pack, key, floor, smallest):
                 where = (piece.component, placement.side, round(size, 2))
-                first = found.get(where)
-                if first is None:
-                    first = SmallText(
-                        path, line, piece.component, piece.name, placement.side, text, size
-                    )
-                    seen[where] = ({piece.name}, {text})
-                names, texts = seen[where]
-                if piece.name not in names:
-                    names.add(piece.name)
-                    first = replace(first, more=first.more + 1)
-                if text not in texts:
-                    texts.add(text)
-                    first = replace(first, texts=first.texts + 1)
-                    if len(text) > len(first.text):  # the longest says most
-                        first = replace(first, text=text)
-                found[where] = first
+                found = partial(
+                    SmallText, path, line, piece.component, piece.name, placement.side, text, size
+                )
+                tally.add(where, piece.name, text, found)
         for decoration in page.decorations:
             component = specs.get(page.components[0]) if page.components else None
             for text, size in _under(pack, decoration.art, floor, smallest):
                 path = component.path if component else pack.game.doc.path
                 cid = component.id if component else page.title
-                found.setdefault(
+                tally.found.setdefault(
                     (cid, "title band", text),
                     SmallText(path, None, cid, "title band", "front", text, size),
                 )
         if page.flow is not None:
-            found.update(_sheet_text(pack, page.flow, floor))
-    return tuple(sorted(found.values(), key=lambda s: (s.size, s.component, s.piece)))
+            tally.found.update(_sheet_text(pack, page.flow, floor))
+    return tuple(sorted(tally.found.values(), key=lambda s: (s.size, s.component, s.piece)))
 
 
 def _under(

@@ -14,6 +14,8 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import click
 
@@ -73,6 +75,33 @@ class LazyGroup(click.Group):
             status = exc.code
         ctx.exit(status if isinstance(status, int) else 0)
 
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's run, ending as ours does: a Ctrl-C while click parses the command line (or
+        anywhere click catches it and would print 'Aborted!', exit 1) is 'stopped', exit 130,
+        as one in a command is; what else click reports it reports as in standalone mode."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, False, **extra)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort as exc:
+            if not isinstance(exc.__cause__, KeyboardInterrupt):  # the end of input at a prompt
+                click.echo("Aborted!", err=True)
+                sys.exit(1)
+            stop()
+        except KeyboardInterrupt:  # one that reached click only as it ended
+            stop()
+        sys.exit(status if isinstance(status, int) else 0)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):
             formatter.write_dl([(name, help_line) for name, (_, help_line) in COMMANDS.items()])
@@ -116,8 +145,7 @@ def main() -> None:
     try:
         cli()
     except KeyboardInterrupt:  # Ctrl-C late in a command: the build cleaned up already
-        click.echo("stopped", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        stop()
     except WorkerLost as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INTERNAL)
@@ -132,6 +160,12 @@ def main() -> None:
         sys.exit(EXIT_INTERNAL)
     finally:
         _deaf_to_ctrl_c()
+
+
+def stop() -> NoReturn:
+    """End on a Ctrl-C: 'stopped', exit 130 (the command has cleaned up already)."""
+    click.echo("stopped", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def _deaf_to_ctrl_c() -> None:

@@ -10,6 +10,7 @@ import click
 
 from generator.art.richtext import Overflow
 from generator.check.contrast import hex_colour, needed
+from generator.check.printed import PrintedText
 from generator.check.printing import PrintReport
 from generator.check.rules import MISMATCH, CountRow, mismatches
 from generator.check.verdict import Verdict, judge, translation_problems
@@ -27,6 +28,7 @@ from generator.cli.common import (
     silenced,
 )
 from generator.errors import clean, display_path
+from generator.i18n.catalogs import where as file_line
 from generator.model.loader import Game
 from generator.plan.games import Planned
 from generator.svg import scripts
@@ -165,18 +167,7 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
             "sides": printing.sides,
             "problems": list(printing.problems),
             "floor_pt": printing.floor,
-            "small_text": [
-                {
-                    "file": display_path(t.path),
-                    "line": t.line,
-                    "component": t.component,
-                    "piece": t.piece,
-                    "side": t.side,
-                    "text": t.text,
-                    "pt": round(t.size, 2),
-                }
-                for t in printing.small
-            ],
+            "small_text": [_text_json(t) for t in printing.small],
             "thin_lines": [
                 {
                     "file": display_path(t.path),
@@ -189,14 +180,8 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
                 for t in printing.thin
             ],
             "low_contrast": [
-                {
-                    "file": display_path(c.path),
-                    "line": c.line,
-                    "component": c.component,
-                    "piece": c.piece,
-                    "side": c.side,
-                    "text": c.text,
-                    "pt": round(c.size, 2),
+                _text_json(c)
+                | {
                     "ratio": round(c.ratio, 2),
                     "needed": needed(c.size),
                     "colour": hex_colour(c.colour),
@@ -228,6 +213,19 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
     }
 
 
+def _text_json(finding: PrintedText) -> dict[str, Any]:
+    """Where a printed text's finding is and what it prints, as the JSON report gives it."""
+    return {
+        "file": display_path(finding.path),
+        "line": finding.line,
+        "component": finding.component,
+        "piece": finding.piece,
+        "side": finding.side,
+        "text": finding.text,
+        "pt": round(finding.size, 2),
+    }
+
+
 def explain_failures(verdict: Verdict) -> None:
     """Report what fails the rules check (counts, text that does not fit, recipes, sheets
     that would print wrong), one error line each."""
@@ -249,18 +247,20 @@ def explain_printing(game: Game, printing: PrintReport) -> None:
     for problem in printing.problems:
         click.echo(f"{clean(game.name)}: prints wrong: {clean(problem)}", err=True)
     for small in printing.small:
-        where = display_path(small.path) + (f":{small.line}" if small.line else "")
-        click.echo(f"{where}: {clean(small.message(printing.floor))}", err=True)
+        click.echo(
+            f"{file_line(small.path, small.line)}: {clean(small.message(printing.floor))}", err=True
+        )
     for faint in printing.contrast:
-        where = display_path(faint.path) + (f":{faint.line}" if faint.line else "")
-        click.echo(f"{where}: {clean(faint.message(printing.ink_saver))}", err=True)
+        click.echo(
+            f"{file_line(faint.path, faint.line)}: {clean(faint.message(printing.ink_saver))}",
+            err=True,
+        )
 
 
 def explain_thin_lines(printing: PrintReport) -> None:
     """A warning per template line that draws a line too thin for a print shop."""
     for stroke in printing.thin:
-        where = display_path(stroke.path) + (f":{stroke.line}" if stroke.line else "")
-        click.echo(f"{where}: {clean(stroke.message())}", err=True)
+        click.echo(f"{file_line(stroke.path, stroke.line)}: {clean(stroke.message())}", err=True)
 
 
 def describe_printing(printing: PrintReport) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from generator.art.layers import TemplateFaces
 from generator.art.store import Art, ArtStore
+from generator.errors import SpecError, SpecFailure
 from generator.layout.pack import Pack
 from generator.model.designs import designs
 from generator.model.loader import Game
@@ -59,11 +60,16 @@ def _share(game: Game, paper_name: str, options: PrintOptions, share: tuple[int,
 
 
 def take(pack: Pack, shares: list[Share]) -> dict[int, Made]:
-    """Adopt the art the workers made into ``pack``; each design's made art, by its place."""
+    """Adopt the art the workers made into ``pack``; each design's made art, by its place.
+    ``SpecFailure`` when the art together passes the build's budget (each worker counted
+    its share alone)."""
     memo: dict[int, Made] = {}
     for share in shares:
         memo.update(share.memo)
         for art in share.arts:
-            pack.art.adopt(*art)
+            try:
+                pack.art.adopt(*art)
+            except SpecError as exc:
+                raise SpecFailure([exc]) from None
         pack.art.layers.merge(share.templates)
     return memo

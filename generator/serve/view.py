@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.art.shapes import Shape, hex_points
+from generator.check.printed import PrintedText
 from generator.check.rules import MISMATCH
 from generator.check.verdict import Verdict
 from generator.errors import SpecError, clean, display_path
@@ -220,9 +221,7 @@ def _piece_findings(
     printing = verdict.printing
     for small in printing.small if printing else ():
         assert printing is not None  # only its own small texts are listed
-        side = "face" if small.side == "front" else small.side
-        record = {"kind": "small", "side": side, "message": clean(small.message(printing.floor))}
-        record |= {"file": shown(small.path, root), "line": small.line}
+        record = _text_record("small", small, small.message(printing.floor), root)
         put(small.component, small.piece, record)
     for misfit in verdict.fit:
         record = {"kind": "fit", "side": "face", "message": clean(misfit.message)}
@@ -231,13 +230,18 @@ def _piece_findings(
     _put_notices(pack, put, found, root)
     for faint in printing.contrast if printing else ():
         assert printing is not None
-        side = "face" if faint.side in ("front", "heading") else faint.side
-        message = clean(faint.message(printing.ink_saver))
-        record = {"kind": "contrast", "side": side, "message": message}
-        record |= {"file": shown(faint.path, root), "line": faint.line}
+        record = _text_record("contrast", faint, faint.message(printing.ink_saver), root)
         for piece in (faint.piece, *faint.others):
             put(faint.component, piece, record)
     return found
+
+
+def _text_record(kind: str, finding: PrintedText, message: str, root: Path) -> Finding:
+    """A printed text's finding as the preview lists it: on the face for a front (or a
+    sheet's heading), at its file and line."""
+    side = "face" if finding.side in ("front", "heading") else finding.side
+    record: Finding = {"kind": kind, "side": side, "message": clean(message)}
+    return record | {"file": shown(finding.path, root), "line": finding.line}
 
 
 def _put_notices(

@@ -211,7 +211,8 @@ class Compiler:
             self.render(root, attrs, inner, lambda c: self.children(root, c), fold=False)
         self.b.flush()
         warnings = tuple(self.warned)
-        return Drawer(self.width, self.height, self.b.finish(), warnings)
+        steps = self.css.steps if self.css is not None else 0
+        return Drawer(self.width, self.height, self.b.finish(), warnings, steps)
 
     def background(self, attrs: dict[str, str]) -> None:
         """The root's background-color, under everything."""

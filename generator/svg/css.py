@@ -11,7 +11,9 @@ module cannot read is reported through ``warn`` and skipped.
 Matching never backtracks: a rule is tried only on the elements its rightmost compound's id,
 class or type allows, right to left, each (compound, element) pair tested once, so a sheet
 costs at most a few steps per compound and element. A document's cascade may take
-``MAX_SELECTOR_STEPS``; a sheet that would take more is reported and not applied.
+``MAX_SELECTOR_STEPS``; a sheet that would take more is reported and not applied. The steps
+a cascade took are kept (``Cascade.steps``, ``Drawer.css_steps``), so that a build can bound
+what all its documents take together (``generator.art.clock``).
 """
 
 from __future__ import annotations
@@ -371,6 +373,7 @@ class Cascade:
 
     normal: dict[etree._Element, list[tuple[str, str]]] = field(default_factory=dict)
     important: dict[etree._Element, list[tuple[str, str]]] = field(default_factory=dict)
+    steps: int = 0  # the steps matching took (a build counts them across its documents)
 
     def specified(self, element: etree._Element) -> dict[str, str]:
         """The element's attributes with the sheets and its ``style`` attribute applied."""
@@ -411,6 +414,7 @@ def cascade(root: etree._Element, warn: Warn) -> Cascade:
                 f"{len(elements.all):,} elements takes more than {MAX_SELECTOR_STEPS:,} steps; "
                 "its rules are not applied (use fewer rules or simpler selectors)",
             )
+    result.steps = MAX_SELECTOR_STEPS - (meter.left or 0)
     for rule, subjects in sorted(matched, key=lambda m: (m[0].selector.specificity, m[0].order)):
         for element in subjects:
             for name, value, important in rule.block:

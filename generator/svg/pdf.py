@@ -96,10 +96,11 @@ LUMINANCE = Colours("luminance", luminance_of)  # a luminosity mask's greys
 
 
 class Drawer:
-    """Compiled art: its size in points, the operations that draw it and what it could not
-    draw, as (what to look for in its template, message) pairs."""
+    """Compiled art: its size in points, the operations that draw it, what it could not
+    draw, as (what to look for in its template, message) pairs, and the steps its style
+    sheets took to match (for a budget across documents)."""
 
-    __slots__ = ("width", "height", "ops", "warnings")
+    __slots__ = ("width", "height", "ops", "warnings", "css_steps")
 
     def __init__(
         self,
@@ -107,11 +108,13 @@ class Drawer:
         height: float,
         ops: Ops,
         warnings: tuple[tuple[str, str], ...] = (),
+        css_steps: int = 0,
     ):
         self.width = width
         self.height = height
         self.ops = ops
         self.warnings = warnings
+        self.css_steps = css_steps
 
     def draw(self, canvas: Canvas, colours: Colours = RGB) -> None:
         """Draw the art with its viewport's lower-left corner at the canvas origin, in points,

@@ -1,0 +1,63 @@
+"""A Ctrl-C ends ``pnp`` the one way wherever it lands: 'stopped', exit 130, no traceback, also
+while click parses the command line (where click itself would say 'Aborted!', exit 1). The
+interrupt is raised where it would land, so no timing decides what is tested; what click
+reports on its own (a usage mistake, ``--version``) stays as click reports it."""
+
+from __future__ import annotations
+
+import click
+import pytest
+
+from generator.cli import EXIT_INTERRUPTED, LazyGroup, cli
+
+
+def _ended(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[object, str]:
+    """The exit status of ``pnp *args`` run as the console script runs it, and its stderr."""
+    with pytest.raises(SystemExit) as ended:
+        cli.main(list(args), prog_name="pnp")
+    return ended.value.code, capsys.readouterr().err
+
+
+def _raise(exc: BaseException):  # noqa: ANN202 - a stand-in for a method
+    def raiser(*args: object, **kwargs: object) -> None:
+        raise exc
+
+    return raiser
+
+
+@pytest.mark.parametrize("where", ["parse_args", "invoke"])
+def test_ctrl_c_while_click_parses_or_runs_a_command_is_stopped(monkeypatch, capsys, where):
+    monkeypatch.setattr(LazyGroup, where, _raise(KeyboardInterrupt()))
+    status, err = _ended(capsys, "schema")
+    assert status == EXIT_INTERRUPTED == 130
+    assert err.strip() == "stopped"
+
+
+def test_a_ctrl_c_click_turned_into_its_abort_is_stopped(monkeypatch, capsys):
+    abort = click.Abort()
+    abort.__cause__ = KeyboardInterrupt()
+    monkeypatch.setattr(LazyGroup, "parse_args", _raise(abort))
+    assert _ended(capsys, "schema") == (130, "stopped\n")
+
+
+def test_an_abort_at_the_end_of_input_stays_clicks(monkeypatch, capsys):
+    abort = click.Abort()
+    abort.__cause__ = EOFError()
+    monkeypatch.setattr(LazyGroup, "parse_args", _raise(abort))
+    assert _ended(capsys, "schema") == (1, "Aborted!\n")
+
+
+def test_click_still_reports_a_usage_mistake_and_the_version(capsys):
+    status, err = _ended(capsys, "no-such-command")
+    assert status == 2 and "No such command 'no-such-command'" in err
+    with pytest.raises(SystemExit) as ended:
+        cli.main(["--version"], prog_name="pnp")
+    assert ended.value.code == 0
+    assert "version" in capsys.readouterr().out
+
+
+def test_the_group_run_for_a_caller_still_returns_and_raises(monkeypatch):
+    assert cli.main(["--version"], prog_name="pnp", standalone_mode=False) == 0
+    monkeypatch.setattr(LazyGroup, "parse_args", _raise(KeyboardInterrupt()))
+    with pytest.raises(click.Abort):
+        cli.main(["schema"], prog_name="pnp", standalone_mode=False)
