@@ -107,3 +107,15 @@ def test_a_character_the_font_lacks_names_the_font_file_and_the_card(tmp_path, p
     assert "fonts/Quill.otf has no glyph for Ω" in result.stderr, result.stderr
     assert "card 'a'" in result.stderr and "deck.yaml:6" in result.stderr, result.stderr
     assert not (tmp_path / "out" / "mine" / "mine.pdf").exists()
+
+
+def test_a_font_converted_for_another_game_is_named_by_this_games_file(tmp_path, pnp):
+    """The same CFF font in two games, converted to TrueType once: the second game's missing
+    glyph names the second game's file, not the first's (the conversion is cached by bytes)."""
+    font = fontmaking.saved(fontmaking.cff())
+    first = _game(tmp_path / "first", font, "fonts/Quill.otf")
+    assert pnp("build", "--components", first, "--out", tmp_path / "out1").exit_code == 0
+    second = _game(tmp_path / "second", font, "fonts/Quill.otf", title="Ωmega")
+    result = pnp("build", "--components", second, "--out", tmp_path / "out2")
+    assert result.exit_code == 2, result.output
+    assert "second/components/mine/fonts/Quill.otf has no glyph" in result.stderr, result.stderr

@@ -28,7 +28,8 @@ CONVERTED_KEPT = 16  # fonts kept converted for the next loading (pnp serve, --w
 def truetype(font: FontFile, face: str | None = None) -> FontFile:
     """The font as reportlab embeds it: TrueType outlines, one face (``face`` of a
     collection), its licence letting a PDF embed a subset; a TrueType file is itself.
-    Each file converted once a process, named by the hash of what it became."""
+    Each file converted once a process, named by the hash of what it became, and keeping
+    its own path (another game's file of the same bytes may have been converted first)."""
     key = (font.digest, face)
     done = _CONVERTED.get(key)
     if done is None:
@@ -38,7 +39,7 @@ def truetype(font: FontFile, face: str | None = None) -> FontFile:
         if len(_CONVERTED) >= CONVERTED_KEPT:
             _CONVERTED.pop(next(iter(_CONVERTED)))
         _CONVERTED[key] = done
-    return done
+    return done if done.name == font.name else FontFile(font.name, done.digest, done.data)
 
 
 def coverage(font: FontFile) -> frozenset[int]:
