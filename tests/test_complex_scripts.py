@@ -13,13 +13,22 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-import uharfbuzz as hb
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 from pixels import pdf_of
 from test_engine_words import init, own_engine_words
 from test_i18n import GAME, write_small_game
-from test_shaping import SCALE, SHAPED_IOU, SIZE, contains, ink, iou, ours, pdf_extents
+from test_shaping import (
+    SCALE,
+    SHAPED_IOU,
+    SIZE,
+    contains,
+    harfbuzz_extents,
+    ink,
+    iou,
+    ours,
+    pdf_extents,
+)
 
 from generator.art import richtext
 from generator.i18n import catalogs
@@ -123,16 +132,6 @@ def test_thai_breaks_at_zero_width_spaces():
     assert len(one.lines) == 1 and one.lines[0].width == pytest.approx(whole, abs=0.05)
 
 
-def harfbuzz_extents(text: str, font_file: Path) -> list[tuple[int, int, int, int]]:
-    """The glyphs HarfBuzz gives ``text`` in a font file, in display order, as extents."""
-    font = hb.Font(hb.Face(hb.Blob.from_file_path(str(font_file))))
-    buffer = hb.Buffer()
-    buffer.add_str(text)
-    buffer.guess_segment_properties()
-    hb.shape(font, buffer)
-    return [tuple(font.get_glyph_extents(g.codepoint)) for g in buffer.glyph_infos]
-
-
 def write_sheet(game: Path) -> None:
     """A reference sheet in the game, of strings its catalog translates."""
     (game / "rules.yaml").write_text(
@@ -189,7 +188,7 @@ def test_glyphs_in_the_pdf_are_harfbuzzs(built):
     drawn = pdf_extents(pdf)
     noto = NOTO_DIR / NOTO[SCRIPT[language]]
     for word in re.split(r"[\s\u200b]+", TABLES[language]["Trade freely with everyone."]):
-        assert contains(drawn, harfbuzz_extents(word, noto)), word
+        assert contains(drawn, harfbuzz_extents(word, path=noto)), word
 
 
 def test_thai_too_long_without_zero_width_spaces_is_told_where_to_break(pnp, tmp_path):

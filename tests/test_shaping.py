@@ -171,10 +171,13 @@ def test_card_text_reads_back_in_reading_order(built, name):
     assert GAMES[name][0] in pages[0]  # the title on the contents page too
 
 
-def harfbuzz_extents(text: str, bold: bool) -> list[tuple[int, int, int, int]]:
-    """The glyphs HarfBuzz gives ``text`` in DejaVu Sans, in display order, as their
-    extents (glyph ids differ in an embedded subset; outlines do not)."""
-    path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+def harfbuzz_extents(
+    text: str, bold: bool = False, path: Path | None = None
+) -> list[tuple[int, int, int, int]]:
+    """The glyphs HarfBuzz gives ``text`` in DejaVu Sans (or the font file ``path``), in
+    display order, as their extents (glyph ids differ in an embedded subset; outlines do
+    not)."""
+    path = path or FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
     font = hb.Font(hb.Face(hb.Blob.from_file_path(str(path))))
     buffer = hb.Buffer()
     buffer.add_str(text)
@@ -403,7 +406,13 @@ def test_a_translation_into_arabic_or_hebrew_checks_builds_and_reads_back(pnp, t
     table = TRANSLATIONS[language]
     init(pnp, game, language, table)
     assert pnp("i18n", "engine", language, GAME, "--components", game.parent).exit_code == 0
-    own_engine_words(game / "locale" / f"engine-{language}.po")
+    engine = game / "locale" / f"engine-{language}.po"
+    own_engine_words(engine)
+    component = table["Cards"] + "!"  # the contents' first column, in the language
+    engine.write_text(
+        engine.read_text(encoding="utf-8").replace('"SV:Component"', f'"{component}"'),
+        encoding="utf-8",
+    )
     check = pnp("check", GAME, "--components", game.parent, "--lang", language)
     assert check.exit_code == 0, check.stderr
     out = tmp_path / "out"
@@ -411,11 +420,14 @@ def test_a_translation_into_arabic_or_hebrew_checks_builds_and_reads_back(pnp, t
     assert build.exit_code == 0, build.stderr
     document = pdfium.PdfDocument(out / GAME / language / f"{GAME}.pdf")
     try:
-        text = re.sub(r"\s+", " ", " ".join(p.get_textpage().get_text_range() for p in document))
+        pages = [char_boxes(page) for page in document]
     finally:
         document.close()
+    text = re.sub(r"\s+", " ", " ".join(page for page, _ in pages))
     for english in ("Little game", "Cards", "Trade freely with everyone.", "Bread"):
         assert table[english] in text, (table[english], text)
+    contents, boxes = pages[0]  # the contents read from the right: that column is rightmost
+    assert boxes[contents.index(component)][0] > boxes[contents.index("SV:Pages")][2]
 
 
 def test_a_word_whose_letters_run_both_ways_is_ordered_by_its_parts():

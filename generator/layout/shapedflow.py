@@ -101,7 +101,10 @@ class ShapedParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         if self.bullet:
             self._bullet(self.bullet, rtl)
         layout = richtext.Layout(style.fontSize, lines, self.height, self.width, True)
-        align = {TA_CENTER: "middle", TA_RIGHT: "end"}.get(style.alignment, "start")
+        # reportlab's right is the right edge whichever way the text runs; its left (the
+        # default) the paragraph's start: the right edge of a right-to-left one
+        right = "start" if rtl else "end"
+        align = {TA_CENTER: "middle", TA_RIGHT: right}.get(style.alignment, "start")
         x = style.rightIndent if rtl else style.leftIndent
         # the first baseline a font size below the top, as reportlab's paragraphs set it
         box = (x, style.fontSize * (1 - richtext.ASCENT), self._inner(self.width), self.height)

@@ -7,6 +7,7 @@ import re
 from xml.sax.saxutils import escape, unescape
 
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -30,8 +31,12 @@ MAP_GAP = 6.0  # mm between the last inventory text and an assembly map under it
 MAP_SHARE = 0.8  # the least size of a map under the text, against a page of its own
 
 
-def _styles() -> dict[str, ParagraphStyle]:
+def _styles(rtl: bool = False) -> dict[str, ParagraphStyle]:
+    """The inventory's paragraph styles (``rtl``: set against the right, for a table read
+    from the right)."""
     register_fonts()
+    if rtl:
+        return {k: ParagraphStyle(k, v, alignment=TA_RIGHT) for k, v in _styles().items()}
     return {
         "title": ParagraphStyle("title", fontName=BOLD, fontSize=22, leading=26),
         "sub": ParagraphStyle("sub", fontName=REGULAR, fontSize=11, leading=14),
@@ -57,8 +62,10 @@ def page_ranges(pages: list[int]) -> str:
 
 
 def _table(pack: Pack, width: float) -> Table:
-    """The contents table: one row per component, its kinds and counts beneath its name."""
-    st = _styles()
+    """The contents table: one row per component, its kinds and counts beneath its name;
+    its columns from the right when the pack's words read right to left."""
+    rtl = shaping.base_rtl(pack.words.text("inventory_component"))
+    st = _styles(rtl)
     rows = [
         [
             paragraph(pack.words.text(k), st["head"], pack.words.text(k))
@@ -79,13 +86,15 @@ def _table(pack: Pack, width: float) -> Table:
         count = pack.words.number(plan.count)
         rows.append(
             [
-                _name_cell(spec.title, kinds if len(plan.designs) > 1 else None),
+                _name_cell(spec.title, kinds if len(plan.designs) > 1 else None, st),
                 paragraph(count, st["cell"], count),
                 paragraph(size, st["cell"], size),
                 paragraph(page_ranges(plan.pages), st["cell"]),
             ]
         )
     widths = [width - 75 * mm, 18 * mm, 32 * mm, 25 * mm]
+    if rtl:
+        rows, widths = [row[::-1] for row in rows], widths[::-1]
     table = Table(rows, colWidths=widths, repeatRows=1)
     table.setStyle(
         TableStyle(
@@ -102,10 +111,11 @@ def _table(pack: Pack, width: float) -> Table:
     return table
 
 
-def _name_cell(title: str, kinds: str | None) -> Flowable | list[Flowable]:
+def _name_cell(
+    title: str, kinds: str | None, st: dict[str, ParagraphStyle]
+) -> Flowable | list[Flowable]:
     """A component's name in the contents, with its kinds and counts beneath it in small
     grey type when it has more than one (``kinds``: paragraph markup)."""
-    st = _styles()
     plain = unescape(re.sub(r"<[^>]+>", "", kinds or ""))
     if not shaping.needed(title + plain):
         name = escape(title)
