@@ -428,6 +428,9 @@ def test_a_translation_into_arabic_or_hebrew_checks_builds_and_reads_back(pnp, t
         assert table[english] in text, (table[english], text)
     contents, boxes = pages[0]  # the contents read from the right: that column is rightmost
     assert boxes[contents.index(component)][0] > boxes[contents.index("SV:Pages")][2]
+    square = boxes[contents.index("SV:50 mm")]  # the calibration square's label: at the left
+    assert square[2] < boxes[contents.index("SV:Print")][0]
+    assert boxes[contents.index("SV:Contents")][0] > A4_WIDTH / 2  # the heading at the right
 
 
 def test_a_word_whose_letters_run_both_ways_is_ordered_by_its_parts():

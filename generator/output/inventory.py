@@ -64,7 +64,7 @@ def page_ranges(pages: list[int]) -> str:
 def _table(pack: Pack, width: float) -> Table:
     """The contents table: one row per component, its kinds and counts beneath its name;
     its columns from the right when the pack's words read right to left."""
-    rtl = shaping.base_rtl(pack.words.text("inventory_component"))
+    rtl = _reads_from_right(pack)
     st = _styles(rtl)
     rows = [
         [
@@ -326,8 +326,11 @@ def draw_page(pack: Pack, canvas: Canvas, index: int) -> None:
 
 
 def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
-    """Title, instructions and the calibration square."""
-    square_left = SIDE * mm + width - SQUARE * mm
+    """Title, instructions and the calibration square (the square at the left and the
+    'Contents' heading at the right when the pack's words read right to left)."""
+    rtl = _reads_from_right(pack)
+    square_left = SIDE * mm if rtl else SIDE * mm + width - SQUARE * mm
+    text_left = SIDE * mm + width - _text_width(pack) if rtl else SIDE * mm
     canvas.setLineWidth(0.5)
     canvas.setStrokeGray(0)
     canvas.rect(square_left, top - SQUARE * mm, SQUARE * mm, SQUARE * mm)
@@ -343,7 +346,17 @@ def _header(pack: Pack, canvas: Canvas, width: float, top: float) -> None:
     for para, gap in _header_parts(pack):
         _, h = para.wrapOn(canvas, _text_width(pack), top)
         y -= h + gap
-        para.drawOn(canvas, SIDE * mm, y)
+        para.drawOn(canvas, text_left, y)
     canvas.setFont(BOLD, 12)
     heading_y = top - _header_height(pack) + 10 * mm
-    rl.draw_string(canvas, SIDE * mm, heading_y, pack.words.text("inventory_heading"))
+    heading = pack.words.text("inventory_heading")
+    if rtl:
+        rl.draw_string(canvas, SIDE * mm + width, heading_y, heading, "end")
+    else:
+        rl.draw_string(canvas, SIDE * mm, heading_y, heading)
+
+
+def _reads_from_right(pack: Pack) -> bool:
+    """Whether the pack's own words read right to left (its contents are then laid out from
+    the right)."""
+    return shaping.base_rtl(pack.words.text("inventory_component"))
