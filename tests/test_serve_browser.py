@@ -132,6 +132,12 @@ def open_game(driver, server, query: str) -> None:  # noqa: ANN001
 
 
 def screenshot(element) -> Image.Image:  # noqa: ANN001
+    """The element as the page shows it: scrolled into view and its pictures loaded first
+    (the page loads them lazily; a busy machine took a card down the page before its
+    picture came, white)."""
+    driver = element.parent
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    wait(driver, lambda d: d.execute_script(LOADED, element))
     return Image.open(io.BytesIO(element.screenshot_as_png)).convert("RGB")
 
 
