@@ -142,3 +142,24 @@ def test_an_older_catalogs_one_translation_is_carried_into_every_form(pnp, game,
     build = pnp("build", GAME, "--components", game.parent, "--out", out, "--lang", "pl")
     assert build.exit_code == 0, build.stderr
     assert page_titles(out / GAME / "pl" / f"{GAME}.pdf") == [(str(n),) for n in range(1, 6)]
+
+
+def test_a_form_too_long_for_its_title_band_is_said_at_its_catalog_line(pnp, game):
+    """A page title's form that does not fit its band is an error at the plural entry in
+    pl.po, the language named, not at the component's header line."""
+    header = game / "templates" / "header.svg.j2"
+    header.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>'
+        '{% set t = fit(page.title, box.w - 4, 9, 6, 5, box="title") %}'
+        '{% for line in t.lines %}<text x="2" y="{{ 7 + loop.index0 * t.leading }}" '
+        'font-size="{{ t.size }}" font-family="sans-serif">{{ line }}</text>{% endfor %}</svg>',
+        encoding="utf-8",
+    )
+    long = "Strona [{n}] " + "bardzo długi tytuł strony " * 12
+    po = init(pnp, game, "pl", {**POLISH, "Page [{n}]": (POLISH["Page [{n}]"][0], long, long)})
+    result = check(pnp, game)
+    assert result.exit_code != 0
+    said = [line for line in result.stderr.splitlines() if "does not fit" in line]
+    assert said, result.stderr
+    assert all(f"pl.po:{entry_line(po)}:" in line for line in said), said
+    assert all("the pl translation" in line for line in said), said

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -342,8 +343,17 @@ def _translation_place(text: str, texts: dict[str, str]) -> str | None:
     template may add markup around it); None for a text that is no translation."""
     if text in texts:
         return texts[text]
-    held = [t for t in texts if len(t) > 3 and t in text]
+    held = [t for t in texts if len(t) > 3 and _holds(text, t)]
     return texts[max(held, key=len)] if held else None
+
+
+def _holds(text: str, translation: str) -> bool:
+    """Whether ``text`` holds ``translation``, its ``{n}`` (a form of a string that takes a
+    number, such as a page title) standing for the number printed there."""
+    if "{n}" not in translation:
+        return translation in text
+    pattern = re.escape(translation).replace(re.escape("{n}"), r"\S+?")
+    return re.search(pattern, text) is not None
 
 
 def explain_overflows(game: Game, overflows: list[Overflow]) -> None:
