@@ -444,3 +444,17 @@ def test_a_word_whose_letters_run_both_ways_is_ordered_by_its_parts():
     assert xs["SV:"] < xs["קטן"] < xs["משחק"]
     narrow = richtext.layout(richtext.paragraphs("SV:משחק קטן", False), 1, 99, 4, look)
     assert [len(line.words) for line in narrow.lines] == [2, 1]
+
+
+def test_a_shaped_paragraph_wrapped_again_narrower_breaks_again():
+    """reportlab may ask a paragraph its height at one width, then lay it out at another (a
+    table measures its cells): the lines follow the width asked last."""
+    from reportlab.lib.styles import ParagraphStyle
+
+    from generator.layout.shapedflow import ShapedParagraph
+
+    register_fonts()
+    style = ParagraphStyle("body", fontName=REGULAR, fontSize=10, leading=12)
+    paragraph = ShapedParagraph("שלוף קלף אחד והנח אותו על השולחן", style)
+    assert paragraph.wrap(400, 1000)[1] == 12
+    assert paragraph.wrap(60, 1000)[1] > 24

@@ -19,15 +19,13 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from generator.svg import shaping
-from generator.svg.fonts import text_width
+from generator.svg.fonts import ZWSP, text_width
 
 PT = 25.4 / 72  # one point in mm
 MIN_TEXT = round(6 * PT, 4)  # 6 pt: the smallest text a pack prints
 ICON_BOX = 20.0  # an icon macro draws in a 20 x 20 box centred on (0, 0)
 ASCENT = 0.76  # of the font size: from the top of a line to its baseline
-TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|\s+|\u200b+)")
-ZWSP = "\u200b"  # a zero-width space: where a line may break between words written without
-# spaces (Thai), as a translator marks them
+TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|\s+|\u200b+)")  # \u200b: fonts.ZWSP
 PRECISION = 0.02  # mm: how close the fitted size comes to the largest that fits
 
 

@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.geomutils import normalizeTRBL
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
 
 from generator.art import richtext
@@ -25,6 +26,16 @@ from generator.svg.fonts import drawing_font, variant_of
 
 ICON_DROP = 0.18  # an icon's bottom sits this many font sizes below the baseline
 Icon = Callable[[str], Drawing]
+
+
+def draw_icon(canvas: Canvas, drawing: Drawing, left: float, baseline: float, size: float) -> None:
+    """An icon inline in a line of text: the font ``size`` square from ``left``, its bottom
+    ``ICON_DROP`` sizes below the ``baseline`` (reportlab's space, y up)."""
+    canvas.saveState()
+    canvas.translate(left, baseline - ICON_DROP * size)
+    canvas.scale(size / ICON_BOX, size / ICON_BOX)
+    drawing.draw(canvas)
+    canvas.restoreState()
 
 
 def paragraph(
@@ -55,16 +66,20 @@ class ShapedParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         family, weight, _ = variant_of(style.fontName)
         self.look = Look(family, weight, "#000000", style.leading / style.fontSize)
         self.lines = lines
+        self.laid_at: float | None = None  # the width the lines were broken to (None: given)
         self.width = self.height = 0.0
 
     def _inner(self, width: float) -> float:
         return max(width - self.style.leftIndent - self.style.rightIndent, 1.0)
 
     def _laid(self, width: float) -> list[Line]:
-        if self.lines is None:
+        """The paragraph's lines broken to ``width`` (once per width; the lines a split gave
+        this part are its own)."""
+        if self.lines is None or (self.laid_at is not None and self.laid_at != width):
             parts = richtext.paragraphs(self.text, self.icon is not None)
             size = self.style.fontSize
             self.lines = richtext.layout(parts, self._inner(width), 1e9, size, self.look).lines
+            self.laid_at = width
         return self.lines
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
@@ -129,14 +144,9 @@ class ShapedParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         baseline = self.height - at.baseline  # placed from the top, y down; drawn y up
         if at.piece.icon:
             if self.icon is not None:
-                canvas.saveState()
-                canvas.translate(at.x, baseline - ICON_DROP * size)
-                canvas.scale(size / ICON_BOX, size / ICON_BOX)
-                self.icon(at.piece.icon).draw(canvas)
-                canvas.restoreState()
+                draw_icon(canvas, self.icon(at.piece.icon), at.x, baseline, size)
             return
         style = "italic" if at.piece.italic else "normal"
         font = drawing_font(at.piece.text, at.weight, style, self.look.family)
-        rl.draw_run(
-            canvas, font, size, at.x, baseline, at.piece.text, rtl=at.rtl, down=False, hooked=True
-        )
+        text = at.piece.text
+        rl.draw_run(canvas, font, size, at.x, baseline, text, rtl=at.rtl, down=False, hooked=True)

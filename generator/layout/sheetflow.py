@@ -36,7 +36,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.art.richtext import Overflow
 from generator.art.store import Drawing
-from generator.layout.shapedflow import ShapedParagraph
+from generator.layout.shapedflow import ICON_DROP, ShapedParagraph, draw_icon
 from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
 from generator.model.yamlsource import Path_
 from generator.svg import canvas as rl
@@ -46,10 +46,8 @@ from generator.svg.raster import open_image
 
 ICON_CODE = re.compile(r":([a-z0-9][a-z0-9-]*):")
 BOLD_CODE = re.compile(r"\*\*(.+?)\*\*")
-ICON_BOX = 20.0
 SHRINK_STEP = 0.5
 MAX_PAGES = 60
-ICON_DROP = 0.18  # an icon's bottom sits this many font sizes below the baseline
 TITLE_SPACE = 14 * mm
 COLUMN_GAP = 6 * mm
 CALLBACK = "pnpicon"
@@ -232,13 +230,7 @@ class FlowLayout:
         x, y = rl.text_cursor(canvas)
         name, size_text = label.rsplit("@", 1)
         size = float(size_text)
-        drawing = self.icon(name, None)
-        scale = size / ICON_BOX
-        canvas.saveState()
-        canvas.translate(x - size, y - ICON_DROP * size)
-        canvas.scale(scale, scale)
-        drawing.draw(canvas)
-        canvas.restoreState()
+        draw_icon(canvas, self.icon(name, None), x - size, y, size)
 
 
 def fill(frame: Frame, story: list[Flowable], canvas: Canvas) -> None:

@@ -3,8 +3,7 @@ calibration square and the printing instructions."""
 
 from __future__ import annotations
 
-import re
-from xml.sax.saxutils import escape, unescape
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
@@ -76,10 +75,10 @@ def _table(pack: Pack, width: float) -> Table:
         spec = plan.component.spec
         labels = _labels(plan.designs)
         if labels is None or len(plan.designs) > MAX_KINDS_LISTED:
-            kinds = escape(pack.words.text("inventory_kinds", count=len(plan.designs)))
+            kinds = pack.words.text("inventory_kinds", count=len(plan.designs))
         else:
             kinds = " · ".join(
-                f"{escape(label)} {pack.words.number(d.count)}"
+                f"{label} {pack.words.number(d.count)}"
                 for label, d in zip(labels, plan.designs, strict=True)
             )
         size = plan.shape.label(pack.words) if plan.shape else ""
@@ -87,8 +86,8 @@ def _table(pack: Pack, width: float) -> Table:
         rows.append(
             [
                 _name_cell(spec.title, kinds if len(plan.designs) > 1 else None, st),
-                paragraph(count, st["cell"], count),
-                paragraph(size, st["cell"], size),
+                paragraph(count, st["cell"]),
+                paragraph(size, st["cell"]),
                 paragraph(page_ranges(plan.pages), st["cell"]),
             ]
         )
@@ -115,15 +114,14 @@ def _name_cell(
     title: str, kinds: str | None, st: dict[str, ParagraphStyle]
 ) -> Flowable | list[Flowable]:
     """A component's name in the contents, with its kinds and counts beneath it in small
-    grey type when it has more than one (``kinds``: paragraph markup)."""
-    plain = unescape(re.sub(r"<[^>]+>", "", kinds or ""))
-    if not shaping.needed(title + plain):
+    grey type when it has more than one (``kinds``: None for one)."""
+    if not shaping.needed(title + (kinds or "")):
         name = escape(title)
         if kinds is not None:  # one kind: the count column says it all
-            name += f"<br/><font size='7.5' color='#555555'>{kinds}</font>"
+            name += f"<br/><font size='7.5' color='#555555'>{escape(kinds)}</font>"
         return Paragraph(name, st["cell"])
     cell = [paragraph(title, st["cell"])]
-    return cell + ([paragraph(plain, st["small"])] if kinds is not None else [])
+    return cell + ([paragraph(kinds, st["small"])] if kinds is not None else [])
 
 
 def _labels(designs: list[Design]) -> list[str] | None:

@@ -488,11 +488,11 @@ class _GlyphWriter:
 def draw_run(
     canvas: Canvas, font: str, size: float, x: float, y: float, text: str, mode: int = 0,
     spacing: float = 0.0, rtl: bool | None = None, down: bool = True, hooked: bool = False,
-) -> float:  # fmt: skip
+) -> None:  # fmt: skip
     """A run of text from (x, y) (``down``: SVG's space, y running down): each piece in the
-    face that draws it (``ShapedFont.segments``), shaped when it needs to be; returns the x
-    it ends at. ``hooked``: drawn through the canvas's ``drawText``, as reportlab's own text
-    is (a layered export replaces it), else whatever that does."""
+    face that draws it (``ShapedFont.segments``), shaped when it needs to be. ``hooked``:
+    drawn through the canvas's ``drawText``, as reportlab's own text is (a layered export
+    replaces it), else whatever that does."""
     face = pdfmetrics.getFont(font)
     pieces = face.segments(text) if isinstance(face, ShapedFont) else [(face, text)]
     for piece_face, piece in pieces:
@@ -509,7 +509,6 @@ def draw_run(
             t.textOut(piece)
             canvas.drawText(t) if hooked else draw_text(canvas, t)
         x += piece_face.stringWidth(piece, size) + spacing * len(piece)
-    return x
 
 
 def draw_string(canvas: Canvas, x: float, y: float, text: str, anchor: str = "start") -> None:

@@ -115,7 +115,8 @@ VARIANTS = {key: (NAMES[key], STOCK["sans-serif"][key]) for key in VARIANT_KEYS}
 FAMILIES = ("sans-serif", "Vera", "PnpSans", "Helvetica", "Arial")  # svglib's names for it
 REGULAR, BOLD = NAMES[("normal", "normal")], NAMES[("bold", "normal")]
 
-ZWSP = "\u200b"  # a zero-width space: a place to break a line, not a gap
+ZWSP = "\u200b"  # a zero-width space: where a line may break between words written without
+# spaces (Thai), as a translator marks them; not a gap
 BREAKS = re.compile(r"([\s\u200b]+)")  # what parts two words on a line (a space wins)
 _families: dict[str, dict[Variant, str]] = {}  # family (lower case) -> variant -> font name
 _files: dict[str, str] = {}  # a game font's registered name -> the file it was last read from
@@ -310,7 +311,12 @@ def drawing_font(
 ) -> str:
     """The registered font that draws ``text`` in a weight and style of a family (its
     upright face for text its italic lacks: ``covering``)."""
-    font = font_name(weight, style, family)
+    return face_for(font_name(weight, style, family), text)
+
+
+def face_for(font: str, text: str) -> str:
+    """The registered font that draws ``text`` for ``font``: itself, or its upright face
+    when it is an italic one lacking the text's script (``covering``)."""
     return covering(font, text) if shaping.needed(text) else font
 
 

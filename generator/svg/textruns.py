@@ -20,7 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from generator.svg import scripts, shaping
 from generator.svg.builder import NS, XLINK_HREF, XML_SPACE, Box, Ctx, SvgError
 from generator.svg.compiling import Compiling
-from generator.svg.fonts import covering, font_file, font_for, missing_in
+from generator.svg.fonts import face_for, font_file, font_for, missing_in
 from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import length, numbers
 
@@ -127,7 +127,7 @@ def _plain(
     if not text:
         return []
     x, y = attr_length(attrs, "x", ctx, "x"), attr_length(attrs, "y", ctx, "y")
-    font = _face(_font(compiler, ctx.style), text)
+    font = face_for(_font(compiler, ctx.style), text)
     size = ctx.font_size
     _drawable(font, text, text)
     width: float = pdfmetrics.stringWidth(text, font, size)
@@ -153,12 +153,6 @@ def _layout(
         return []
     _warn_unsupported(compiler, element, attrs, ctx)
     return _runs(compiler, collected, _positions(collected))
-
-
-def _face(font: str, text: str) -> str:
-    """The face that draws ``text`` for ``font`` (its upright face for an italic one that
-    lacks the text's script: ``fonts.covering``)."""
-    return covering(font, text) if shaping.needed(text) else font
 
 
 def _drawable(font: str, piece: str, text: str) -> None:
@@ -368,7 +362,7 @@ def _runs(compiler: Compiling, collected: _Text, positions: dict[int, Position])
         pen_y += dy or 0.0
         piece = text[start:end]
         style = ctx.style
-        font = _face(_font(compiler, style), piece)
+        font = face_for(_font(compiler, style), piece)
         size = ctx.font_size
         spacing = attr_length(style, "letter-spacing", ctx, "x")  # "normal" is 0
         shaped = shaping.needed(piece)
