@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from generator.i18n import pofile
 from generator.i18n.keeping import differences
 from generator.i18n.numbers import number
 from generator.i18n.plurals import (
     ENGLISH,
     Forms,
     PluralError,
-    check_header,
     examples,
     number_of,
     rule_of,
@@ -116,10 +116,12 @@ def test_numbers_are_written_the_languages_way():
 )
 def test_a_plural_header_out_of_bounds_is_refused_before_it_is_used(header, said):
     with pytest.raises(PluralError, match=said.replace("(", r"\(")):
-        check_header(b'msgid ""\nmsgstr ""\n' + header)
+        pofile.read(b'msgid ""\nmsgstr ""\n' + header)
 
 
 def test_the_arabic_rule_has_six_forms():
     rule = "n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5"
-    assert check_header(f'"Plural-Forms: nplurals=6; plural={rule};\\n"'.encode()) == (6, rule)
+    header = f'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=6; plural={rule};\\n"\n'
+    catalog = pofile.read(header.encode())
+    assert (catalog.num_plurals, catalog.plural_expr) == (6, rule)
     assert [rule_of(rule)(n) for n in (0, 1, 2, 3, 11, 100)] == [0, 1, 2, 3, 4, 5]

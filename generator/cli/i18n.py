@@ -86,7 +86,7 @@ def init(names: tuple[str, ...], components_dir: Path) -> None:
     if path.exists() or path.is_symlink():
         raise click.ClickException(f"{display_path(path)} exists; use 'pnp i18n update'")
     catalog = _template(loaded)
-    catalog.locale = language
+    catalogs.for_language(catalog, language)
     _write(catalog, loaded, path)
     click.echo(f"{display_path(path)}: {len(catalog)} strings to translate")
     if language not in loaded.spec.languages:
@@ -135,6 +135,7 @@ def update(game: str | None, components_dir: Path) -> None:
     for path in sorted(folder.glob("*.po")):
         engine_language = catalogs.engine_language(path)
         catalog = _read(loaded.root, path)
+        _say_rule(path, catalogs.to_gettext_rule(catalog))
         if engine_language is None:
             carried = catalogs.update(catalog, template)
         else:
@@ -142,6 +143,17 @@ def update(game: str | None, components_dir: Path) -> None:
         _write(catalog, loaded, path)
         click.echo(f"{display_path(path)}: updated")
         _say_carried(loaded.root, path, carried)
+
+
+def _say_rule(path: Path, rule: str | None) -> None:
+    """A note that a catalog's plural rule is now gettext's (``catalogs.to_gettext_rule``)."""
+    if rule is not None:
+        click.echo(
+            f"{display_path(path)}: note: Plural-Forms is now gettext's for the language "
+            f"('{rule}', as Poedit and msginit write it); each plural entry keeps the "
+            "translations of the numbers its forms are for",
+            err=True,
+        )
 
 
 def _say_carried(root: Path, path: Path, carried: list[catalogs.Key]) -> None:
@@ -212,6 +224,7 @@ def _write_engine(language: str, root: Path, path: Path, game: Game | None = Non
     else:
         existing = None
     if existing is not None:
+        _say_rule(path, catalogs.to_gettext_rule(existing))
         catalogs.update(existing, catalog)
         catalog = existing
     if game is not None:

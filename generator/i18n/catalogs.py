@@ -16,7 +16,6 @@ is reported by ``pnp check --lang`` at its line.
 from __future__ import annotations
 
 import copy
-import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,12 +23,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from babel.messages import pofile
 from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import PoFileError
 
 from generator.errors import display_path
-from generator.i18n import keeping
-from generator.i18n.plurals import ENGLISH, Forms, PluralError, check_header, examples
+from generator.i18n import keeping, plurals, pofile
+from generator.i18n.plurals import ENGLISH, Forms, PluralError, examples
 from generator.limits import FILE_BYTES
 from generator.paths import TooLarge, read_bytes
 
@@ -144,7 +143,7 @@ def extract(
     and context, with every place it comes from and the notes for translators; a string
     that takes a number is a plural entry whose msgid_plural is its msgid (the source has
     one text for every number)."""
-    catalog = Catalog(project=project, creation_date=FIXED_DATE, fuzzy=False)
+    catalog = pofile.fresh(project=project, creation_date=FIXED_DATE, fuzzy=False)
     for doc, found in documents:
         for item in found:
             path, line = doc.where(item.loc)
@@ -186,17 +185,16 @@ def read_catalog(root: Path, path: Path, kind: str = "catalog") -> Catalog:
             "strings take a few hundred kilobytes)"
         ) from None
     try:
-        check_header(raw)  # before Babel makes nplurals strings for each plural entry
-    except PluralError as exc:
-        raise CatalogError(str(exc), exc.line) from None
-    try:
         return _parsed(raw)
+    except (PluralError, pofile.HeaderError) as exc:
+        raise CatalogError(str(exc), exc.line) from None
     except ValueError as exc:
         raise CatalogError(str(exc), _catalog_line(raw, str(exc))) from None
 
 
 def _parsed(raw: bytes) -> Catalog:
-    """The catalog in ``raw``; ValueError for a broken one."""
+    """The catalog in ``raw``, its header bounded as Babel reads it (``pofile.read``);
+    ValueError for a broken one."""
     for number, line in enumerate(raw.splitlines()):
         text = line.strip()
         if text.startswith((b"msgid", b"msgstr", b"msgctxt", b'"')) and not PO_STRING.fullmatch(
@@ -204,8 +202,8 @@ def _parsed(raw: bytes) -> Catalog:
         ):
             raise ValueError(f"a string is not closed on {number}")
     try:
-        return pofile.read_po(io.BytesIO(raw), abort_invalid=True)
-    except pofile.PoFileError as exc:
+        return pofile.read(raw)
+    except PoFileError as exc:
         raise ValueError(str(exc)) from None
     except (UnicodeDecodeError, LookupError) as exc:
         raise ValueError(f"not readable as its declared charset ({exc})") from None
@@ -227,9 +225,37 @@ def _catalog_line(raw: bytes, message: str) -> int | None:
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:
-    """Write a catalog as PO (sorted, without line wrapping, so diffs stay small)."""
+    """Write a catalog as PO the way GNU gettext writes it (``pofile.write``: the specs'
+    order, 79 columns), so that a translator's own tools write it back unchanged."""
     with open(path, "wb") as handle:
-        pofile.write_po(handle, catalog, width=0, sort_output=True)
+        pofile.write(catalog, handle)
+
+
+def for_language(catalog: Catalog, language: str) -> None:
+    """Make ``catalog`` one of ``language``: its locale, and gettext's plural rule for it."""
+    catalog.locale = language
+    pofile.set_field(catalog, "Plural-Forms", plurals.forms_header(language))
+
+
+def to_gettext_rule(catalog: Catalog) -> str | None:
+    """Move a catalog written with CLDR's plural rule for its language (as pnp wrote them
+    before, through Babel) to gettext's, each plural entry's forms taken from the form that
+    served the same numbers; the new ``Plural-Forms``, or None when nothing changed."""
+    language = catalog.locale_identifier
+    cldr = plurals.cldr_rule(language) if language else None
+    if not language or cldr is None:
+        return None
+    value = plurals.forms_header(language)
+    old, new = (catalog.num_plurals, catalog.plural_expr), plurals.parse_header(value)
+    if not plurals.same_rule(old, cldr) or plurals.same_rule(old, new):
+        return None
+    chosen = plurals.remap(old, new)
+    for message in [*entries(catalog), *catalog.obsolete.values()]:
+        if message.pluralizable:
+            forms = forms_of(message)
+            message.string = tuple(forms[i] if i < len(forms) else "" for i in chosen)
+    pofile.set_field(catalog, "Plural-Forms", value)
+    return value
 
 
 @dataclass

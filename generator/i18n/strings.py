@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.i18n import catalogs, numbers
+from generator.i18n import catalogs, numbers, pofile
 from generator.i18n.plurals import ENGLISH, choose, number_of
 from generator.paths import read_text
 from generator.svg import scripts
@@ -196,7 +196,7 @@ def english() -> Words:
 def engine_catalog(language: str | None = None) -> catalogs.Catalog:
     """A catalog of the engine's strings (key as context, the line in strings.yaml as
     reference, its comment for translators), with the plural forms of ``language``."""
-    catalog = catalogs.Catalog(
+    catalog = pofile.fresh(
         project="pnp-generator", locale=language, creation_date=catalogs.FIXED_DATE, fuzzy=False
     )
     places = _places()
