@@ -25,15 +25,33 @@ def _escape(match: re.Match[str]) -> str:
     return match[0].encode("unicode_escape").decode("ascii")
 
 
+PACKAGE = Path(__file__).resolve().parent  # the generator package
+
+
+def shipped(inside: str, checkout: str) -> Path:
+    """A folder of data the package ships: inside it when installed (generator/<inside>),
+    at the top of the repository in a source checkout (<checkout>)."""
+    installed = PACKAGE / inside
+    return installed if installed.is_dir() else PACKAGE.parent / checkout
+
+
+STOCK_TEMPLATES = shipped("stock", "templates")  # the stock template library
+STOCK = "stock/"  # how messages name a stock template: stock/card.svg.j2, wherever pnp is
+
+
 def display_path(path: Path) -> str:
-    """A path as the user should see it: relative to the working directory where possible,
-    any control character in it escaped."""
+    """A path as the user should see it: a stock template as ``stock/card.svg.j2`` (not
+    where pnp happens to be installed), else relative to the working directory where
+    possible; any control character in it escaped."""
     return clean(_display(path, os.getcwd()))
 
 
 @lru_cache(maxsize=4096)
 def _display(path: Path, cwd: str) -> str:
     """``display_path`` from ``cwd``: every design names its spec, so this is asked often."""
+    stock = os.path.relpath(os.path.abspath(path), STOCK_TEMPLATES)
+    if not stock.startswith(".."):
+        return STOCK + Path(stock).as_posix()
     try:
         relative = os.path.relpath(path, cwd)
     except ValueError:

@@ -301,6 +301,13 @@ def explain_translation(game: Game, quiet: bool = False) -> None:
             f"(text to translate it into {language}, code to keep it as it is)",
             err=True,
         )
+    for other in report.unread:
+        read = display_path(report.catalog) if report.catalog else f"{language}.po"
+        click.echo(
+            f"{display_path(other)}: warning: not read: {read} is the {language} catalog; "
+            "merge what it has into that one (msgcat) or remove it",
+            err=True,
+        )
     engine = explain_engine_words(game)
     if quiet:
         return
@@ -312,7 +319,9 @@ def explain_translation(game: Game, quiet: bool = False) -> None:
             f"  {label}: {problems} string(s) not translated; they print in the source language"
         )
     else:
-        click.echo(f"  {label}: translation complete")
+        named = report.catalog is not None and report.catalog.name != f"{language}.po"
+        source = f" (from {display_path(report.catalog)})" if named and report.catalog else ""
+        click.echo(f"  {label}: translation complete{source}")
 
 
 def explain_engine_words(game: Game) -> int:

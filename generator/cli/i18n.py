@@ -83,8 +83,14 @@ def init(names: tuple[str, ...], components_dir: Path) -> None:
     game, language = _game_and_language(names, components_dir)
     loaded = _one_game(game[0], game[1])
     path = catalogs.catalog_dir(loaded.root) / f"{language}.po"
-    if path.exists() or path.is_symlink():
-        raise click.ClickException(f"{display_path(path)} exists; use 'pnp i18n update'")
+    try:
+        found, _ = catalogs.catalog_for(loaded.root, language)
+    except catalogs.CatalogError as exc:
+        raise click.ClickException(str(exc)) from None
+    if found.exists() or found.is_symlink():
+        raise click.ClickException(
+            f"{display_path(found)} exists (the {language} catalog); use 'pnp i18n update'"
+        )
     catalog = _template(loaded)
     catalogs.for_language(catalog, language)
     _write(catalog, loaded, path)

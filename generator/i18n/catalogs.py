@@ -97,6 +97,57 @@ def engine_file(root: Path, language: str) -> Path:
     return catalog_dir(root) / ENGINE_FILE.format(language=language)
 
 
+LOCALE_NAME = re.compile(r"([a-z]{2,3})(?:[_-]([a-z]{2}|[0-9]{3}))?(?:@\w+)?", re.IGNORECASE)
+
+
+def _language_of(name: str) -> tuple[str, str | None] | None:
+    """(language, region) of a catalog's name (``fr_FR``, ``pt-br``, ``de``); None for a name
+    that is no language code."""
+    found = LOCALE_NAME.fullmatch(name)
+    if found is None:
+        return None
+    return found[1].lower(), found[2].upper() if found[2] else None
+
+
+def catalog_for(root: Path, language: str, engine: bool = False) -> tuple[Path, list[Path]]:
+    """The catalog a game keeps for ``language`` (its engine words' with ``engine``): the
+    one named so (``fr.po``), else the only one of the language named by a region
+    (``fr_FR.po``, ``fr-FR.po`` for ``fr``) or without one (``pt.po`` for ``pt_BR``); and the
+    other catalogs of the language, which are not read. ``CatalogError`` when the language
+    has several and none is named for it."""
+    name = ENGINE_FILE.format(language=language) if engine else f"{language}.po"
+    exact = catalog_dir(root) / name
+    want = _language_of(language)
+    same = [p for p in _catalogs(root, engine) if p.name != name and _alike(p, want, engine)]
+    if exact.exists() or exact.is_symlink() or not same:
+        return exact, same
+    if len(same) == 1:
+        return same[0], []
+    names = ", ".join(display_path(p) for p in same)
+    raise CatalogError(
+        f"{names} are all catalogs of {language}, and none is named {name}: rename the one "
+        f"to use to {name} (the game declares '{language}' in its languages)"
+    )
+
+
+def _catalogs(root: Path, engine: bool) -> list[Path]:
+    """A game's catalogs of the game's strings (or of the engine's words)."""
+    folder = catalog_dir(root)
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    return [p for p in sorted(folder.glob("*.po")) if (engine_language(p) is not None) == engine]
+
+
+def _alike(path: Path, want: tuple[str, str | None] | None, engine: bool) -> bool:
+    """Whether the catalog at ``path`` is one of the language ``want`` (the same language,
+    the same region or one of them without)."""
+    stem = engine_language(path) if engine else path.stem
+    found = _language_of(stem or "")
+    if found is None or want is None or found[0] != want[0]:
+        return False
+    return found[1] == want[1] or found[1] is None or want[1] is None
+
+
 def engine_language(path: Path) -> str | None:
     """The language of a game's engine catalog (None for any other file)."""
     prefix = ENGINE_FILE.split("{")[0]
@@ -168,9 +219,10 @@ class CatalogError(ValueError):
     """A catalog that cannot be read: what is wrong with it, and its line where that can be
     told."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str, line: int | None = None, path: Path | None = None):
         super().__init__(message)
         self.line = line
+        self.path = path  # the catalog, when the error is one catalog's
 
 
 def read_catalog(root: Path, path: Path, kind: str = "catalog") -> Catalog:
@@ -182,14 +234,15 @@ def read_catalog(root: Path, path: Path, kind: str = "catalog") -> Catalog:
     except TooLarge as exc:
         raise CatalogError(
             f"the file is {exc.size:,} bytes; a catalog may have {exc.limit:,} (a game's "
-            "strings take a few hundred kilobytes)"
+            "strings take a few hundred kilobytes)",
+            path=path,
         ) from None
     try:
         return _parsed(raw)
     except (PluralError, pofile.HeaderError) as exc:
-        raise CatalogError(str(exc), exc.line) from None
+        raise CatalogError(str(exc), exc.line, path) from None
     except ValueError as exc:
-        raise CatalogError(str(exc), _catalog_line(raw, str(exc))) from None
+        raise CatalogError(str(exc), _catalog_line(raw, str(exc)), path) from None
 
 
 def _parsed(raw: bytes) -> Catalog:
@@ -276,6 +329,7 @@ class Report:
     plural: str = ENGLISH  # the catalog's plural rule, choosing the form of a counted string
     undeclared: list[tuple[str, str, str]] = field(default_factory=list)  # (where, field, text)
     texts: dict[str, str] = field(default_factory=dict)  # a translation → its catalog place
+    unread: list[Path] = field(default_factory=list)  # other catalogs of the language
     catalog: Path | None = None  # the catalog read, and the line of each translation in it
     text_lines: dict[str, int] = field(default_factory=dict)
     entry_lines: dict[Key, int] = field(default_factory=dict)

@@ -131,8 +131,9 @@ class Words:
 def _shipped(language: str) -> tuple[dict[str, tuple[str, ...]], str]:
     """The usable entries of the engine's own catalog for ``language`` and its plural rule
     (none when the engine ships no such catalog)."""
-    path = catalogs.ENGINE_LOCALE / f"{language}.po"
-    if not path.is_file():
+    names = dict.fromkeys((language, re.split(r"[_@-]", language)[0]))  # pt_BR: then pt
+    path = next((p for n in names if (p := catalogs.ENGINE_LOCALE / f"{n}.po").is_file()), None)
+    if path is None:
         return {}, ENGLISH
     read, rule, _, _ = usable(catalogs.read_catalog(catalogs.ENGINE_LOCALE, path), path)
     return read, rule
@@ -177,7 +178,7 @@ def words(language: str, root: Path | None = None) -> Words:
     shipped, plural = _shipped(language)
     if root is None:
         return Words(language, shipped, plural)
-    path = catalogs.engine_file(root, language)
+    path, _ = catalogs.catalog_for(root, language, engine=True)
     shown = catalogs.display_path(path)
     if not (path.exists() or path.is_symlink()):
         return Words(language, shipped, plural, shown)

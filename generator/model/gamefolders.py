@@ -13,21 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.errors import SpecError
+from generator.errors import STOCK_TEMPLATES, SpecError, shipped
 from generator.paths import PathRefused, within
 
-PACKAGE = Path(__file__).resolve().parents[1]  # the generator package
-
-
-def _shipped(inside: str, checkout: str) -> Path:
-    """A folder of data the package ships: inside it when installed (generator/<inside>),
-    at the top of the repository in a source checkout (<checkout>)."""
-    installed = PACKAGE / inside
-    return installed if installed.is_dir() else PACKAGE.parent / checkout
-
-
-SHARED_TEMPLATES = _shipped("stock", "templates")  # the stock template library
-BUNDLED_GAMES = _shipped("examples", "components")  # the example games pnp new --from copies
+SHARED_TEMPLATES = STOCK_TEMPLATES  # the stock template library (messages: stock/…)
+BUNDLED_GAMES = shipped("examples", "components")  # the example games pnp new --from copies
 DEFAULT_COMPONENTS = Path("components")
 OWN_OUTPUT = "output"  # where pnp run inside a game folder writes; never part of the game
 MAX_WATCHED = 2_000  # folders a watch follows (each one an inotify watch)

@@ -146,8 +146,10 @@ def _engine_words(root: Path, language: str, errors: ErrorList) -> Words | None:
     try:
         return words(language, root)
     except catalogs.CatalogError as exc:
-        path = catalogs.engine_file(root, language)
-        errors.add(path, exc.line, f"broken catalog: {exc}; fix the entry or remove the file")
+        if exc.path is None:  # not one catalog's: which of several to read
+            errors.add(catalogs.catalog_dir(root), None, str(exc))
+            return None
+        errors.add(exc.path, exc.line, f"broken catalog: {exc}; fix the entry or remove the file")
     except PathRefused as exc:
         path = catalogs.engine_file(root, language)
         errors.add(path, None, f"{exc}; a catalog is a PO file inside locale/")
@@ -171,7 +173,11 @@ def _translate(
     report = catalogs.Report(language)
     if language == declared[0]:
         return report
-    path = catalogs.catalog_dir(root) / f"{language}.po"
+    try:
+        path, report.unread = catalogs.catalog_for(root, language)
+    except catalogs.CatalogError as exc:
+        errors.add(catalogs.catalog_dir(root), None, str(exc))
+        return None
     found, undeclared = game_strings(root, docs)
     report.undeclared = [
         (catalogs.where(u.path, u.line), u.name, u.text) for u in undeclared if not u.offered

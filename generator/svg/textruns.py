@@ -271,10 +271,23 @@ def _warn_unsupported(
     mode = ctx.style.get("writing-mode", "lr")
     if mode not in ("lr", "lr-tb", "horizontal-tb", "rl", "rl-tb"):
         compiler.warn("writing-mode", f"vertical text ({where}) is drawn horizontally")
-    if ctx.style.get("direction") == "rtl" and not shaping.needed(
-        "".join(element.itertext())
-    ):  # fmt: skip
+    text = "".join(element.itertext())
+    if ctx.style.get("direction") == "rtl" and not shaping.needed(text) and _moved(text):
         compiler.warn("direction", f"right-to-left text ({where}) is drawn left to right")
+
+
+MIRRORED = dict(zip("()[]{}<>«»‹›", ")(][}{><»«›‹", strict=True))
+
+
+def _moved(text: str) -> bool:
+    """Whether right-to-left text with no letters that need shaping reads otherwise than
+    drawn left to right (from its right end): "Go!" would show "!Go"; "—" or "(2)" in an
+    Arabic line shows as it is written."""
+    at = shaping.levels(text, True)
+    shown = "".join(
+        MIRRORED.get(text[i], text[i]) if at[i] % 2 else text[i] for i in shaping.visual_order(at)
+    )
+    return shown != text
 
 
 def _font(compiler: Compiling, style: dict[str, str]) -> str:
@@ -369,7 +382,10 @@ def _runs(compiler: Compiling, collected: _Text, positions: dict[int, Position])
         spacing = 0.0 if shaped else spacing  # joined letters are never spaced apart
         width: float = pdfmetrics.stringWidth(piece, font, size) + spacing * len(piece)
         shift = _baseline(compiler, style, ctx, font, size)
-        rtl = {"rtl": True, "ltr": False}.get(style.get("direction", "")) if shaped else None
+        direction = style.get("direction", "")
+        # right to left: shaped so, and its start is its right end, whatever it holds (a dash
+        # or a number in an Arabic line is placed as the line's words are)
+        rtl = {"rtl": True, "ltr": False}.get(direction) if shaped or direction == "rtl" else None
         chunks[-1].append(Run(pen_x, pen_y + shift, piece, font, size, spacing, ctx, width, rtl))
         pen_x += width
         _drawable(font, piece, text)
