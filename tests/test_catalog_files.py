@@ -6,6 +6,7 @@ language, and one that is not read is named."""
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 from pathlib import Path
@@ -15,6 +16,7 @@ from test_engine_words import FRENCH, declare, init
 from test_i18n import GAME, write_small_game
 
 from generator.i18n import catalogs
+from generator.i18n.powrap import po_lines
 
 
 @pytest.fixture
@@ -119,3 +121,31 @@ def test_a_language_with_a_region_takes_the_engines_words_of_its_language(pnp, g
     result = pnp("check", GAME, "--components", game.parent, "--lang", "pt_BR")
     assert result.exit_code == 0, result.stderr
     assert "engine" not in result.stderr
+
+
+POOL = (
+    list("abcdefghij") * 6
+    + [" "] * 20
+    + list("0123456789-–—/:.,;!?()[]{}«»“”‘’\"'%·×…°²+#$&*=<>@|~^_`é")
+    + ["\u00a0", "\u202f", "\u200b", "\\", "\n", "\t", "\u064e"]
+    + list("خبزמשחקक\u093fก\u0e31中文")
+)
+
+
+def test_strings_are_wrapped_as_msgcat_wraps_them(tmp_path):
+    """pnp's line breaking against GNU msgcat's on 400 random strings of the characters
+    translators write (spaces, dashes, slashes, quotes, no-break spaces, escapes, Arabic,
+    Hebrew, Devanagari, Thai, Chinese): the same lines, as msgid, msgctxt and msgstr."""
+    generator = random.Random(39)
+    texts = [
+        "".join(generator.choice(POOL) for _ in range(generator.randint(1, 240)))
+        for _ in range(400)
+    ]
+    lines = ['msgid ""', 'msgstr "Content-Type: text/plain; charset=UTF-8\\n"', ""]
+    for number, text in enumerate(texts):
+        lines += [*po_lines("msgctxt", f"{number} {text[:60]}"), *po_lines("msgid", text)]
+        lines += [*po_lines("msgstr", text[::-1]), ""]
+    ours = "\n".join(lines)
+    path = tmp_path / "random.po"
+    path.write_text(ours, encoding="utf-8")
+    assert msgcat(path).decode("utf-8") == ours

@@ -99,8 +99,10 @@ def test_a_range_of_players_counts_by_its_upper_end():
 
 
 def test_numbers_are_written_the_languages_way():
-    assert words("de").text("size_rect", w=63.5, h=88.9) == "63,5 × 88,9 mm"
-    assert Words("en").text("size_rect", w=63.5, h=88.9) == "63.5 × 88.9 mm"
+    # no-break spaces: a size is never parted from its unit nor across its ×
+    assert words("de").text("size_rect", w=63.5, h=88.9) == "63,5\u00a0×\u00a088,9\u00a0mm"
+    assert Words("en").text("size_rect", w=63.5, h=88.9) == "63.5\u00a0×\u00a088.9\u00a0mm"
+    assert "160–250\u00a0g/m²" in words("fr").text("inventory_paper_all_card")
     assert number(1234.5, "fr") == "1\u202f234,5"
     assert number(0.1 + 0.2, "en") == "0.3"  # no float noise
     assert number("2-4", "de") == "2-4"  # not a number: as it is

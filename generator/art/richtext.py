@@ -25,7 +25,9 @@ PT = 25.4 / 72  # one point in mm
 MIN_TEXT = round(6 * PT, 4)  # 6 pt: the smallest text a pack prints
 ICON_BOX = 20.0  # an icon macro draws in a 20 x 20 box centred on (0, 0)
 ASCENT = 0.76  # of the font size: from the top of a line to its baseline
-TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|\s+|\u200b+)")  # \u200b: fonts.ZWSP
+# markup, icons, spaces a line may break at (not a no-break space: "50 mm" stays whole), and
+# zero-width spaces (fonts.ZWSP)
+TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9-]*:|[^\S\u00a0\u2007\u202f\u2060]+|\u200b+)")
 PRECISION = 0.02  # mm: how close the fitted size comes to the largest that fits
 
 
@@ -40,6 +42,7 @@ class Overflow:
     line: int | None = None
     path: Path | None = None  # where the line is, when not the component's spec (a data file)
     text: str = ""  # the text that does not fit (a translation is told by it)
+    fix: str = ""  # what to do, when not "shorten the text or make the box larger"
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,7 @@ def paragraphs(text: str, icons: bool) -> list[list[list[Piece]]]:
                 bold = not bold
             elif token == "*":
                 italic = not italic
-            elif token.isspace():
+            elif token.isspace() and TOKEN.fullmatch(token):
                 words += _by_direction(word) if word else []
                 word = []
             elif token.startswith(ZWSP):

@@ -138,7 +138,7 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
         ],
         "overflows": [
             {
-                "file": display_path(o.path or components[o.component].path),
+                "file": display_path(o.path or components.get(o.component, game.doc).path),
                 "line": o.line,
                 "component": o.component,
                 "piece": o.piece,
@@ -372,9 +372,10 @@ def explain_overflows(game: Game, overflows: list[Overflow]) -> None:
     places = report.places if report is not None else {}
     texts = report.texts if report is not None else {}
     for o in overflows:
-        component = next(c for c in game.components if c.id == o.component)
-        where = display_path(o.path or component.path) + (f":{o.line}" if o.line else "")
-        fix = "shorten the text or make the box larger"
+        component = next((c for c in game.components if c.id == o.component), None)
+        path = o.path or (component.path if component else game.doc.path)
+        where = display_path(path) + (f":{o.line}" if o.line else "")
+        fix = o.fix or "shorten the text or make the box larger"
         place = _translation_place(o.text, texts) if o.text else places.get(where)
         if place:
             where = place

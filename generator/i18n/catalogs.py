@@ -193,25 +193,30 @@ def extract(
     """A catalog template of the printed strings of a game's documents: one entry per text
     and context, with every place it comes from and the notes for translators; a string
     that takes a number is a plural entry whose msgid_plural is its msgid (the source has
-    one text for every number)."""
+    one text for every number). Entries come in the order of the specs and their lines, as
+    xgettext orders a template by its sources."""
     catalog = pofile.fresh(project=project, creation_date=FIXED_DATE, fuzzy=False)
-    for doc, found in documents:
-        for item in found:
-            path, line = doc.where(item.loc)
-            reference = (path.relative_to(root).as_posix(), line)
-            flags = ["python-brace-format"] if keeping.PLACEHOLDER.search(item.text) else []
-            message = catalog.get(item.text, item.context)
-            if message is None:
-                catalog.add(
-                    (item.text, item.text) if item.counted else item.text,
-                    context=item.context,
-                    locations=[reference],
-                    auto_comments=list(item.notes),
-                    flags=flags,
-                )
-            else:
-                message.locations.append(reference)
-                message.auto_comments += [n for n in item.notes if n not in message.auto_comments]
+    placed = [
+        ((index, doc.line_of(item.loc), order), doc, item)
+        for index, (doc, found) in enumerate(documents)
+        for order, item in enumerate(found)
+    ]
+    for _, doc, item in sorted(placed, key=lambda entry: entry[0]):
+        path, line = doc.where(item.loc)
+        reference = (path.relative_to(root).as_posix(), line)
+        flags = ["python-brace-format"] if keeping.PLACEHOLDER.search(item.text) else []
+        message = catalog.get(item.text, item.context)
+        if message is None:
+            catalog.add(
+                (item.text, item.text) if item.counted else item.text,
+                context=item.context,
+                locations=[reference],
+                auto_comments=list(item.notes),
+                flags=flags,
+            )
+        else:
+            message.locations.append(reference)
+            message.auto_comments += [n for n in item.notes if n not in message.auto_comments]
     return catalog
 
 

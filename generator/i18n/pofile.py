@@ -160,8 +160,15 @@ def write(catalog: Catalog, handle: IO[bytes]) -> None:
     charset = catalog.charset or "utf-8"
     blocks = [_header_block(catalog)]
     blocks += [_entry(catalog, m) for m in catalog if m.id]
-    blocks += [_entry(catalog, m, "#~ ") for m in catalog.obsolete.values()]
+    kept = [m for m in catalog.obsolete.values() if _translated(m)]  # as msgmerge keeps them
+    blocks += [_entry(catalog, m, "#~ ") for m in kept]
     handle.write("\n\n".join("\n".join(block) for block in blocks).encode(charset) + b"\n")
+
+
+def _translated(message: Message) -> bool:
+    """Whether an entry has a translation (an obsolete one without is dropped)."""
+    string = message.string
+    return any(string) if isinstance(string, (list, tuple)) else bool(string)
 
 
 def _header_block(catalog: Catalog) -> list[str]:

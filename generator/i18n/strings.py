@@ -22,6 +22,20 @@ HERE = Path(__file__).resolve().parent  # the package's own data: strings.yaml
 SOURCE = "generator/i18n/strings.yaml"  # how catalogs name it (references, messages)
 
 
+NBSP = "\u00a0"
+UNIT = re.compile(r"(?<=\d)[ \u202f](?=(?:mm|cm|g/m²|pt|%|°)(?!\w))")  # 50 mm, 80 g/m², 100 %
+TIMES = re.compile(r"(?<=\d)[ \u202f]?×[ \u202f]?(?=\d)")  # 63,5 × 88,9
+SIGN = re.compile(r"(?<=Ø) (?=\d)")  # Ø 30 mm
+
+
+def glued(text: str) -> str:
+    """``text`` with no-break spaces where a line must not part a number from its unit, the
+    two sides of a size, or a sign from its number ("160–250 g/m²" never ends a line with
+    "160–250")."""
+    text = TIMES.sub(f"{NBSP}×{NBSP}", UNIT.sub(NBSP, text))
+    return SIGN.sub(NBSP, text)
+
+
 @dataclass(frozen=True)
 class Plural:
     """A counted string: the placeholder that counts and its two English forms."""
@@ -114,7 +128,15 @@ class Words:
         else:
             chosen = forms[0] if forms else source
         shown = {k: numbers.number(v, self.language) for k, v in values.items()}
-        return chosen.format(**shown)
+        return glued(chosen.format(**shown))
+
+    def place(self, key: str) -> tuple[Path | None, int | None]:
+        """The catalog a key's words come from and its line there: the game's own engine
+        catalog, else the engine's (None, None for English)."""
+        if self.own and key in self.translated and key in self.lines:
+            return Path(self.catalog), self.lines[key]
+        path, lines = _shipped_lines(self.language)
+        return (path, lines.get(key)) if path else (None, None)
 
     def number(self, value: float) -> str:
         """A number as the language writes it (63.5 is '63,5' in German)."""
@@ -127,16 +149,31 @@ class Words:
         return [key for key in _strings() if key not in self.translated]
 
 
+def _shipped_path(language: str) -> Path | None:
+    """The engine's own catalog for ``language`` (its language's for a region: pt for pt_BR)."""
+    names = dict.fromkeys((language, re.split(r"[_@-]", language)[0]))
+    return next((p for n in names if (p := catalogs.ENGINE_LOCALE / f"{n}.po").is_file()), None)
+
+
 @cache
 def _shipped(language: str) -> tuple[dict[str, tuple[str, ...]], str]:
     """The usable entries of the engine's own catalog for ``language`` and its plural rule
     (none when the engine ships no such catalog)."""
-    names = dict.fromkeys((language, re.split(r"[_@-]", language)[0]))  # pt_BR: then pt
-    path = next((p for n in names if (p := catalogs.ENGINE_LOCALE / f"{n}.po").is_file()), None)
+    path = _shipped_path(language)
     if path is None:
         return {}, ENGLISH
     read, rule, _, _ = usable(catalogs.read_catalog(catalogs.ENGINE_LOCALE, path), path)
     return read, rule
+
+
+@cache
+def _shipped_lines(language: str) -> tuple[Path | None, dict[str, int]]:
+    """The engine's own catalog for ``language`` and each key's line there."""
+    path = _shipped_path(language)
+    if path is None:
+        return None, {}
+    _, _, lines, _ = usable(catalogs.read_catalog(catalogs.ENGINE_LOCALE, path), path)
+    return path, lines
 
 
 def usable(

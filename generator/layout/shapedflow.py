@@ -8,6 +8,7 @@ HarfBuzz shapes it (``svg.canvas.draw_run``). Any other text keeps reportlab's p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
@@ -22,10 +23,35 @@ from generator.art.richtext import ICON_BOX, Line, Look
 from generator.art.store import Drawing
 from generator.svg import canvas as rl
 from generator.svg import shaping
-from generator.svg.fonts import drawing_font, variant_of
+from generator.svg.fonts import drawing_font, text_width, variant_of
 
 ICON_DROP = 0.18  # an icon's bottom sits this many font sizes below the baseline
 Icon = Callable[[str], Drawing]
+WORD_BREAK = re.compile(r"[^\S\u00a0\u2060]+|\u200b")  # where lines break: no no-break space
+MARKUP = re.compile(r"\*\*|(?<!\*)\*(?!\*)")
+ICON_CODE = re.compile(r":[a-z0-9][a-z0-9-]*:")
+AFTER_HYPHEN = re.compile(r"(?<=[^\W\d_]-)(?=[^\W\d_])")  # Big-|Plastic: a line may end there
+
+
+def wide_words(
+    text: str, room: float, size: float, weight: str = "normal"
+) -> list[tuple[str, float]]:
+    """The words of ``text`` wider than ``room`` (points, at font ``size``; an icon one em),
+    each with how much wider: a paragraph would split such a word across lines with no
+    hyphen (reportlab's) or run it past its edge (pnp's). A word with hyphens may end a line
+    after one (``embeddedHyphenation``), so each part counts by itself. A text with bold in
+    it is measured bold throughout, the wider."""
+    weight = "bold" if "**" in text else weight
+    out = []
+    for word in WORD_BREAK.split(str(text)):
+        icons = len(ICON_CODE.findall(word)) * size  # an icon is one em wide
+        bare = MARKUP.sub("", ICON_CODE.sub("", word))
+        parts = AFTER_HYPHEN.split(bare) if bare else [""]
+        widest = max(parts, key=lambda p: text_width(p, size, weight))
+        width = (text_width(widest, size, weight) if widest else 0.0) + icons
+        if width > room + 0.01:
+            out.append((widest or word, width - room))
+    return out
 
 
 def draw_icon(canvas: Canvas, drawing: Drawing, left: float, baseline: float, size: float) -> None:

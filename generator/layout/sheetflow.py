@@ -36,7 +36,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.art.richtext import Overflow
 from generator.art.store import Drawing
-from generator.layout.shapedflow import ICON_DROP, ShapedParagraph, draw_icon
+from generator.layout.shapedflow import ICON_DROP, ShapedParagraph, draw_icon, wide_words
 from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
 from generator.model.yamlsource import Path_
 from generator.svg import canvas as rl
@@ -50,6 +50,7 @@ SHRINK_STEP = 0.5
 MAX_PAGES = 60
 TITLE_SPACE = 14 * mm
 COLUMN_GAP = 6 * mm
+CELL_PAD = 2.5  # points each side of a table cell's text
 CALLBACK = "pnpicon"
 # a bullet at BULLET_AT font sizes from the column's edge, its text at BULLET_TEXT: reportlab
 # pushes a first line right when the bullet (0.59 sizes wide) and its 0.6 sizes of space end
@@ -128,6 +129,14 @@ class FlowLayout:
     def story(self, size: float) -> list[Flowable]:
         """The sheet's flowables at body font ``size``."""
         return Story(self, size).build()
+
+    def split_words(self) -> list[tuple[Path_, str, str, float]]:
+        """The words of the sheet, at the size it is set in, too wide for their column or
+        table cell (a line would split them with no hyphen): where each is in the spec, its
+        text, the word and how much wider (points)."""
+        story = Story(self, self.size)
+        story.build()
+        return story.wide
 
     def count(self, size: float) -> tuple[int, float]:
         """Pages the story takes at ``size``, and the height (mm) left over after
@@ -289,7 +298,9 @@ class Story:
         self.layout = layout
         self.size = size
         register_fonts()
-        self.body = ParagraphStyle("body", fontName=REGULAR, fontSize=size, leading=size * 1.25)
+        self.body = ParagraphStyle(
+            "body", fontName=REGULAR, fontSize=size, leading=size * 1.25, embeddedHyphenation=1
+        )  # a long word with hyphens ends a line after one, not split anywhere
         self.bold = ParagraphStyle("sub", parent=self.body, fontName=BOLD, spaceBefore=size * 0.4)
         self.bullet = ParagraphStyle(
             "bullet",
@@ -300,6 +311,7 @@ class Story:
             bulletFontSize=size,
         )
         self.where: tuple[str | int, ...] = ()
+        self.wide: list[tuple[Path_, str, str, float]] = []  # words too wide for their room
 
     def build(self) -> list[Flowable]:
         out: list[Flowable] = []
@@ -344,11 +356,12 @@ class Story:
         cell = ParagraphStyle("cell", parent=self.body, fontSize=size, leading=size * 1.2)
         head = ParagraphStyle("cellhead", parent=cell, fontName=BOLD)
         rows = self.layout.rows_from(table, (*self.where, "table")) if table.from_ else table.rows
-        data = [[self.para(c, head) for c in table.header]] if table.header else []
-        data += [[self.para(c, cell) for c in row] for row in rows]
         width = self.layout.column_width
-        weights = table.widths or [1.0] * len(data[0])
+        weights = table.widths or [1.0] * len(table.header or rows[0])
         widths = [width * w / sum(weights) for w in weights]
+        rooms = [w - 2 * CELL_PAD for w in widths]
+        data = [self.cells(table.header, head, rooms)] if table.header else []
+        data += [self.cells(row, cell, rooms) for row in rows]
         if self.layout.rtl:
             data, widths = [row[::-1] for row in data], widths[::-1]
         result = Table(data, colWidths=widths, repeatRows=1 if table.header else 0)
@@ -358,17 +371,28 @@ class Story:
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("TOPPADDING", (0, 0), (-1, -1), 1.5),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-            ("LEFTPADDING", (0, 0), (-1, -1), 2.5),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
         ]
         if table.header:
             style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e4e4e4")))
         result.setStyle(TableStyle(style))
         return result
 
-    def para(self, text: str, style: ParagraphStyle, bullet: str | None = None) -> Flowable:
+    def cells(self, row: list[str], style: ParagraphStyle, rooms: list[float]) -> list[Flowable]:
+        """A table row's paragraphs, each cell's words measured against its own width."""
+        return [self.para(c, style, room=r) for c, r in zip(row, rooms, strict=False)]
+
+    def para(
+        self, text: str, style: ParagraphStyle, bullet: str | None = None, room: float = 0.0
+    ) -> Flowable:
         """A paragraph of spec text in ``style``: reportlab's, or pnp's own for text that
-        needs shaping (``shapedflow``); an unknown icon fails now, at its line."""
+        needs shaping (``shapedflow``); an unknown icon fails now, at its line. Its words too
+        wide for ``room`` (points; the column less the style's indents when 0) are noted."""
+        room = room or self.layout.column_width - style.leftIndent - style.rightIndent
+        weight = "bold" if style.fontName == BOLD else "normal"
+        for word, excess in wide_words(str(text), room, style.fontSize, weight):
+            self.wide.append((self.where, str(text), word, excess))
         if not shaping.needed(text):
             return Paragraph(self.markup(text, style.fontSize), style, bulletText=bullet)
         for name in ICON_CODE.findall(text):

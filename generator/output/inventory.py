@@ -3,6 +3,7 @@ calibration square and the printing instructions."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -12,14 +13,15 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
+from generator.art.richtext import Overflow
 from generator.layout.pack import Pack
-from generator.layout.shapedflow import paragraph
+from generator.layout.shapedflow import WORD_BREAK, paragraph, wide_words
 from generator.layout.sheets import BoardMap
 from generator.model.designs import Design
 from generator.model.sizes import sheet_geometry
 from generator.svg import canvas as rl
 from generator.svg import shaping
-from generator.svg.fonts import BOLD, REGULAR, register_fonts
+from generator.svg.fonts import BOLD, REGULAR, register_fonts, text_width
 
 SIDE = 15.0  # mm: the inventory's own side margin, well inside the printable area
 SQUARE = 50.0  # mm: the calibration square
@@ -36,7 +38,7 @@ def _styles(rtl: bool = False) -> dict[str, ParagraphStyle]:
     register_fonts()
     if rtl:
         return {k: ParagraphStyle(k, v, alignment=TA_RIGHT) for k, v in _styles().items()}
-    return {
+    styles = {
         "title": ParagraphStyle("title", fontName=BOLD, fontSize=22, leading=26),
         "sub": ParagraphStyle("sub", fontName=REGULAR, fontSize=11, leading=14),
         "note": ParagraphStyle("note", fontName=REGULAR, fontSize=9.5, leading=12.5),
@@ -47,6 +49,9 @@ def _styles(rtl: bool = False) -> dict[str, ParagraphStyle]:
         "head": ParagraphStyle("head", fontName=BOLD, fontSize=9, leading=11),
         "heading": ParagraphStyle("heading", fontName=BOLD, fontSize=12, leading=15, spaceAfter=4),
     }
+    for style in styles.values():
+        style.embeddedHyphenation = 1  # a word with hyphens ends a line after one, if it must
+    return styles
 
 
 def page_ranges(pages: list[int]) -> str:
@@ -60,19 +65,27 @@ def page_ranges(pages: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs) or "–"
 
 
-def _table(pack: Pack, width: float) -> Table:
-    """The contents table: one row per component, its kinds and counts beneath its name;
-    its columns from the right when the pack's words read right to left."""
-    rtl = _reads_from_right(pack)
-    st = _styles(rtl)
-    rows = [
-        [
-            paragraph(pack.words.text(k), st["head"], pack.words.text(k))
-            for k in ("inventory_component", "inventory_count", "inventory_size", "inventory_pages")
-        ]
-    ]
+HEADS = ("inventory_component", "inventory_count", "inventory_size", "inventory_pages")
+CELL_PAD = 6.0  # pt: the padding reportlab's table gives each side of a cell
+HEAD_ROOM = 30 * mm  # a column header this wide or less stays on one line
+COLUMN_SHARE = 0.25  # the most of the table's width the count, size or pages column takes
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A component's line of the contents, as text: its name (and its kinds, when it has
+    several), its count, size and pages."""
+
+    component: str
+    title: str
+    kinds: str | None
+    cells: tuple[str, str, str]
+
+
+def _rows(pack: Pack) -> list[_Row]:
+    """The contents' lines, one per component."""
+    rows = []
     for plan in pack.components:
-        spec = plan.component.spec
         labels = _labels(plan.designs)
         if labels is None or len(plan.designs) > MAX_KINDS_LISTED:
             kinds = pack.words.text("inventory_kinds", count=len(plan.designs))
@@ -83,15 +96,40 @@ def _table(pack: Pack, width: float) -> Table:
             )
         size = plan.shape.label(pack.words) if plan.shape else ""
         count = pack.words.number(plan.count)
-        rows.append(
-            [
-                _name_cell(spec.title, kinds if len(plan.designs) > 1 else None, st),
-                paragraph(count, st["cell"]),
-                paragraph(size, st["cell"]),
-                paragraph(page_ranges(plan.pages), st["cell"]),
-            ]
-        )
-    widths = [width - 75 * mm, 18 * mm, 32 * mm, 25 * mm]
+        several = kinds if len(plan.designs) > 1 else None
+        title = plan.component.spec.title
+        rows.append(_Row(plan.component.id, title, several, (count, size, page_ranges(plan.pages))))
+    return rows
+
+
+def _widths(pack: Pack, rows: list[_Row], width: float) -> list[float]:
+    """The contents' column widths (points): the count, size and pages each as wide as its
+    widest cell, and its header on one line (a long header at least as wide as its longest
+    word), up to a share of the table; the component's name takes the rest."""
+    out = []
+    for column, key in enumerate(HEADS[1:]):
+        head = pack.words.text(key)
+        words = max((text_width(w, 9, "bold") for w in WORD_BREAK.split(head) if w), default=0)
+        whole = text_width(head, 9, "bold")
+        cells = max((text_width(r.cells[column], 9) for r in rows), default=0.0)
+        wanted = max(cells, words, min(whole, HEAD_ROOM)) + 2 * CELL_PAD + 1
+        out.append(min(wanted, COLUMN_SHARE * width))
+    return [max(width - sum(out), 0.0), *out]
+
+
+def _table(pack: Pack, width: float) -> Table:
+    """The contents table: one row per component, its kinds and counts beneath its name;
+    its columns from the right when the pack's words read right to left."""
+    rtl = _reads_from_right(pack)
+    st = _styles(rtl)
+    rows: list[list[Flowable | list[Flowable]]] = [
+        [paragraph(pack.words.text(k), st["head"], escape(pack.words.text(k))) for k in HEADS]
+    ]
+    found = _rows(pack)
+    for row in found:
+        cells = [paragraph(cell, st["cell"]) for cell in row.cells]
+        rows.append([_name_cell(row.title, row.kinds, st), *cells])
+    widths = _widths(pack, found, width)
     if rtl:
         rows, widths = [row[::-1] for row in rows], widths[::-1]
     table = Table(rows, colWidths=widths, repeatRows=1)
@@ -108,6 +146,53 @@ def _table(pack: Pack, width: float) -> Table:
         )
     )
     return table
+
+
+def split_words(pack: Pack) -> list[Overflow]:
+    """The words of the contents page too wide for where they are set, which a line would
+    split with no hyphen: each at its engine catalog's line (the engine's words) or as the
+    component's or game's text (the check puts a translation at its catalog line)."""
+    width = pack.paper[0] * mm - 2 * SIDE * mm
+    rows = _rows(pack)
+    widths = _widths(pack, rows, width)
+    out = []
+    for key, room in zip(HEADS, widths, strict=True):
+        for word, excess in wide_words(pack.words.text(key), room - 2 * CELL_PAD, 9, "bold"):
+            out.append(_engine_split(pack, key, word, excess, room))
+    for row in rows:
+        for text, size in ((row.title, 9.0), (row.kinds or "", 7.5)):
+            for word, excess in wide_words(text, widths[0] - 2 * CELL_PAD, size):
+                out.append(_game_split(pack, row.component, text, word, excess, widths[0]))
+    return out
+
+
+def _engine_split(pack: Pack, key: str, word: str, excess: float, room: float) -> Overflow:
+    """An engine word split on the contents page, at its line of the catalog it is from."""
+    path, line = pack.words.place(key)
+    return Overflow(
+        "",
+        "the contents page",
+        f"column '{pack.words.text(key)}' ({room / mm:.1f} mm)",
+        f"{excess / mm:.1f} mm of width for the word '{word}', which a line would split",
+        line,
+        path,
+        word,
+        fix=f"give a shorter word for '{key}' in locale/engine-{pack.words.language}.po "
+        "(its entries win over pnp's own)",
+    )
+
+
+def _game_split(
+    pack: Pack, component: str, text: str, word: str, excess: float, room: float
+) -> Overflow:
+    """A word of the game's own split on the contents page (a component's name or kinds)."""
+    return Overflow(
+        component,
+        "the contents page",
+        f"the component column ({room / mm:.1f} mm)",
+        f"{excess / mm:.1f} mm of width for the word '{word}', which a line would split",
+        text=text,
+    )
 
 
 def _name_cell(

@@ -15,6 +15,7 @@ from generator.layout.pack import Pack
 from generator.model.loader import Game
 from generator.model.sizes import paper_sizes
 from generator.options import DEFAULT_OPTIONS, PrintOptions
+from generator.output import inventory
 from generator.plan import components, shares
 from generator.plan.numbering import number
 from generator.plan.planner import Planner
@@ -49,4 +50,5 @@ def plan_pack(
         raise SpecFailure(list(dict.fromkeys(planner.errors)))
     pack.art.split_layers()
     number(pack)
+    pack.overflows.extend(inventory.split_words(pack))
     return pack

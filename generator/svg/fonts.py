@@ -117,7 +117,8 @@ REGULAR, BOLD = NAMES[("normal", "normal")], NAMES[("bold", "normal")]
 
 ZWSP = "\u200b"  # a zero-width space: where a line may break between words written without
 # spaces (Thai), as a translator marks them; not a gap
-BREAKS = re.compile(r"([\s\u200b]+)")  # what parts two words on a line (a space wins)
+# what parts two words on a line (a space wins; a no-break space parts none)
+BREAKS = re.compile(r"((?:[^\S\u00a0\u2007\u202f\u2060]|\u200b)+)")
 _families: dict[str, dict[Variant, str]] = {}  # family (lower case) -> variant -> font name
 _files: dict[str, str] = {}  # a game font's registered name -> the file it was last read from
 

@@ -3,6 +3,9 @@ pages; printed once with the pages nobody cuts, or in copies on sheets of their 
 
 from __future__ import annotations
 
+from reportlab.lib.units import mm
+
+from generator.art.richtext import Overflow
 from generator.art.shapes import Shape
 from generator.art.store import Artwork
 from generator.errors import SpecError, display_path
@@ -43,6 +46,19 @@ def plan(planner: Planner, component: Component, spec: SheetSpec, designs: list[
     if layout.overflow:
         layout.overflow.line = component.doc.line_of(("pages",))
         planner.pack.overflows.append(layout.overflow)
+    for where, text, word, excess in layout.split_words():
+        path, line = component.doc.where(where)
+        planner.pack.overflows.append(
+            Overflow(
+                component.id,
+                component.id,
+                f"a column of {layout.column_width / mm:.1f} mm at {layout.size:g} pt",
+                f"{excess / mm:.1f} mm of width for the word '{word}', which a line would split",
+                line,
+                path,
+                text,
+            )
+        )
     shape = Shape("rect", area[2], area[3])
     planner.pack.components[-1].shape = shape
     pieces = [p for d in designs for p in planner.pieces(d, shape, 0.0, "", None)]
