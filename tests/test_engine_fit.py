@@ -93,3 +93,43 @@ def test_a_word_too_wide_for_its_column_fails_the_check_at_its_catalog_line(pnp,
     said = [t for t in check.stderr.splitlines() if long in t]
     assert said and f"engine-fr.po:{line + 1}:" in said[0], said  # its msgid's line
     assert "which a line would split" in said[0] and "locale/engine-fr.po" in said[0], said
+
+
+WORDY_SHEET = """\
+kind: sheet
+title: Reference
+font_size: 10
+min_font_size: @MIN@
+sections:
+  - heading: Events
+    blocks:
+      - table:
+          header: [Card, Effect]
+          widths: [3, 2]
+          rows:
+            - ["7", "Versetze einen Geschenkwürfel aus einer Region mit @WORD@."]
+"""
+
+
+@pytest.mark.parametrize(("word", "smallest"), [("Big-Plastic-Spielsteinen", 6), ("Ü" * 24, 9)])
+def test_a_sheet_shrinks_until_its_words_fit_their_cells_or_fails(pnp, tmp_path, word, smallest):
+    """German's long compounds in a sheet table's narrow cell ('Big-Plastic-Spielsteine / n.'
+    printed split in Chocolate Coin): the sheet's text shrinks, as a text box's does, until
+    every word fits its cell; a word that fits at no size allowed fails the check at its line,
+    instead of printing split."""
+    from test_sheets import make_game
+
+    sheet = WORDY_SHEET.replace("@WORD@", word).replace("@MIN@", str(smallest))
+    components = make_game(tmp_path, {"reference.yaml": sheet})
+    check = pnp("check", "--components", components)
+    said = [line for line in check.stderr.splitlines() if "which a line would split" in line]
+    if smallest == 6:
+        assert check.exit_code == 0 and not said, check.stderr
+        out = tmp_path / "out"
+        assert pnp("build", "--components", components, "--out", out).exit_code == 0
+        with pdfplumber.open(out / "g" / "g.pdf") as pdf:
+            text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+        assert re.search(r"Big-\n?Plastic-\n?Spielsteinen\.", text), text  # at a hyphen at most
+    else:
+        assert check.exit_code == 1 and len(said) == 1, check.stderr
+        assert "reference.yaml:" in said[0] and "Ü" * 24 in said[0], said

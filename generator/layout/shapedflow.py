@@ -30,7 +30,6 @@ Icon = Callable[[str], Drawing]
 WORD_BREAK = re.compile(r"[^\S\u00a0\u2060]+|\u200b")  # where lines break: no no-break space
 MARKUP = re.compile(r"\*\*|(?<!\*)\*(?!\*)")
 ICON_CODE = re.compile(r":[a-z0-9][a-z0-9-]*:")
-AFTER_HYPHEN = re.compile(r"(?<=[^\W\d_]-)(?=[^\W\d_])")  # Big-|Plastic: a line may end there
 
 
 def wide_words(
@@ -38,19 +37,17 @@ def wide_words(
 ) -> list[tuple[str, float]]:
     """The words of ``text`` wider than ``room`` (points, at font ``size``; an icon one em),
     each with how much wider: a paragraph would split such a word across lines with no
-    hyphen (reportlab's) or run it past its edge (pnp's). A word with hyphens may end a line
-    after one (``embeddedHyphenation``), so each part counts by itself. A text with bold in
-    it is measured bold throughout, the wider."""
+    hyphen (reportlab's, even one with hyphens of its own: it parts a word at one only to
+    fill a line's end) or run it past its edge (pnp's). A text with bold in it is measured
+    bold throughout, the wider."""
     weight = "bold" if "**" in text else weight
     out = []
     for word in WORD_BREAK.split(str(text)):
         icons = len(ICON_CODE.findall(word)) * size  # an icon is one em wide
         bare = MARKUP.sub("", ICON_CODE.sub("", word))
-        parts = AFTER_HYPHEN.split(bare) if bare else [""]
-        widest = max(parts, key=lambda p: text_width(p, size, weight))
-        width = (text_width(widest, size, weight) if widest else 0.0) + icons
+        width = (text_width(bare, size, weight) if bare else 0.0) + icons
         if width > room + 0.01:
-            out.append((widest or word, width - room))
+            out.append((bare or word, width - room))
     return out
 
 

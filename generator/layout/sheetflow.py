@@ -100,6 +100,7 @@ class FlowLayout:
     pages: int = 0
     overflow: Overflow | None = None
     _drawing: Iterator[None] | None = field(default=None, repr=False)
+    _wide: dict[float, bool] = field(default_factory=dict, repr=False)  # a word too wide, by size
 
     @property
     def column_width(self) -> float:
@@ -144,7 +145,9 @@ class FlowLayout:
         register_fonts()
         canvas = Canvas(io.BytesIO())
         canvas.setNamedCB(CALLBACK, lambda *_: None)
-        story = self.story(size)
+        built = Story(self, size)
+        story = built.build()
+        self._wide[size] = bool(built.wide)
         pages = 0
         while story:
             pages += 1
@@ -162,14 +165,15 @@ class FlowLayout:
 
     def fit(self, component: str) -> None:
         """Choose the largest font size (down to the minimum, in steps of half a point) at
-        which the sheet fits: the given size first, then by halving the range of sizes left
+        which the sheet fits its pages with every word within its column or cell (as a text
+        box shrinks its text): the given size first, then by halving the range of sizes left
         (a smaller font never needs more room), so a long sheet is laid out a few times, not
         once a step."""
         sizes = [self.spec.font_size]
         while sizes[-1] > self.spec.min_font_size + 1e-9:
             sizes.append(max(sizes[-1] - SHRINK_STEP, self.spec.min_font_size))
         pages, left = self.count(sizes[0])
-        if not left:
+        if not left and not self._wide[sizes[0]]:
             self.size, self.pages = sizes[0], pages
             return
         low, high = 1, len(sizes) - 1  # the answer is the first size that fits, if any
@@ -177,7 +181,7 @@ class FlowLayout:
         while low <= high:
             middle = (low + high) // 2
             pages, left = self.count(sizes[middle])
-            if left:
+            if left or self._wide[sizes[middle]]:  # a word wider than its column: smaller
                 low = middle + 1
             else:
                 fitting, high = (sizes[middle], pages), middle - 1
@@ -187,6 +191,8 @@ class FlowLayout:
         size = sizes[-1]
         pages, left = self.count(size)
         self.size, self.pages = size, self.spec.pages or pages
+        if not left:  # the pages hold it: only words too wide, which split_words() names
+            return
         allowed = self.spec.pages or MAX_PAGES
         self.overflow = Overflow(
             component,
