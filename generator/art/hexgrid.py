@@ -37,7 +37,7 @@ ICON_BOX = 20.0  # icon macros draw in a 20 x 20 box centred on (0, 0)
 ICON_SHARE = 0.42  # a cell's icon, as a share of the cell's size
 LABEL_SHARE = 0.15  # a cell's label (a town's name), as a share of the cell's size
 ICON_ROOM = 0.9  # the share of the room between a coordinate and a label an icon may take
-LABEL_ROOM = 0.9  # the share of a cell's width a label may take before it shrinks
+LABEL_AT = 0.28  # a cell's label lies this share of the cell's size from its centre
 CAP = 0.72  # capitals rise this many font sizes above the baseline
 PAD = 0.07  # room kept between a text and its cell's edge, as a share of the cell's size
 # where a text goes in a cell: the direction it is moved in from the centre
@@ -240,19 +240,20 @@ class _Painter:
             text(texts, label, (x + dx, y + dy), size, fill=coords.colour or ink_on(ground))
 
     def _label_layout(self) -> dict[Cell, tuple[float, Point]]:
-        """Each label's size and the middle of its text from its cell's centre: bold, at
-        the bottom (the top when the coordinates are at the bottom), shrunk to fit the cell
-        down to 6 pt."""
-        at = "top" if self.grid.coords.at.startswith("bottom") else "bottom"
-        room = _extent(self.outline)[0] * LABEL_ROOM
+        """Each label's size and the middle of its text from its cell's centre: bold, a
+        share of the cell below its centre (above it when the coordinates are at the
+        bottom), shrunk to the cell's width there down to 6 pt."""
+        side = -1 if self.grid.coords.at.startswith("bottom") else 1
         found = {}
         for cell, label in self.plan.labels.items():
             size = max(MIN_TEXT, self.grid.across * LABEL_SHARE)
+            dy = side * self.grid.across * LABEL_AT
+            room = _chord(self.outline, dy - size * CAP / 2, dy + size * CAP / 2)
+            room -= 2 * self.grid.across * PAD
             width = text_width(label, size, "bold")
-            if width > room:
+            if width > room > 0:
                 size = max(MIN_TEXT, size * room / width)
-                width = text_width(label, size, "bold")
-            found[cell] = (size, self._place(min(width, room), size, at))
+            found[cell] = (size, (0.0, dy))
         return found
 
     def _labels(self, layout: dict[Cell, tuple[float, Point]]) -> None:
@@ -301,6 +302,20 @@ class _Painter:
 def _extent(points: Sequence[Point]) -> tuple[float, float]:
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return max(xs) - min(xs), max(ys) - min(ys)
+
+
+def _chord(outline: Sequence[Point], top: float, bottom: float) -> float:
+    """The width of a convex cell (corners about its centre) all the way from ``top`` to
+    ``bottom`` (mm, y down): its narrowest across that band."""
+
+    def across(y: float) -> float:
+        xs = []
+        for (x1, y1), (x2, y2) in zip(outline, [*outline[1:], outline[0]], strict=True):
+            if min(y1, y2) <= y <= max(y1, y2) and y1 != y2:
+                xs.append(x1 + (x2 - x1) * (y - y1) / (y2 - y1))
+        return max(xs) - min(xs) if xs else 0.0
+
+    return min(across(top), across(bottom))
 
 
 def _inside(outline: Sequence[Point], x: float, y: float) -> bool:

@@ -153,6 +153,6 @@ def _no_template(root: Path, name: str) -> str:
     close = difflib.get_close_matches(name, there, n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'? " if close else ""
     return (
-        f"template '{name}' is not in {root.name}/templates/ nor the shared templates/; {hint}"
-        "give a template whose macro cell(c) draws the cell"
+        f"template '{name}' not found in {root.name}/templates/ or the shared templates/; "
+        f"{hint}name a template whose macro cell(c) draws the cell"
     )

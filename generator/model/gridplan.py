@@ -44,11 +44,12 @@ def _listed(names: list[str]) -> str:
     return ", ".join(names[:SHOWN]) + more if names else "none"
 
 
-def _unknown(what: str, name: str, known: list[str], fix: str) -> str:
+def _unknown(what: str, name: str, known: list[str], fix: str, whose: str = "this grid's") -> str:
     """A name that is not among ``known``, with the one it is closest to."""
-    close = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    return f"{what} '{name}' is not one of this grid's: {_listed(known)}; {hint}{fix}"
+    close = difflib.get_close_matches(name.lower(), [k.lower() for k in known], n=1, cutoff=0.6)
+    near = next((k for k in known if close and k.lower() == close[0]), None)
+    hint = f"did you mean '{near}'? Or {fix}" if near else fix
+    return f"{what} '{name}' is not one of {whose}: {_listed(known)}; {hint}"
 
 
 def coords_size(grid: Grid) -> float:
@@ -95,8 +96,11 @@ def _names(grid: Grid) -> list[Problem]:
             seen.add(item.name)
     for i, terrain in enumerate(grid.terrains):
         if terrain.pattern is not None and terrain.pattern not in PATTERNS:
-            message = _unknown("pattern", terrain.pattern, list(PATTERNS), "name a stock pattern")
-            out.append((("terrains", i, "pattern"), message.replace("this grid's", "the stock")))
+            fix = "name one of them, or leave the pattern out"
+            message = _unknown(
+                "pattern", terrain.pattern, list(PATTERNS), fix, "the stock patterns"
+            )
+            out.append((("terrains", i, "pattern"), message))
     return out
 
 
@@ -135,7 +139,7 @@ def _terrain(grid: Grid, written: str) -> str | None:
 
 def _no_terrain(grid: Grid, written: str) -> str:
     known = [t.name for t in grid.terrains]
-    fix = "add it to terrains:" if known else "give the grid terrains: [{name, fill, ...}]"
+    fix = "add it to the grid's terrains:" if known else "give the grid terrains: [{name, fill}]"
     return _unknown("terrain", written, known, fix)
 
 
@@ -242,15 +246,16 @@ def _side_row(grid: Grid, row: HexsideRow) -> list[tuple[Cell, str, str, Cell | 
             raise _Wrong("to", str(exc)) from None
         for other in others:
             if not geometry.adjacent(cell, other):
-                raise _Wrong("to", _not_neighbours(geometry, naming, cell, other))
+                message = _not_neighbours(geometry, naming, cell, other)
+                raise _Wrong("to", f"{message}; a hexside lies between neighbours")
         return [(cell, geometry.direction(cell, o), style, o) for o in others]
     points = list(DIRECTIONS[geometry.shape])
     found = []
     for point in str(row.side).replace(",", " ").split():
         if point.upper() not in points:
-            fix = f"a {geometry.shape} cell's sides face {', '.join(points)}"
-            message = _unknown("compass point", point, points, fix)
-            raise _Wrong("side", message.replace(" of this grid's", " of these"))
+            whose = f"the sides of a {geometry.shape} cell"
+            fix = "write the sides separated by spaces, e.g. 'NE SE'"
+            raise _Wrong("side", _unknown("side", point, points, fix, whose))
         found.append((cell, point.upper(), style, geometry.neighbour(cell, point.upper())))
     return found
 
@@ -260,7 +265,7 @@ def _style(grid: Grid, written: str) -> str:
     looks = grid.line_looks()
     name = written.strip().lower()
     if name not in looks:
-        fix = "name a stock style or add it to the grid's lines:"
+        fix = "add it to the grid's lines: [{name, colour, width}]"
         raise _Wrong("style", _unknown("line style", written, sorted(looks), fix))
     return name
 

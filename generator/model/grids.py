@@ -9,7 +9,8 @@ stage draws a grid (``art/hexgrid``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import difflib
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
@@ -22,6 +23,23 @@ MIN_TEXT = round(6 * PT, 4)  # 6 pt: no text of a grid is smaller
 MAX_CELLS = 99  # columns or rows of a grid
 # the stock fill patterns a terrain may name (drawn once each by art/hexgrid)
 PATTERNS = ("dots", "hatching", "lines", "crosshatch", "waves", "grass")
+
+
+def _choice(what: str, values: tuple[str, ...]) -> BeforeValidator:
+    """A validator: a word that must be one of ``values``, refused with the one it is
+    closest to (a typo of a Literal gets no hint from pydantic)."""
+
+    def check(value: Any) -> Any:
+        if isinstance(value, str) and value not in values:
+            close = difflib.get_close_matches(value.lower(), values, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise ValueError(f"'{value}' is not a {what}; {hint}write one of: {', '.join(values)}")
+        return value
+
+    return BeforeValidator(check)
+
+
+SCHEMES = get_args(Scheme)
 POSITIONS = (
     "top",
     "bottom",
@@ -34,18 +52,12 @@ POSITIONS = (
     "bottom-right",
     "none",
 )
-Position = Literal[
-    "top",
-    "bottom",
-    "centre",
-    "left",
-    "right",
-    "top-left",
-    "top-right",
-    "bottom-left",
-    "bottom-right",
-    "none",
+Position = Annotated[Literal[POSITIONS], _choice("position in a cell", POSITIONS)]  # type: ignore[valid-type]
+Layout = Annotated[
+    Literal["square", "hex-flat", "hex-pointy"],
+    _choice("layout", ("square", "hex-flat", "hex-pointy")),
 ]
+Offset = Annotated[Literal["even", "odd"], _choice("offset", ("even", "odd"))]
 
 
 def _written(value: Any) -> Any:
@@ -74,7 +86,7 @@ CellList = Annotated[
 class Coords(StrictModel):
     """How each cell is named and what coordinate it prints."""
 
-    scheme: Scheme = Field(
+    scheme: Annotated[Scheme, _choice("coordinate scheme", SCHEMES)] = Field(
         default="wargame",
         description="wargame (0101: column then row, leading zeros), letters (A1: column "
         "letters, row number), numbers (1, 2, 3 ... row by row), none (cells named col-row, "
@@ -239,7 +251,7 @@ class Grid(StrictModel):
     """Cells in a square or hex layout, named ``{prefix}-{id}`` as places of the board."""
 
     prefix: Slug = Field(description="the name of the grid; its cells are '{prefix}-{id}'")
-    layout: Literal["square", "hex-flat", "hex-pointy"] = Field(
+    layout: Layout = Field(
         description="the cells' shape: square, hex-flat (flat top) or hex-pointy (pointy top)"
     )
     origin: Point = Field(description="the top-left corner of the first cell's box, [x, y] mm")
@@ -251,7 +263,7 @@ class Grid(StrictModel):
     )
     cols: int = Field(ge=1, le=MAX_CELLS, description="cells across")
     rows: int = Field(ge=1, le=MAX_CELLS, description="cells down")
-    offset: Literal["even", "odd"] = Field(
+    offset: Offset = Field(
         default="even",
         description="which columns (flat-top) or rows (pointy-top) are pushed half a hex: "
         "even (the 2nd, 4th ...) or odd (the 1st, 3rd ...)",

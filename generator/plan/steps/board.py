@@ -3,6 +3,8 @@ copies of a small board are cut like counters)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lxml import etree
 
 from generator.art.boards import board_svg, places
@@ -84,13 +86,17 @@ def _art(planner: Planner, component: Component, spec: BoardSpec) -> str:
     line = component.doc.line_of(("icons",))
     icons = spec.icon_template()
 
+    def locate(_value: object) -> tuple[Path, int]:
+        return component.path, line
+
     def icon(name: str) -> str:
         assert icons is not None  # only asked for when the board names its icons
-        return planner.renderer.macro(icons, "icon", name, lambda _v: (component.path, line))
+        return planner.renderer.macro(icons, "icon", name, locate)
 
     def cell(template: str, context: dict[str, object]) -> str:
-        where = lambda _v: (component.path, line)  # noqa: E731
-        return planner.renderer.macro(template, "cell", context, where)
+        if not planner.template_path(template).is_file():
+            return ""  # not there: said at the terrain's line when the game loaded
+        return planner.renderer.macro(template, "cell", context, locate)
 
     try:
         svg = board_svg(spec, icon if icons else None, cell)
