@@ -312,3 +312,27 @@ def test_a_500_by_400_map_is_tiled_with_its_assembly_map(tmp_path, pnp):
     assert any("Campaign map: how the tiles fit together" in t for t in text)
     ids = {f"{c:02d}{r:02d}" for c in range(1, 23) for r in range(1, 16)}
     assert ids <= set(" ".join(text).split())  # every hex's number is on some tile
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+QUOTED = re.compile(r"^map/(\S+:\d+: .*)$", re.M)  # a message of the docs, in game folder 'map'
+
+
+def test_the_messages_the_docs_quote_are_what_the_check_prints(tmp_path, pnp):
+    """docs/kinds/board.md and docs/check.md quote a map's mistakes as pnp check prints them
+    (for a game folder named 'map'): each is printed by one of MISTAKES, or by the unused
+    column."""
+    printed: list[str] = []
+    cases = [(n, t) for n, t, _, _ in MISTAKES.values()]
+    cases.append(("terrain.csv", TERRAIN.replace("label", "label,notes")))
+    for index, (name, text) in enumerate(cases):
+        result = pnp("check", "--components", map_game(tmp_path / str(index), **{name: text}))
+        printed += result.stderr.splitlines()
+    quoted = [
+        m
+        for page in ("kinds/board.md", "check.md")
+        for m in QUOTED.findall((DOCS / page).read_text(encoding="utf-8"))
+    ]
+    assert len(quoted) >= 8
+    for message in quoted:
+        assert any(line.endswith("/g/" + message) for line in printed), message

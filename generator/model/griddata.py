@@ -102,15 +102,10 @@ def _rows(table: Table, model: type[BaseModel], key: str, notices: list[Notice])
         rows.append(row)
     for name, heading in unused.items():
         close = difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        notices.append(
-            (
-                table.path,
-                table.header,
-                f"column '{heading}' is read by nothing: a grid's {key} table reads "
-                f"{', '.join(fields)}; {hint}rename the column, or delete it",
-            )
-        )
+        fix = f"did you mean '{close[0]}'? Rename" if close else "rename"
+        reads = f"a grid's {key} table reads {', '.join(fields)}"
+        message = f"column '{heading}' is read by nothing: {reads}; {fix} the column, or delete it"
+        notices.append((table.path, table.header, message))
     return rows
 
 
@@ -127,18 +122,20 @@ def grid_names(root: Path, spec: Any, doc: YamlDoc) -> list[Notice]:
         named += [(("cells", k, "icon"), c.icon) for k, c in enumerate(grid.cells)]
         for loc, icon in named:
             if icon and known is not None and icon not in known:
-                close = difflib.get_close_matches(icon, sorted(known), n=1, cutoff=0.6)
-                hint = f"did you mean '{close[0]}'? " if close else ""
-                message = (
-                    f"icon '{icon}' is not one of {icons}'s icons: {', '.join(sorted(known))}; "
-                    f"{hint}name one of them, or draw it in the board's own icons template"
-                )
-                out.append((*doc.where(("grids", i, *loc)), message))
+                out.append((*doc.where(("grids", i, *loc)), _no_icon(icon, str(icons), known)))
         for k, terrain in enumerate(grid.terrains):
             if terrain.template and not _template_exists(root, terrain.template):
                 where = doc.where(("grids", i, "terrains", k, "template"))
                 out.append((*where, _no_template(root, terrain.template)))
     return out
+
+
+def _no_icon(icon: str, icons: str, known: frozenset[str]) -> str:
+    """An icon the icons template does not draw, with those it does."""
+    close = difflib.get_close_matches(icon, sorted(known), n=1, cutoff=0.6)
+    fix = "draw it in the board's own icons template"
+    fix = f"did you mean '{close[0]}'? Or {fix}" if close else f"name one, or {fix}"
+    return f"icon '{icon}' is not one of {icons}'s icons: {', '.join(sorted(known))}; {fix}"
 
 
 def _template_exists(root: Path, name: str) -> bool:
@@ -151,8 +148,6 @@ def _no_template(root: Path, name: str) -> str:
         {p.name for folder in template_dirs(root) if folder.is_dir() for p in folder.glob("*.j2")}
     )
     close = difflib.get_close_matches(name, there, n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    return (
-        f"template '{name}' not found in {root.name}/templates/ or the shared templates/; "
-        f"{hint}name a template whose macro cell(c) draws the cell"
-    )
+    fix = "name a template whose macro cell(c) draws the cell"
+    fix = f"did you mean '{close[0]}'? Or {fix}" if close else fix
+    return f"template '{name}' not found in {root.name}/templates/ or the shared templates/; {fix}"

@@ -21,6 +21,7 @@ from generator.svg.fonts import text_width
 Loc = tuple[str | int, ...]
 Problem = tuple[Loc, str]
 SHOWN = 10  # names a message lists
+MAX_NAMED_CELLS = 100_000  # cells the rows of one grid's cells table name in all
 CENTRE_TEXT = 0.3  # a coordinate in a cell's centre: this share of its size
 EDGE_TEXT = 0.13  # a coordinate at a cell's edge or corner: this share of its size
 ROOM = 0.8  # the share of a cell's width a coordinate may take
@@ -157,6 +158,7 @@ def _cells(grid: Grid, out: GridPlan) -> list[Problem]:
                 "'*' gives every other cell a terrain, and so does the grid's 'terrain:'; keep one",
             )
         )
+    named = 0
     for j in [*everything, *(i for i in range(len(grid.cells)) if i not in everything)]:
         row = grid.cells[j]
         try:
@@ -164,6 +166,11 @@ def _cells(grid: Grid, out: GridPlan) -> list[Problem]:
         except CellError as exc:
             problems.append((("cells", j, "cell"), str(exc)))
             continue
+        named += len(cells)
+        if named > MAX_NAMED_CELLS:
+            message = f"the rows name more than {MAX_NAMED_CELLS:,} cells in all; name fewer"
+            problems.append((("cells", j, "cell"), message + " (a range or '*' once)"))
+            break
         problem = _cell_row(grid, out, j, cells, alone, naming)
         if problem:
             problems.append(problem)
