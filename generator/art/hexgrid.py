@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from generator.art.gridstyle import (
+    CASING,
     DARK,
     SVG_NS,
     darker,
@@ -283,8 +284,11 @@ class _Painter:
             middle = sy + sh / 2
             if entry.kind == "terrain":
                 self._swatch(group, self.terrains[entry.name], (sx + sw / 2, middle), sh)
-            else:
-                line(group, [(sx, middle), (sx + sw, middle)], looks[entry.name], (sx, middle - 1))
+            else:  # a stretch of the line, its round ends inside the swatch
+                look = looks[entry.name]
+                inset = (look.width + (CASING if look.casing else 0)) / 2
+                ends = [(sx + inset, middle), (sx + sw - inset, middle)]
+                line(group, ends, look, (sx, middle - 1))
             text(group, entry.label, entry.text, layout.size)
 
     def _swatch(self, parent: etree._Element, terrain: Terrain, centre: Point, h: float) -> None:
