@@ -336,3 +336,34 @@ def test_the_messages_the_docs_quote_are_what_the_check_prints(tmp_path, pnp):
     assert len(quoted) >= 8
     for message in quoted:
         assert any(line.endswith("/g/" + message) for line in printed), message
+
+
+def test_cells_on_the_board_edge_run_on_into_its_bleed(tmp_path, pnp):
+    """A square grid that covers the board: its cells' colour is printed 1.5 mm past the
+    trim, in the 3 mm bleed, where the cut may fall."""
+    board = (
+        "kind: board\ntitle: Tracks\nsize: 100 x 60\nbleed: 3\nborder: 0\ngrids:\n"
+        "  - {prefix: t, layout: square, origin: [0, 0], size: 10, cols: 10, rows: 6,\n"
+        "     coords: {scheme: numbers, at: centre}, terrain: sea,\n"
+        '     terrains: [{name: sea, fill: "#1f4e79"}]}\n'
+    )
+    components = write_game(tmp_path, {"board.yaml": board})
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pack = tmp_path / "out" / "g"
+    item = json.loads((pack / "manifest.json").read_text("utf-8"))["items"][0]
+    dpi = 100
+    with pymupdf.open(pack / "g.pdf") as pdf:
+        page = pdf[item["page"] - 1]
+        pixmap = page.get_pixmap(dpi=dpi)
+        height_mm = page.rect.height / 72 * 25.4
+
+    def colour(x_mm: float, y_mm: float) -> tuple[int, ...]:  # y from the page's foot
+        return pixmap.pixel(round(x_mm / 25.4 * dpi), round((height_mm - y_mm) / 25.4 * dpi))
+
+    x, y, w, h = item["x_mm"], item["y_mm"], item["w_mm"], item["h_mm"]
+    for at in ((x - 1.5, y + h / 2), (x + w + 1.5, y + h / 2), (x + w / 2, y - 1.5)):
+        assert max(abs(a - b) for a, b in zip(colour(*at), (0x1F, 0x4E, 0x79), strict=True)) < 12, (
+            at
+        )
+    assert colour(x - 4.5, y + h / 2) == (255, 255, 255)  # past the bleed: paper

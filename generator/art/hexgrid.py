@@ -101,6 +101,7 @@ class _Painter:
         self.patterns: dict[str, str] = {}
 
     def paint(self) -> etree._Element:
+        """The grid's group: fills, cell art, icons, outlines, sides, paths, texts, legend."""
         by_terrain: dict[str, list[Cell]] = {}
         for cell in self.geometry.cells():
             by_terrain.setdefault(self.plan.terrain.get(cell, ""), []).append(cell)
@@ -202,6 +203,7 @@ class _Painter:
         return (dy + half, inner) if dy < 0 else (-inner, dy - half)
 
     def _icon(self, parent: etree._Element, name: str, at: Point, size: float) -> None:
+        """Icon ``name`` ``size`` mm large, centred on ``at``."""
         icon = self.art.icon_group(name)
         if icon is not None:
             scale = size / ICON_BOX
@@ -267,6 +269,7 @@ class _Painter:
             text(texts, self.plan.labels[cell], (x + dx, y + dy), size, fill=ink_on(ground))
 
     def _place(self, width: float, size: float, at: str) -> Point:
+        """Where a text ``width`` wide at ``size`` goes in a cell (see ``place``)."""
         return place(self.outline, width, size * CAP, at, self.grid.across * PAD)
 
     def _legend(self, layout: LegendLayout) -> None:
@@ -304,6 +307,7 @@ class _Painter:
 
 
 def _extent(points: Sequence[Point]) -> tuple[float, float]:
+    """The width and height of what ``points`` span."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return max(xs) - min(xs), max(ys) - min(ys)
 

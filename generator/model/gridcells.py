@@ -172,6 +172,7 @@ class Naming:
         return [(c, r) for r in rows for c in cols]
 
     def _index(self, cell: Cell) -> int:
+        """The place of ``cell`` in reading order, from 0."""
         return (cell[1] - 1) * self.cols + cell[0] - 1
 
     def _lines(self, keyword: str, token: str) -> list[Cell]:
@@ -194,6 +195,7 @@ class Naming:
         return self._no_line(keyword, text, names)
 
     def _no_line(self, keyword: str, text: str, names: list[str]) -> int:
+        """A CellError for a row or column the grid does not have."""
         close = difflib.get_close_matches(text.upper(), names, n=1, cutoff=0.6)
         hint = f"; did you mean '{close[0]}'?" if close else ""
         raise CellError(

@@ -139,6 +139,7 @@ def _no_icon(icon: str, icons: str, known: frozenset[str]) -> str:
 
 
 def _template_exists(root: Path, name: str) -> bool:
+    """Whether a template of that name is in the game's templates or the shared ones."""
     return any((folder / name).is_file() for folder in template_dirs(root))
 
 

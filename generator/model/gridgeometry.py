@@ -94,6 +94,7 @@ class Geometry:
         return [(c, r) for r in range(1, self.rows + 1) for c in range(1, self.cols + 1)]
 
     def inside(self, cell: Cell) -> bool:
+        """Whether ``cell`` is one of the grid's."""
         return 1 <= cell[0] <= self.cols and 1 <= cell[1] <= self.rows
 
     def box(self) -> tuple[float, float, float, float]:

@@ -14,6 +14,7 @@ from generator.model.grids import Grid
 from generator.svg.fonts import text_width
 
 Box = tuple[float, float, float, float]  # x, y, w, h in mm
+Kind = Literal["terrain", "line"]
 TITLE = 1.2  # the title's size, in the entries' font sizes
 GAP = 0.6  # between a swatch and its label, and round the plate, in font sizes
 LEADING = 0.45  # between two entries, in font sizes
@@ -24,7 +25,7 @@ class LegendEntry:
     """One line of the legend: a terrain's or line style's name, its label, the box its
     swatch fills and where its label's text begins (its left end, at its middle)."""
 
-    kind: Literal["terrain", "line"]
+    kind: Kind
     name: str
     label: str
     swatch: Box
@@ -62,11 +63,11 @@ def legend_layout(grid: Grid, resolved: GridPlan) -> LegendLayout | None:
     looks = grid.line_looks()
     labels = {t.name: t.label for t in grid.terrains if t.label}
     terrains, lines = legend_entries(grid, resolved)
-    items = [("terrain", n, labels[n]) for n in terrains]
-    items += [("line", n, looks[n].label or n) for n in lines]
+    items: list[tuple[Kind, str, str]] = [("terrain", n, str(labels[n])) for n in terrains]
+    items += [("line", n, str(looks[n].label or n)) for n in lines]
     size, (sw, sh) = legend.size, swatch_size(grid)
     pad = GAP * size
-    widest = max((text_width(str(label), size) for _, _, label in items), default=0.0)
+    widest = max((text_width(label, size) for _, _, label in items), default=0.0)
     col_w = sw + pad + widest + pad
     row_h = max(sh, size * 1.3) + LEADING * size
     per_col = math.ceil(len(items) / legend.columns) if items else 0
@@ -84,7 +85,7 @@ def legend_layout(grid: Grid, resolved: GridPlan) -> LegendLayout | None:
         left, y = x0 + pad + col * col_w, top + row * row_h
         middle = y + row_h / 2 - LEADING * size / 2
         swatch = (left, middle - sh / 2, sw, sh)
-        entries.append(LegendEntry(kind, name, str(label), swatch, (left + sw + pad, middle)))  # type: ignore[arg-type]
+        entries.append(LegendEntry(kind, name, label, swatch, (left + sw + pad, middle)))
     columns = min(legend.columns, max(1, math.ceil(len(items) / max(per_col, 1))))
     width = columns * col_w + pad
     height = top - y0 + per_col * row_h + pad - LEADING * size

@@ -41,6 +41,7 @@ class GridPlan:
 
 
 def _listed(names: list[str]) -> str:
+    """Names for a message, the first ``SHOWN`` of them."""
     more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
     return ", ".join(names[:SHOWN]) + more if names else "none"
 
@@ -139,6 +140,7 @@ def _terrain(grid: Grid, written: str) -> str | None:
 
 
 def _no_terrain(grid: Grid, written: str) -> str:
+    """A terrain the grid does not have, with those it does."""
     known = [t.name for t in grid.terrains]
     fix = "add it to the grid's terrains:" if known else "give the grid terrains: [{name, fill}]"
     return _unknown("terrain", written, known, fix)
@@ -278,6 +280,7 @@ def _style(grid: Grid, written: str) -> str:
 
 
 def _not_neighbours(geometry: Geometry, naming: Naming, one: Cell, other: Cell) -> str:
+    """Two cells that are not neighbours, with the neighbours the first has."""
     near = [naming.label(c) for c in geometry.neighbours(one).values()]
     return (
         f"'{naming.label(one)}' and '{naming.label(other)}' are not neighbours (the "

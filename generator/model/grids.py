@@ -39,8 +39,8 @@ def _choice(what: str, values: tuple[str, ...]) -> BeforeValidator:
     return BeforeValidator(check)
 
 
-SCHEMES = get_args(Scheme)
-POSITIONS = (
+SCHEMES: tuple[str, ...] = get_args(Scheme)
+Place = Literal[
     "top",
     "bottom",
     "centre",
@@ -51,8 +51,9 @@ POSITIONS = (
     "bottom-left",
     "bottom-right",
     "none",
-)
-Position = Annotated[Literal[POSITIONS], _choice("position in a cell", POSITIONS)]  # type: ignore[valid-type]
+]
+POSITIONS: tuple[str, ...] = get_args(Place)
+Position = Annotated[Place, _choice("position in a cell", POSITIONS)]
 Layout = Annotated[
     Literal["square", "hex-flat", "hex-pointy"],
     _choice("layout", ("square", "hex-flat", "hex-pointy")),
@@ -323,9 +324,11 @@ class Grid(StrictModel):
         return self.size if self.size is not None else (self.side or 0.0) * 3**0.5
 
     def geometry(self) -> Geometry:
+        """Where its cells lie."""
         return Geometry(self.layout, self.across, self.cols, self.rows, self.origin, self.offset)
 
     def naming(self) -> Naming:
+        """How its cells are named."""
         return Naming(self.coords.scheme, self.cols, self.rows, self.coords.start)
 
     def place_names(self) -> list[str]:
