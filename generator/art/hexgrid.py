@@ -18,6 +18,7 @@ from generator.art.gridstyle import (
     CASING,
     DARK,
     SVG_NS,
+    TEXT_MIDDLE,
     darker,
     el,
     ink_on,
@@ -40,6 +41,7 @@ LABEL_SHARE = 0.15  # a cell's label (a town's name), as a share of the cell's s
 ICON_ROOM = 0.9  # the share of the room between a coordinate and a label an icon may take
 LABEL_AT = 0.28  # a cell's label lies this share of the cell's size from its centre
 CAP = 0.72  # capitals rise this many font sizes above the baseline
+PLATE = 0.35  # mm a text's patch of plain colour reaches round its letters
 PAD = 0.07  # room kept between a text and its cell's edge, as a share of the cell's size
 # where a text goes in a cell: the direction it is moved in from the centre
 TOWARDS = {
@@ -52,6 +54,19 @@ TOWARDS = {
     "bottom-left": (-1, 1),
     "bottom-right": (1, 1),
 }
+
+
+@dataclass(frozen=True)
+class Words:
+    """A text of a cell: its words, the middle of its line, its size, bold or not, and its
+    colour (None: whichever stands out on the cell)."""
+
+    cell: Cell
+    text: str
+    at: Point
+    size: float
+    bold: bool
+    colour: str | None = None
 
 
 @dataclass
@@ -106,7 +121,9 @@ class _Painter:
         for cell in self.geometry.cells():
             by_terrain.setdefault(self.plan.terrain.get(cell, ""), []).append(cell)
         labels = self._label_layout()
+        texts = self._coords() + self._labels(labels)
         self._fills(by_terrain)
+        self._plates(texts)
         self._templates(by_terrain)
         self._icons(labels)
         self._outlines()
@@ -116,8 +133,8 @@ class _Painter:
             line(self.group, ends, looks[style], away=self.geometry.centre(cell))
         for cells, style in self.plan.paths:
             line(self.group, [self.geometry.centre(c) for c in cells], looks[style])
-        self._coords()
-        self._labels(labels)
+        for bold in (False, True):
+            self._write([t for t in texts if t.bold == bold], bold)
         layout = legend_layout(self.grid, self.plan)
         if layout is not None:
             self._legend(layout)
@@ -228,19 +245,43 @@ class _Painter:
         outline = {"fill": "none", "stroke_linecap": "round"}
         sub(self.group, "path", d=" ".join(parts), stroke=colour, stroke_width=width, **outline)
 
-    def _coords(self) -> None:
-        """Each cell's coordinate, where the grid says, in ink that stands out on it."""
+    def _coords(self) -> list[Words]:
+        """Each cell's coordinate, where the grid says."""
         coords = self.grid.coords
         if coords.scheme == "none" or coords.at == "none":
-            return
+            return []
         naming, size = self.grid.naming(), coords_size(self.grid)
-        labels = {cell: naming.label(cell) for cell in self.geometry.cells()}
         dx, dy = self._place(text_width(widest_coords(self.grid), size), size, coords.at)
-        texts = sub(self.group, "g", font_family="sans-serif", text_anchor="middle")
-        for cell, label in labels.items():
+        found = []
+        for cell in self.geometry.cells():
             x, y = self.geometry.centre(cell)
-            ground = self._ground(self.terrains.get(self.plan.terrain.get(cell, "")))
-            text(texts, label, (x + dx, y + dy), size, fill=coords.colour or ink_on(ground))
+            words = naming.label(cell)
+            found.append(Words(cell, words, (x + dx, y + dy), size, False, coords.colour))
+        return found
+
+    def _plates(self, texts: list[Words]) -> None:
+        """A patch of a patterned (or template-drawn) cell's own colour behind each of its
+        texts, so that they stand out as on a plain one."""
+        for words in texts:
+            terrain = self.terrains.get(self.plan.terrain.get(words.cell, ""))
+            if terrain is None or not (terrain.pattern or terrain.template):
+                continue
+            weight = "bold" if words.bold else "normal"
+            half_w = text_width(words.text, words.size, weight) / 2 + PLATE
+            top = words.at[1] - words.size * (CAP - TEXT_MIDDLE) - PLATE
+            height = words.size * CAP + 2 * PLATE
+            box = {"x": f"{words.at[0] - half_w:.3f}", "y": f"{top:.3f}"}
+            size = {"width": f"{2 * half_w:.3f}", "height": f"{height:.3f}"}
+            sub(self.group, "rect", **box, **size, rx="0.4", fill=terrain.fill)
+
+    def _write(self, texts: list[Words], bold: bool) -> None:
+        """Texts in one group, each in ink that stands out on its cell."""
+        group = sub(self.group, "g", font_family="sans-serif", text_anchor="middle")
+        if bold:
+            group.set("font-weight", "bold")
+        for words in texts:
+            ground = self._ground(self.terrains.get(self.plan.terrain.get(words.cell, "")))
+            text(group, words.text, words.at, words.size, fill=words.colour or ink_on(ground))
 
     def _label_layout(self) -> dict[Cell, tuple[float, Point]]:
         """Each label's size and the middle of its text from its cell's centre: bold, a
@@ -259,14 +300,13 @@ class _Painter:
             found[cell] = (size, (0.0, dy))
         return found
 
-    def _labels(self, layout: dict[Cell, tuple[float, Point]]) -> None:
+    def _labels(self, layout: dict[Cell, tuple[float, Point]]) -> list[Words]:
         """Cells' labels (towns' names) where ``_label_layout`` put them."""
-        texts = sub(self.group, "g", font_family="sans-serif", font_weight="bold")
-        texts.set("text-anchor", "middle")
+        found = []
         for cell, (size, (dx, dy)) in layout.items():
             x, y = self.geometry.centre(cell)
-            ground = self._ground(self.terrains.get(self.plan.terrain.get(cell, "")))
-            text(texts, self.plan.labels[cell], (x + dx, y + dy), size, fill=ink_on(ground))
+            found.append(Words(cell, self.plan.labels[cell], (x + dx, y + dy), size, True))
+        return found
 
     def _place(self, width: float, size: float, at: str) -> Point:
         """Where a text ``width`` wide at ``size`` goes in a cell (see ``place``)."""

@@ -28,6 +28,7 @@ from generator.model.templatefields import declared_icons
 from generator.model.yamlsource import YamlDoc
 
 TABLES: dict[str, type[BaseModel]] = {"cells": CellRow, "hexsides": HexsideRow, "paths": PathRow}
+WORDS = {"label", "terrain", "style", "side", "icon"}  # columns of words, never numbers
 DATA = {".csv", ".tsv", ".xlsx", ".ods", ".json", ".yaml", ".yml"}
 
 
@@ -98,6 +99,8 @@ def _rows(table: Table, model: type[BaseModel], key: str, notices: list[Notice])
             if name not in fields:
                 unused.setdefault(name, table.columns.get(name, str(heading)))
             elif value is not None and not (isinstance(value, str) and not value.strip()):
+                if name in WORDS and isinstance(value, int | float) and not isinstance(value, bool):
+                    value = f"{value:g}"  # a town named 1944: a spreadsheet made it a number
                 row[name] = value.strip() if isinstance(value, str) else value
         rows.append(row)
     for name, heading in unused.items():
