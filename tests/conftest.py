@@ -33,6 +33,7 @@ TIERS = {
         "test_rules",
         "test_specs",
         "test_datafiles",
+        "test_grid_geometry",
         "test_profile",
         "test_legibility",
         "test_sandbox",

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import svgwrite
 from lxml import etree
 
+from generator.art.hexgrid import GridArt, fragment, grid_group
 from generator.model.columns import ICON_CODE
 from generator.model.fields import LineStyle
-from generator.model.kinds.board import BoardSpec, RegionGrid, Track, around_sides
+from generator.model.kinds.board import BoardSpec, Track, around_sides
 from generator.svg.fonts import text_width, wrap
 from generator.svg.safexml import SAFE_PARSER
 
@@ -33,6 +34,7 @@ LABEL_GAP = 0.8  # mm between a space and a label outside it
 MARK_NUMBER, MARK_NUMBER_AT = 0.3, 0.26  # font size; middle above the centre
 MARK_ICON, MARK_ICON_AT = 0.42, 0.14  # icon size; middle below the centre
 EDGE = 0.01  # mm from the board's edge at which a region's point lies on it
+GRID_SLOT = "pnp-grid-slot-"  # the id of the group a grid is drawn into
 
 
 @dataclass(frozen=True)
@@ -106,42 +108,12 @@ def _at(loop: list[Point], distance: float) -> Point:
     return loop[0]
 
 
-def grid_cells(grid: RegionGrid) -> list[tuple[str, list[Point]]]:
-    """The named polygons of a square or hex grid of regions."""
-    cells = []
-    ox, oy = grid.origin
-    s = grid.size
-    for col in range(1, grid.cols + 1):
-        for row in range(1, grid.rows + 1):
-            name = f"{grid.prefix}-{col}-{row}"
-            if grid.layout == "square":
-                x, y = ox + (col - 1) * s, oy + (row - 1) * s
-                cells.append((name, [(x, y), (x + s, y), (x + s, y + s), (x, y + s)]))
-                continue
-            radius = s / math.sqrt(3)
-            if grid.layout == "hex-pointy":
-                cx = ox + s / 2 + (col - 1) * s + (s / 2 if row % 2 == 0 else 0)
-                cy = oy + radius + (row - 1) * 1.5 * radius
-                start = 30
-            else:
-                cx = ox + radius + (col - 1) * 1.5 * radius
-                cy = oy + s / 2 + (row - 1) * s + (s / 2 if col % 2 == 0 else 0)
-                start = 0
-            corners = [
-                (
-                    cx + radius * math.cos(math.radians(start + 60 * i)),
-                    cy + radius * math.sin(math.radians(start + 60 * i)),
-                )
-                for i in range(6)
-            ]
-            cells.append((name, corners))
-    return cells
-
-
 @dataclass(frozen=True)
 class Place:
     """Where a place of a board is and how large (mm from the board's top-left): a space's,
-    row's or track's circle or rectangle, a region's or grid cell's bounding box."""
+    row's or track's circle or rectangle, a region's bounding box, a grid cell's width
+    across its flats (what a piece may cover on a hex: a 16 mm counter fits a 19 mm hex, its
+    corners over the slanted sides as on every hex map; larger ones meet their neighbours')."""
 
     name: str
     centre: Point
@@ -168,7 +140,10 @@ def places(spec: BoardSpec) -> dict[str, Place]:
     """Every place of a board by its name, where it is drawn."""
     found = [_box_place(r.name, r.polygon) for r in spec.regions]
     for grid in spec.grids:
-        found += [_box_place(name, points) for name, points in grid_cells(grid)]
+        geometry, across = grid.geometry(), grid.across
+        found += [
+            Place(n, geometry.centre(c), across, across, False) for n, c in grid.places().items()
+        ]
     for s in spec.spaces:
         found.append(Place(s.name, (s.at[0], s.at[1]), s.size, s.h or s.size, s.shape == "circle"))
     for row in spec.rows:
@@ -185,9 +160,15 @@ def places(spec: BoardSpec) -> dict[str, Place]:
 class BoardPainter:
     """Draws one board spec into an SVG document."""
 
-    def __init__(self, spec: BoardSpec, icon: Callable[[str], str] | None):
+    def __init__(
+        self,
+        spec: BoardSpec,
+        icon: Callable[[str], str] | None,
+        cell: Callable[[str, dict[str, object]], str] | None = None,
+    ):
         self.spec = spec
         self.icon_svg = icon
+        self.cell_svg = cell
         w, h, b = spec.size.w, spec.size.h, spec.bleed
         self.dwg = svgwrite.Drawing(
             size=(f"{w + 2 * b:g}mm", f"{h + 2 * b:g}mm"),
@@ -231,7 +212,7 @@ class BoardPainter:
                     stroke_width=spec.border,
                 )
             )
-        return self._with_icons(self.dwg.tostring())
+        return self._finish(self.dwg.tostring())
 
     def _stroke(self, element, style: LineStyle, width: float = 0.4) -> None:
         element.attribs.update({"stroke": INK, "stroke-width": width})
@@ -244,10 +225,6 @@ class BoardPainter:
             (r.name, r.polygon, r.group, r.fill, r.label, r.label_at, r.label_size, r.label_colour)
             for r in self.spec.regions
         ]
-        for grid in self.spec.grids:
-            shapes += [
-                (n, pts, grid.group, None, None, None, 4.2, INK) for n, pts in grid_cells(grid)
-            ]
         for name, points, group, fill, label, label_at, size, colour_ in shapes:
             colour = fill or fills.get(group or "", "#f7f7f7")
             polygon = self.dwg.polygon(self._into_bleed(points), fill=colour)
@@ -258,6 +235,11 @@ class BoardPainter:
             self.placed[name] = Placed(name, anchor, 0.0)
             if label:
                 self._text(label, centre, size, bold=True, colour=colour_)
+        for index, grid in enumerate(self.spec.grids):  # drawn into its slot by _finish
+            self.layer.add(self.dwg.g(id=f"{GRID_SLOT}{index}"))
+            geometry = grid.geometry()
+            for name, cell in grid.places().items():
+                self.placed[name] = Placed(name, geometry.centre(cell), 0.0)
 
     def _into_bleed(self, points: Sequence[Point]) -> list[Point]:
         """A polygon's points, those on the board's edge moved out across the bleed, so a
@@ -510,19 +492,34 @@ class BoardPainter:
             element.rotate(rotate, center=(x, y))
         self.layer.add(element)
 
-    def _with_icons(self, svg: str) -> str:
-        """Draw each icon from the game's macros into the finished board."""
-        if not self.icons or self.icon_svg is None:
+    def _finish(self, svg: str) -> str:
+        """Draw each grid into its slot and each icon from the game's macros into the
+        finished board."""
+        if not self.spec.grids and (not self.icons or self.icon_svg is None):
             return svg
         root = etree.fromstring(svg.encode(), SAFE_PARSER)
+        fill = {g.name: g.fill for g in self.spec.groups}
+        art = GridArt(self.icon_svg, self.cell_svg, points=self._into_bleed)
+        for index, grid in enumerate(self.spec.grids):
+            slot = root.find(f".//{{{SVG_NS}}}g[@id='{GRID_SLOT}{index}']")
+            assert slot is not None  # each grid's slot is drawn by _regions
+            art.fill = fill.get(grid.group or "", "#f7f7f7")
+            slot.addnext(grid_group(grid, art))
+            slot.getparent().remove(slot)
         for name, _key, (x, y), size in self.icons:
-            fragment = self.icon_svg(name)
-            group = etree.fromstring(f'<g xmlns="{SVG_NS}">{fragment}</g>'.encode(), SAFE_PARSER)
+            if self.icon_svg is None:
+                break
+            group = fragment(self.icon_svg(name))
             group.set("transform", f"translate({x:.3f} {y:.3f}) scale({size / ICON_BOX:.4f})")
             root.append(group)
         return etree.tostring(root, encoding="unicode")
 
 
-def board_svg(spec: BoardSpec, icon: Callable[[str], str] | None = None) -> str:
-    """The SVG of a whole board."""
-    return BoardPainter(spec, icon).paint()
+def board_svg(
+    spec: BoardSpec,
+    icon: Callable[[str], str] | None = None,
+    cell: Callable[[str, dict[str, object]], str] | None = None,
+) -> str:
+    """The SVG of a whole board (``icon``: the icons macro; ``cell``: a terrain template's
+    macro cell, for grids)."""
+    return BoardPainter(spec, icon, cell).paint()

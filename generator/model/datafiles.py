@@ -19,7 +19,7 @@ import re
 import unicodedata
 import zipfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,38 +61,43 @@ class Table:
 def read_table(root: Path, name: str, sheet: str | None = None) -> Table:
     """The entries of data file ``name`` (relative to the game folder ``root``); raises
     SpecError at the file (and row) for a file that cannot be used."""
+    raw = read_rows(root, name, sheet)
+    headings = dict(raw.columns)
+    alias = _count_key(headings)
+    if alias and alias != "count":
+        headings["count"] = headings.pop(alias)
+    table = _entries_from_records(raw.path, raw.rows, raw.lines, headings)
+    return replace(table, header=raw.header)
+
+
+def read_rows(root: Path, name: str, sheet: str | None = None) -> Table:
+    """The rows of data file ``name`` as written, each a mapping of its columns, for a table
+    that is no list of pieces (a map's terrain): no count, no name made. SpecError as above."""
     path = root / name
     if not (path.exists() or path.is_symlink()):
-        raise SpecError(
-            path,
-            None,
-            "no such file; name the data file by its path in the game "
-            "folder, e.g. cards.csv or data/cards.csv",
-        )
+        fix = "name the data file by its path in the game folder, e.g. cards.csv or data/cards.csv"
+        raise SpecError(path, None, f"no such file; {fix}")
     try:
         data = read_bytes(root, path, "data")
     except TooLarge as exc:
-        raise SpecError(
-            path, None, f"the file is {exc.size:,} bytes; data files are limited to {exc.limit:,}"
-        ) from None
+        limit = f"the file is {exc.size:,} bytes; data files are limited to {exc.limit:,}"
+        raise SpecError(path, None, limit) from None
     except PathRefused as exc:
-        raise SpecError(
-            path, None, f"{exc}; a data file is a file inside the game folder"
-        ) from None
+        refused = f"{exc}; a data file is a file inside the game folder"
+        raise SpecError(path, None, refused) from None
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise SpecError(
-            path, None, f"cannot read '{path.suffix}' files; save the table as {', '.join(FORMATS)}"
-        )
+        message = f"cannot read '{path.suffix}' files; save the table as {', '.join(FORMATS)}"
+        raise SpecError(path, None, message)
     if suffix in (".yaml", ".yml", ".json"):
         records, lines = _records(path, within(root, path), data, suffix)
-        return _entries_from_records(path, records, lines)
+        return Table(path, records, lines)
     if suffix in (".csv", ".tsv"):
         grid = _csv_rows(path, data)
     else:
         _check_zip(path, data)
         grid = _xlsx_rows(path, data, sheet) if suffix == ".xlsx" else _ods_rows(path, data, sheet)
-    return _entries_from_grid(path, grid)
+    return _rows_from_grid(path, grid)
 
 
 # --- reading each format into rows of cells -------------------------------------------------
@@ -369,8 +374,8 @@ def column_name(heading: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", ascii_text.strip().lower()).strip("_")
 
 
-def _entries_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
-    """Entries from rows of cells, the first non-empty row naming the columns."""
+def _rows_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
+    """Rows of cells as records, the first non-empty row naming the columns."""
     grid = [(n, _trimmed(cells)) for n, cells in grid if any(_filled(c) for c in cells)]
     if not grid:
         return Table(path, [])
@@ -398,12 +403,7 @@ def _entries_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
         lines[(len(records),)] = line
         records.append(record)
     headings = {name: str(header[i]).strip() for i, name in columns.items()}
-    alias = _count_key(dict.fromkeys(headings))
-    if alias and alias != "count":
-        headings["count"] = headings.pop(alias)
-    table = _entries_from_records(path, records, lines, headings)
-    table.header = header_line
-    return table
+    return Table(path, records, lines, headings, header=header_line)
 
 
 def _columns(path: Path, line: int, header: list[Any]) -> dict[int, str]:
@@ -497,7 +497,7 @@ def _row(path: Path, line: int, record: dict[Any, Any]) -> dict[str, Any]:
     alias = _count_key(record)
     row: dict[str, Any] = {}
     for key, value in record.items():
-        _check_cell(path, line, key, value)
+        check_cell(path, line, key, value)
         key = "count" if key == alias and "count" not in record else key
         if key in RESERVED and not _filled(value):
             continue
@@ -521,7 +521,7 @@ def _row(path: Path, line: int, record: dict[Any, Any]) -> dict[str, Any]:
     return row
 
 
-def _check_cell(path: Path, line: int, key: Any, value: Any) -> None:
+def check_cell(path: Path, line: int, key: Any, value: Any) -> None:
     """A cell is a value, not a formula, of at most ``MAX_CELL`` characters and no control
     characters."""
     if not isinstance(value, str):

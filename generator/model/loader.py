@@ -31,6 +31,7 @@ from generator.model.fontfiles import (
 )
 from generator.model.game import STYLE_TAGS, GameSpec, Style
 from generator.model.gamefolders import near_file, slugify, template_dirs
+from generator.model.griddata import grid_names, read_grid_tables
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.places import stand_problems
 from generator.model.printed import game_strings
@@ -100,6 +101,8 @@ def load_game(
     data_files: set[Path] = set()
     tables: dict[Path, Table] = {}
     docs = [d for d in docs if _read_data(root, d, errors, data_files, tables)]
+    notices: list[Notice] = []  # what loading finds doubtful: columns nothing reads ...
+    docs = [d for d in docs if read_grid_tables(root, d, errors, data_files, notices)]
     docs = [d for d in docs if d.path not in data_files]
     parked = {d.path: _park(d, tables.get(d.path)) for d in docs}
     _check_folders(root, errors)
@@ -120,10 +123,10 @@ def load_game(
     _check_unique_ids(components, errors)
     for stood, loc, message in stand_problems(components):
         errors.add(stood.doc.path, stood.doc.line_of(loc), message)
-    notices: list[Notice] = []
     for component in components:
         component.parked = parked.get(component.path, [])
         _check_templates(root, component, errors)
+        errors.errors.extend(SpecError(*p) for p in grid_names(root, component.spec, component.doc))
         if spec is not None:
             wrong, said = columns.review(
                 root, spec, component, tables.get(component.path), components
@@ -440,7 +443,7 @@ def _load_component(doc: YamlDoc, errors: ErrorList) -> Component | None:
         return None
     problems = spec.problems()
     for loc, message in problems:
-        errors.add(path, doc.line_of(loc), message)
+        errors.add(*doc.where(loc), message)  # a row of a data file, or a line of the spec
     if problems:
         return None
     return Component(spec.id or slugify(path.stem), spec, doc)

@@ -3,11 +3,13 @@
 PyYAML's composer gives nodes with positions; we build plain Python data from them and keep a
 map from each data path (``("cards", 2, "count")``) to its 1-based line. Duplicate keys, tabs
 and other syntax mistakes become ``SpecError``s; size and alias-expansion limits keep a hostile
-file from eating memory.
+file from eating memory. A number written with a leading zero (``0101``, a map's cell) is read
+as the text written, not as YAML 1.1's octal number.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,9 @@ Path_ = tuple[str | int, ...]
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 NESTING_MARKS = "[{-:?"  # every level of YAML nesting opens with one of these
 FAST_MAX_NESTING = 10_000  # libyaml's composer overflows the C stack somewhere past 20,000
+
+INT_TAG = "tag:yaml.org,2002:int"
+LEADING_ZERO = re.compile(r"[-+]?0[0-7_]+")  # what YAML 1.1 reads as an octal number
 
 LONE_SURROGATE = (
     "the text holds an escape that is no character (a lone surrogate); write the character itself"
@@ -96,6 +101,8 @@ class _Builder:
             return self._mapping(node, loc)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
+        if node.tag == INT_TAG and LEADING_ZERO.fullmatch(node.value):
+            return node.value  # 0101: a map's cell, a code; YAML 1.1 would read octal 65
         try:
             value = self.loader.construct_object(node)
         except ValueError:  # Python's own limit on the digits of an integer

@@ -25,8 +25,11 @@ from generator.model.fields import (
     Text,
 )
 from generator.model.game import PlayerColour
+from generator.model.gridplan import plan
+from generator.model.grids import Grid
 
 MAX_BOARD_ITEMS = 5000  # places, connections, labels and icons drawn on one board
+STOCK_ICONS = "icons.svg.j2"  # the icons a grid's terrains are drawn with if a board names none
 
 # --- boards ---------------------------------------------------------------------------------
 # Board coordinates are millimetres from the board's top-left corner, x right and y down, as
@@ -58,18 +61,6 @@ class BoardRegion(StrictModel):
     label_colour: Colour = Field(default="#333333", description="colour of its label")
     fill: Colour | None = Field(default=None, description="its shade; default: its group's")
     tags: list[Slug] = Field(default_factory=list, description="e.g. dock, workshop")
-
-
-class RegionGrid(StrictModel):
-    """Regions generated from a square or hex layout, named ``{prefix}-{col}-{row}``."""
-
-    prefix: Slug
-    layout: Literal["square", "hex-flat", "hex-pointy"] = Field(description="the cells' shape")
-    origin: Point
-    size: float = Field(gt=0, description="cell side, or hex width across the flats")
-    cols: int = Field(ge=1, le=60, description="cells across")
-    rows: int = Field(ge=1, le=60, description="cells down")
-    group: Slug | None = Field(default=None, description="the group its cells belong to")
 
 
 class BoardSpace(StrictModel):
@@ -213,12 +204,6 @@ class Connection(StrictModel):
         return self
 
 
-def _grid_names(grid: RegionGrid) -> list[str]:
-    return [
-        f"{grid.prefix}-{c}-{r}" for c in range(1, grid.cols + 1) for r in range(1, grid.rows + 1)
-    ]
-
-
 class BoardSpec(ComponentBase):
     """A board, player display or tray described by its spaces, drawn with svgwrite and
     tiled across pages when it is larger than the paper."""
@@ -236,8 +221,10 @@ class BoardSpec(ComponentBase):
         default_factory=list, description="areas: regions shaded alike"
     )
     regions: list[BoardRegion] = Field(default_factory=list, description="named polygons")
-    grids: list[RegionGrid] = Field(
-        default_factory=list, description="regions made from a square or hex layout"
+    grids: list[Grid] = Field(
+        default_factory=list,
+        description="square or hex grids of cells: maps with coordinates, terrain, hexsides, "
+        "paths and a legend, or tracks of numbered cells",
     )
     spaces: list[BoardSpace] = Field(
         default_factory=list, description="circles or squares at points"
@@ -255,6 +242,14 @@ class BoardSpec(ComponentBase):
     default_stock: ClassVar[str] = "paper"
     shop: ClassVar[bool] = True
 
+    def icon_template(self) -> str | None:
+        """The template that draws the board's icons: its own, else the stock icons when a
+        grid's terrains or cells name icons."""
+        named = [t.icon for g in self.grids for t in g.terrains] + [
+            c.icon for g in self.grids for c in g.cells
+        ]
+        return self.icons or (STOCK_ICONS if any(named) else None)
+
     def footprint(self) -> tuple[Size, bool] | None:
         """A small board (a tile, a tray) covers its size."""
         return self.size, False
@@ -265,7 +260,9 @@ class BoardSpec(ComponentBase):
         with ``*``. None when it names nothing."""
         names = self.names()
         if "*" in ref:
-            return [n for n in names if fnmatch.fnmatchcase(n, ref)]
+            return [n for n in names if fnmatch.fnmatchcase(n, ref.lower())]
+        if ref not in names and ref.lower() in names:  # a cell as its grid prints it: map-A1
+            ref = ref.lower()
         if ref in names:
             return [ref]
         for row in self.rows:
@@ -276,7 +273,7 @@ class BoardSpec(ComponentBase):
                 return [f"{track.name}-{v}" for v in track.values]
         for grid in self.grids:
             if grid.prefix == ref:
-                return _grid_names(grid)
+                return grid.place_names()
         return self._members(ref)
 
     def _members(self, group: str) -> list[str]:
@@ -289,7 +286,7 @@ class BoardSpec(ComponentBase):
                 found += [f"{row.name}-{n}" for n in range(1, row.count + 1)]
         for grid in self.grids:
             if grid.group == group:
-                found += _grid_names(grid)
+                found += grid.place_names()
         return found
 
     def design_rows(self, name: str, colours: list[PlayerColour]) -> list[DesignRow]:
@@ -298,7 +295,8 @@ class BoardSpec(ComponentBase):
 
     def counts(self) -> Counter[str]:
         """What a board holds, for ``expect:``: its regions, the members of each group, the
-        spaces of each row and track, and its spaces, tables and connections."""
+        spaces of each row and track, the cells of each grid (``map``) and of each of its
+        terrains (``map-forest``), and its spaces, tables and connections."""
         counts: Counter[str] = Counter()
         counts["regions"] = len(self.regions) + sum(g.cols * g.rows for g in self.grids)
         grouped: list[BoardRegion | BoardSpace] = [*self.regions, *self.spaces]
@@ -308,6 +306,9 @@ class BoardSpec(ComponentBase):
         for grid in self.grids:
             if grid.group:
                 counts[grid.group] += grid.cols * grid.rows
+            counts[grid.prefix] += grid.cols * grid.rows
+            for terrain in plan(grid)[0].terrain.values():
+                counts[f"{grid.prefix}-{terrain}"] += 1
         for row in self.rows:
             counts[row.name] += row.count
             if row.group:
@@ -330,6 +331,7 @@ class BoardSpec(ComponentBase):
         places = sum(g.cols * g.rows for g in self.grids) + len(self.regions) + len(self.spaces)
         places += sum(r.count for r in self.rows) + sum(len(t.values) for t in self.tracks)
         drawn = places + len(self.connections) + len(self.labels) + len(self.icons_at)
+        drawn += sum(len(g.hexsides) + len(g.paths) for g in self.grids)
         if drawn > MAX_BOARD_ITEMS:
             key = "grids" if self.grids else "regions"
             return [
@@ -364,6 +366,7 @@ class BoardSpec(ComponentBase):
                         (("connections", i, key), f"no space or region named '{end}' on this board")
                     )
         out += self._around_problems()
+        out += self._grid_problems()
         for i, icon in enumerate(self.icons_at):
             if icon.points_to and icon.points_to not in names:
                 out.append(
@@ -373,6 +376,14 @@ class BoardSpec(ComponentBase):
                         f"'{icon.points_to}', which is not on this board",
                     )
                 )
+        return out
+
+    def _grid_problems(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Each grid's own mistakes: its cells, terrains, hexsides and paths, at their rows.
+        (A grid may reach past the board's edge: a map's hexes cut by its edge.)"""
+        out: list[tuple[tuple[str | int, ...], str]] = []
+        for i, grid in enumerate(self.grids):
+            out += [(("grids", i, *loc), message) for loc, message in plan(grid)[1]]
         return out
 
     def _around_problems(self) -> list[tuple[tuple[str | int, ...], str]]:
@@ -401,7 +412,7 @@ class BoardSpec(ComponentBase):
         for key in ("regions", "spaces"):
             out += [((key, i, "name"), item.name) for i, item in enumerate(getattr(self, key))]
         for i, grid in enumerate(self.grids):
-            out += [(("grids", i), n) for n in _grid_names(grid)]
+            out += [(("grids", i), n) for n in grid.place_names()]
         for i, row in enumerate(self.rows):
             out += [(("rows", i), f"{row.name}-{n}") for n in range(1, row.count + 1)]
         for i, track in enumerate(self.tracks):
@@ -418,7 +429,7 @@ class BoardSpec(ComponentBase):
         """Every named thing on the board: regions, spaces, row and track spaces."""
         out = [r.name for r in self.regions] + [s.name for s in self.spaces]
         for grid in self.grids:
-            out += _grid_names(grid)
+            out += grid.place_names()
         for row in self.rows:
             out += [f"{row.name}-{n}" for n in range(1, row.count + 1)]
         for track in self.tracks:

@@ -3,6 +3,8 @@ copies of a small board are cut like counters)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lxml import etree
 
 from generator.art.boards import board_svg, places
@@ -79,23 +81,33 @@ def _spans(
 
 
 def _art(planner: Planner, component: Component, spec: BoardSpec) -> str:
-    """The board's SVG, its icons drawn by the component's icon macro, stored."""
+    """The board's SVG, its icons drawn by the component's icon macro (the stock icons for
+    a grid's, if it names none) and its grids' cells by their terrains' templates, stored."""
     line = component.doc.line_of(("icons",))
-    icons = spec.icons
+    icons = spec.icon_template()
+
+    def locate(_value: object) -> tuple[Path, int]:
+        return component.path, line
 
     def icon(name: str) -> str:
         assert icons is not None  # only asked for when the board names its icons
-        return planner.renderer.macro(icons, "icon", name, lambda _v: (component.path, line))
+        return planner.renderer.macro(icons, "icon", name, locate)
+
+    def cell(template: str, context: dict[str, object]) -> str:
+        if not planner.template_path(template).is_file():
+            return ""  # not there: said at the terrain's line when the game loaded
+        return planner.renderer.macro(template, "cell", context, locate)
 
     try:
-        svg = board_svg(spec, icon if icons else None)
+        svg = board_svg(spec, icon if icons else None, cell)
     except etree.XMLSyntaxError as exc:
         raise SpecError(
             component.path,
             line,
-            f"an icon of {spec.icons} is not well-formed SVG: {exc.msg}; check the macro icon()",
+            f"an icon or cell of the board is not well-formed SVG: {exc.msg}; check the macro "
+            "icon() of its icons template, or cell() of its terrains' templates",
         ) from None
-    return planner.store(spec.icons or "board", svg, f"board {component.id}")
+    return planner.store(icons or "board", svg, f"board {component.id}")
 
 
 STEP = Step(BoardSpec, plan)
