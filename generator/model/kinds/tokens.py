@@ -122,8 +122,8 @@ class TokenSpec(ComponentBase):
         shape = info.data.get("shape")
         if butt and shape in UNCUT:
             raise ValueError(
-                f"butt: true needs square or rounded tokens: {shape} tokens cannot be parted "
-                "by straight cuts right across the sheet (touching, they would leave no room "
-                "to cut round each); leave butt out and they are cut along their shape"
+                f"only square and rounded tokens can be gang-cut: {shape} tokens cannot be "
+                "parted by straight cuts right across the sheet (touching, they would leave no "
+                "room to cut round each); leave butt out and they are cut along their shape"
             )
         return butt
