@@ -20,13 +20,12 @@ from generator.layout.pieces import Piece
 from generator.layout.sheets import Line, Placement
 from generator.model.sizes import SheetGeometry
 
-MARK = 3.0  # mm: the crop marks round a block (outside its bleed, after the mark gap)
-
 
 def rim_side(bleed: float, geo: SheetGeometry) -> float:
-    """What a block has beyond its trim on each side: the bleed, the crop marks and their
-    gap and line width, and half the cutting gap to whatever lies beside it."""
-    return bleed + geo.mark_gap + MARK + geo.line_room + geo.piece_gap / 2
+    """What a block has beyond its trim on each side: the bleed, the crop marks (as long as a
+    card's) and their gap and line width, and half the cutting gap to whatever lies beside
+    it."""
+    return bleed + geo.mark_gap + geo.mark_length + geo.line_room + geo.piece_gap / 2
 
 
 @dataclass(frozen=True)
