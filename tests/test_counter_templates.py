@@ -152,6 +152,12 @@ def rect_of(item: dict, page: pymupdf.Page) -> pymupdf.Rect:
     return pymupdf.Rect(x0 / MM, y0 / MM, (x0 + item["w_mm"]) / MM, (y0 + item["h_mm"]) / MM)
 
 
+def lines_in(page: pymupdf.Page, item: dict) -> list[dict]:
+    """The lines of text MuPDF reads inside a piece's trim box, with their spans."""
+    blocks = page.get_text("dict", clip=rect_of(item, page))["blocks"]
+    return [line for block in blocks for line in block.get("lines", [])]
+
+
 def _words_on(pdf: Path, item: dict) -> list[str]:
     """The words printed inside a piece's trim box, read by MuPDF."""
     with pymupdf.open(pdf) as doc:
@@ -224,14 +230,7 @@ def test_counters_of_every_common_size_print_legibly(tmp_path, pnp, size):
     with pymupdf.open(pdf) as doc:
         for item in (i for i in manifest["items"] if i["side"] == "front"):
             page = doc[item["page"] - 1]
-            box = rect_of(item, page)
-            spans = [
-                span
-                for block in page.get_text("dict", clip=box)["blocks"]
-                for line in block.get("lines", [])
-                for span in line["spans"]
-                if span["text"].strip()
-            ]
+            spans = [s for line in lines_in(page, item) for s in line["spans"] if s["text"].strip()]
             assert len(spans) >= 3, (item["name"], spans)
             for span in spans:
                 assert span["size"] >= 6 - 0.01, (size, item["name"], span["text"], span["size"])
@@ -264,12 +263,7 @@ def test_disrupted_and_out_of_supply_fit_a_13_mm_counter(tmp_path, pnp, template
     with pymupdf.open(pdf) as doc:
         for item in manifest["items"]:
             page = doc[item["page"] - 1]
-            box = rect_of(item, page)
-            lines = [
-                line
-                for block in page.get_text("dict", clip=box)["blocks"]
-                for line in block.get("lines", [])
-            ]
+            box, lines = rect_of(item, page), lines_in(page, item)
             words = " ".join(s["text"] for line in lines for s in line["spans"]).split()
             label = {"disrupted": "Disrupted", "supply": "Out of Supply", "dug-in": third}
             assert words == label[item["name"]].split(), (item["name"], words)

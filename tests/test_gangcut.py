@@ -22,17 +22,11 @@ from pathlib import Path
 import pymupdf
 import pytest
 from pdfread import Box, PageContent, read_pages
+from test_duplex import MODES, OFFSET  # the ways a pack prints, as every pack is tested
 
 TOL = 0.01  # mm
 MM = 25.4 / 72
 PAPER = (210.0, 297.0)
-OFFSET = (1.5, -0.5)
-MODES = {
-    "long": (),
-    "short": ("--duplex", "short"),
-    "offset": ("--back-offset", f"{OFFSET[0]},{OFFSET[1]}"),
-    "fold": ("--layout", "fold"),
-}
 BLOCKS = {"blue": (13.3, 23), "red": (15.0, 7)}  # component: counter size, how many
 
 
