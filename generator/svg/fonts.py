@@ -5,11 +5,11 @@ The stock families ship beside this module (``dejavu/``, DejaVu, whose licence a
 embedding): DejaVu Sans for ``sans-serif`` (Bitstream Vera Sans with a far wider coverage:
 German umlauts and ß, typographic quotes and dashes, arrows, Greek, Cyrillic), DejaVu Serif
 for ``serif``, DejaVu Sans Mono for ``monospace`` and DejaVu Sans Condensed for
-``sans-condensed`` (words on small pieces: a wargame's counters); they also answer to the common
-names of fonts like them (Helvetica, Arial, Times, Courier, Arial Narrow ...). What DejaVu lacks of Devanagari and
-Thai, each stock face draws from Noto Sans Devanagari and Noto Sans Thai of its weight
-(``noto/``, under the SIL Open Font License). Other fonts are registered by family
-name (``register_game_fonts``: a game's ``fonts:``). Templates ask for
+``sans-condensed`` (words on small pieces: a wargame's counters); they also answer to the
+common names of fonts like them (Helvetica, Arial, Times, Courier, Arial Narrow ...). What
+DejaVu lacks of Devanagari and Thai, each stock face draws from Noto Sans Devanagari and
+Noto Sans Thai of its weight (``noto/``, under the SIL Open Font License). Other fonts are
+registered by family name (``register_game_fonts``: a game's ``fonts:``). Templates ask for
 ``font-family="sans-serif"`` with ``font-weight="bold"`` / ``font-style="italic"``.
 """
 
