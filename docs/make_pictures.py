@@ -47,7 +47,10 @@ TOO_MUCH = (
     " a river; if it touches two rivers, every other player discards a card."
 )
 # the components the picture leaves out, so that the tile and its finding are in view
-HIDDEN = "board,dice,general-cards,hex-tokens,playing-cards,rules,standees,text-cards,token-pages"
+HIDDEN = (
+    "board,dice,general-cards,hex-tokens,markers,playing-cards,rules,standees,text-cards,"
+    "token-pages,unit-counters"
+)
 
 
 def build(out: Path, components: Path = DOCS, game: str = SAMPLE, *options: str) -> Path:
@@ -81,7 +84,7 @@ def pictures(pack: Path, target: Path, prefix: str = "") -> list[Path]:
         page = pdf[item["page"] - 1]
         image = page.render(scale=DPI / 72).to_pil()
         scale = DPI / 25.4  # pixels per mm
-        bleed = item["bleed_mm"]
+        bleed = 0.0 if item.get("butt") else item["bleed_mm"]  # butted: its neighbours' art
         left = (item["x_mm"] - bleed) * scale
         right = (item["x_mm"] + item["w_mm"] + bleed) * scale
         top = image.height - (item["y_mm"] + item["h_mm"] + bleed) * scale

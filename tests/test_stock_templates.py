@@ -88,10 +88,31 @@ CASES = {
         "faces",
     ),
     "page-header.svg.j2": ("kind: token-pages\n", {"note": "Draw one each turn."}, "note"),
+    "unit-counter.svg.j2": (
+        "kind: tokens\nshape: square\nsize: 16.5\n",
+        {
+            "symbol": "mechanised",
+            "echelon": "XX",
+            "id": "3/47",
+            "setup": "2405",
+            "attack": 4,
+            "defence": 5,
+            "move": 6,
+        },
+        "id",
+    ),
+    "marker.svg.j2": (
+        "kind: tokens\nshape: square\nsize: 16.5\n",
+        {"label": "Out of Supply", "value": "-1", "icon": "clock"},
+        "label",
+    ),
 }
+# how far text keeps from the cut: 1.5 mm, but on a wargame's counters (1/2" to 5/8"), whose
+# words use the width a printed counter sheet's do
+EDGE = {"unit-counter.svg.j2": 0.8, "marker.svg.j2": 0.8}
 PT_PER_MM = 72 / 25.4
 ENTRY_KEY = {"deck": "cards", "tokens": "tokens", "standees": "standees", "dice": "dice"}
-HIDDEN = ("art", "icons", "icon", "suit")  # fields drawn as pictures, not words
+HIDDEN = ("art", "icons", "icon", "suit", "symbol", "echelon")  # drawn as pictures, not words
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +215,7 @@ def test_short_inputs_print_inside_the_frame_at_6_pt_or_more(tmp_path, pnp, temp
     for value in _shown(CASES[template][1]):
         for word in re.sub(r"\*|:[a-z-]+:", " ", str(value)).split():
             assert word in printed, (template, word, printed)
-    margin = 1.5 * PT_PER_MM  # text keeps 1.5 mm from the cut
+    margin = EDGE.get(template, 1.5) * PT_PER_MM  # text keeps 1.5 mm from the cut
     for text, size, (cx0, cy0, cx1, cy1), (x0, y0, x1, y1) in chars:
         assert size >= 6 - 0.01, (template, text, size)
         inside = x0 + margin <= cx0 and cx1 <= x1 - margin and y0 + margin <= cy0

@@ -17,7 +17,7 @@ import jinja2
 from lxml import etree
 from markupsafe import Markup
 
-from generator.art import richtext, sandbox
+from generator.art import inks, richtext, sandbox
 from generator.art.clock import Stopped
 from generator.art.richtext import Overflow
 from generator.art.sandbox import Budget, LimitedEnvironment
@@ -156,6 +156,9 @@ class TemplateRenderer:
         self.env.globals["ink_saver"] = ink_saver
         self.env.globals["fit"] = self._fit
         self.env.globals["textbox"] = self._textbox
+        self.env.globals["text_fits"] = self._text_fits
+        self.env.globals["readable"] = inks.readable
+        self.env.globals["tint"] = inks.tint
         self.overflows: list[Overflow] = []
         self._drawing: Subject | None = None
         self._callers: dict[str, jinja2.Template] = {}
@@ -285,6 +288,27 @@ class TemplateRenderer:
         if not laid.fits:
             self._overflow(box, w, h, laid.height, laid.widest, laid.size, str(text))
         return richtext.svg(laid, (x, y, w, h), look, align, valign, icon)
+
+    @staticmethod
+    def _text_fits(
+        text: Any,
+        w: float,
+        h: float,
+        size: float = richtext.MIN_TEXT,
+        family: str = "sans-serif",
+        weight: str = "normal",
+        leading: float = 1.2,
+    ) -> bool:
+        """Whether ``text`` fits a ``w`` x ``h`` mm box at ``size`` (6 pt by default) as
+        ``textbox`` lays it out, so that a template can choose the face it fits in; it
+        records nothing."""
+        for name, value in {"w": w, "h": h, "size": size}.items():
+            if not isinstance(value, int | float) or not 0 < value <= MAX_FIT:
+                raise ValueError(f"text_fits(): {name} must be a number above 0 to {MAX_FIT:g}")
+        if not 0.5 <= leading <= 5:
+            raise ValueError("text_fits(): leading must be from 0.5 to 5")
+        look = richtext.Look(family, weight, "#000000", leading)
+        return richtext.layout(richtext.paragraphs(str(text), True), w, h, size, look).fits
 
     def macro(
         self, template: str, name: str, argument: Any, locate: Callable[[Any], tuple[Path, int]]

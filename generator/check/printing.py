@@ -7,7 +7,8 @@ offset moves every back; folded, a sheet carries its backs across the fold line.
 must then lie behind the front of its own piece, every piece that has a back must get it,
 nothing may be drawn in the margin a printer cannot print, and no mark of either side of a
 sheet (a label, a crop mark, a fold note, another piece's art ...) may land on a piece it does
-not belong to, on its face or behind it.
+not belong to, on its face or behind it. A block of butted pieces (a deck's, gang-cut
+counters) must part by straight cuts, each with its crop mark (``cuts``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.check.contrast import LowContrast, low_contrast
+from generator.check.cuts import cut_problems
 from generator.check.legibility import SmallText, small_texts
 from generator.check.strokes import ThinStroke, thin_strokes
 from generator.layout.furniture import Ink, page_ink
@@ -188,6 +190,7 @@ def check_printing(pack: Pack) -> PrintReport:
             offset = (0.0, 0.0)
         found = _pairing(front, backs, axis, offset, pack.paper)
         found += _on_pieces(pack, sheet, (number, number + 1))
+        found += cut_problems(front)
         problems += [f"sheet {index}: {problem}" for problem in found]
         for page in (front, sheet.back) if pack.duplex else (front,):
             if page is not None:

@@ -11,14 +11,18 @@ only over the room of one sheet: a component is never spread over two sheets. Th
 left on other sheets (beside and under a deck's cards) is filled first. Several orders, block
 shapes and cutting rules are tried, always the same ones; the layout with the fewest new sheets
 wins.
+
+A component laid out gang-cut (``butt``) is a block like any other, of counters touching
+each other and a rim round them for its bleed and crop marks (see ``gangs``).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from generator.layout.gangs import Block, rim_side
 from generator.layout.grids import FOLD_CLEAR, printable_box
 from generator.layout.impose import add_backs, offset_room
 from generator.layout.pieces import Piece
@@ -38,18 +42,30 @@ class PackingError(ValueError):
 @dataclass(frozen=True)
 class Group:
     """The pieces of one component that go in one block (or several, when they need more than
-    a sheet): cells of the bleed box plus the cutting gap."""
+    a sheet): cells of the bleed box plus the cutting gap; gang-cut (``butt``), cells of the
+    trim box and a ``rim`` round the block."""
 
     pieces: tuple[Piece, ...]
     cell_w: float
     cell_h: float
     backs: bool
+    rim: float = 0.0  # what a block is wider and taller than its cells
+    butt: bool = False
+
+    def fits(self, width: float, height: float) -> tuple[int, int]:
+        """How many columns and rows of cells a block fits in ``width`` x ``height``."""
+        cols = math.floor((width - self.rim + EPS) / self.cell_w)
+        return cols, math.floor((height - self.rim + EPS) / self.cell_h)
+
+    def size(self, cols: int, rows: int) -> tuple[float, float]:
+        """The width and height of a block of ``cols`` x ``rows`` cells."""
+        return cols * self.cell_w + self.rim, rows * self.cell_h + self.rim
 
     def shapes(self, width: float, height: float, count: int) -> list[tuple[int, int]]:
         """(columns, rows) of blocks of ``count`` cells that fit ``width`` x ``height``: the
         widest, the tallest and the squarest."""
-        cols_max = min(count, math.floor((width + EPS) / self.cell_w))
-        rows_max = math.floor((height + EPS) / self.cell_h)
+        cols_max, rows_max = self.fits(width, height)
+        cols_max = min(count, cols_max)
         if cols_max < 1 or rows_max < 1 or cols_max * rows_max < count:
             return []
         fewest = math.ceil(count / rows_max)
@@ -65,6 +81,11 @@ class _Bin:
     free: list[Rect]
     space: Space | None = None
     spots: list[tuple[Piece, float, float]] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)  # gang-cut blocks
+
+    def copy(self) -> _Bin:
+        """A copy to try placing more in."""
+        return _Bin(self.backs, list(self.free), self.space, list(self.spots), list(self.blocks))
 
 
 def groups_of(pieces: list[Piece], geo: SheetGeometry) -> list[Group]:
@@ -75,14 +96,13 @@ def groups_of(pieces: list[Piece], geo: SheetGeometry) -> list[Group]:
     out = []
     for found in by_component.values():
         first = found[0]
-        out.append(
-            Group(
-                tuple(found),
-                first.w + 2 * first.bleed + geo.piece_gap,
-                first.h + 2 * first.bleed + geo.piece_gap,
-                any(p.back for p in found),
-            )
-        )
+        backs = any(p.back for p in found)
+        if first.butt:
+            rim = 2 * rim_side(first.bleed, geo)
+            out.append(Group(tuple(found), first.w, first.h, backs, rim, butt=True))
+            continue
+        pad = 2 * first.bleed + geo.piece_gap
+        out.append(Group(tuple(found), first.w + pad, first.h + pad, backs))
     return out
 
 
@@ -95,13 +115,16 @@ def _place(
     cols, rows = shape
     cw, ch = group.cell_w, group.cell_h
     x, y, w, h = target.free.pop(index)
-    bw, bh = cols * cw, rows * ch
+    bw, bh = group.size(cols, rows)
     top = y + h
-    for i, piece in enumerate(pieces):
-        col, row = i % cols, i // cols
-        target.spots.append((piece, x + col * cw, top - (row + 1) * ch))
+    if group.butt:  # one block, its rim round it: the short row's room is the block's own
+        target.blocks.append(Block(pieces, cols, x, top - bh))
+    else:
+        for i, piece in enumerate(pieces):
+            col, row = i % cols, i // cols
+            target.spots.append((piece, x + col * cw, top - (row + 1) * ch))
     short = cols * rows - len(pieces)
-    if short:
+    if short and not group.butt:
         target.free.append((x + (cols - short) * cw, top - bh, short * cw, ch))
     if vertical:
         target.free += [(x + bw, y, w - bw, h), (x, y, bw, h - bh)]
@@ -119,7 +142,8 @@ def _best(bins: list[_Bin], group: Group, count: int) -> tuple[int, int, tuple] 
             continue
         for r, (_, _, w, h) in enumerate(target.free):
             for cols, rows in group.shapes(w, h, count):
-                leftover = min(w - cols * group.cell_w, h - rows * group.cell_h)
+                bw, bh = group.size(cols, rows)
+                leftover = min(w - bw, h - bh)
                 score = (leftover, cols * rows - count)
                 if best is None or score < best[0]:
                     best = (score, b, r, (cols, rows))
@@ -139,7 +163,7 @@ def _pour(bins: list[_Bin], group: Group, vertical: bool) -> bool:
 
 def _pour_into(bins: list[_Bin], members: list[int], group: Group, vertical: bool) -> bool:
     """``_pour`` into the bins ``members`` (the room of one sheet)."""
-    trial = [_Bin(b.backs, list(b.free), b.space, list(b.spots)) for b in bins]
+    trial = [b.copy() for b in bins]
     left = group.pieces
     while left:
         best: tuple[int, int, int, tuple] | None = None
@@ -148,9 +172,9 @@ def _pour_into(bins: list[_Bin], members: list[int], group: Group, vertical: boo
             if group.backs and not target.backs:
                 continue
             for r, (_, _, w, h) in enumerate(target.free):
-                cols = min(len(left), math.floor((w + EPS) / group.cell_w))
-                rows = math.floor((h + EPS) / group.cell_h)
-                take = min(len(left), cols * rows)
+                cols, rows = group.fits(w, h)
+                cols = min(len(left), cols)
+                take = min(len(left), max(cols, 0) * max(rows, 0))
                 if take and (best is None or take > best[0]):
                     best = (take, b, r, (cols, math.ceil(take / cols)))
         if best is None:
@@ -217,9 +241,8 @@ def _sized(groups: list[Group], whole: Rect, backed: Rect, geo: SheetGeometry) -
         if group.shapes(area[2], area[3], len(group.pieces)):
             out.append(group)
             continue
-        per = math.floor((area[2] + EPS) / group.cell_w) * math.floor(
-            (area[3] + EPS) / group.cell_h
-        )
+        cols, rows = group.fits(area[2], area[3])
+        per = max(cols, 0) * max(rows, 0)
         if per < 1:
             first = group.pieces[0]
             raise PackingError(
@@ -227,7 +250,7 @@ def _sized(groups: list[Group], whole: Rect, backed: Rect, geo: SheetGeometry) -
                 f"inside the {geo.margin:g} mm margin"
             )
         out += [
-            Group(group.pieces[i : i + per], group.cell_w, group.cell_h, group.backs)
+            replace(group, pieces=group.pieces[i : i + per])
             for i in range(0, len(group.pieces), per)
         ]
     return out
@@ -284,12 +307,17 @@ def _sheets(
     new = [b for b in bins if b.space is None]
     sheets: list[Sheet] = []
     for target in bins:
-        if not target.spots:
+        if not target.spots and not target.blocks:
             continue
         placements = []
         for piece, x, y in target.spots:
             x0, y0 = x + half + piece.bleed, y + half + piece.bleed
             placements.append(Placement(piece, "front", x0, y0, piece.w, piece.h, 0, outline=True))
+        marks = []
+        for block in target.blocks:
+            found, lines = block.layout(geo)
+            placements += found
+            marks += lines
         placements.sort(key=lambda p: (-round(p.y + p.h, 3), round(p.x, 3)))
         if target.space is not None:
             sheet = target.space.sheet
@@ -301,5 +329,6 @@ def _sheets(
             sheet = Sheet(page)
             sheets.append(sheet)
         sheet.front.placements.extend(placements)
+        sheet.front.marks.extend(marks)
         add_backs(sheet, placements, paper, options)
     return sheets

@@ -43,7 +43,8 @@ class Piece:
         back: str | None,
     ) -> Piece:
         """A piece of a component of ``spec``'s kind, with what its model says of it."""
-        facts = (spec.clipped, spec.trim_outline, spec.flowed, bool(getattr(spec, "butt", False)))
+        butt = bool(getattr(spec, "butt", False))  # cut straight: its art fills its box
+        facts = (spec.clipped and not butt, spec.trim_outline, spec.flowed, butt)
         return cls(component, spec.noun, name, copy, shape, bleed, face, back, *facts)
 
     @property

@@ -3,7 +3,8 @@
 per piece, the field a style is mapped by, a sheet table or recipe of the deck), or it is
 reported, once per file, with the field it was probably meant for. A style value a piece sets
 (a column ``accent``, or its value of the field a style is mapped by) is checked at its row,
-and so is an icon name no icon of its template has.
+and so is an icon name no icon of its template has, and a word a template draws by name that
+it does not know (``choices``).
 
 Nothing here draws: the checks read the specs, the fields blocks of the templates and the
 ``icons`` block of the icon templates."""
@@ -19,6 +20,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from generator.model.choices import unknown_choices
 from generator.model.game import PER_PIECE, STYLE_VALUES, GameSpec, Style, StyleMap
 from generator.model.templatefields import declared_fields, declared_icons
 
@@ -267,8 +269,8 @@ def review(
     root: Path, game: GameSpec, component: Any, table: Any | None, components: list[Any]
 ) -> tuple[list[Notice], list[Notice]]:
     """(errors, warnings) of one component's entries: style values a piece sets that cannot
-    be used (errors, at their rows); columns nothing reads and icons its icon template does
-    not have (warnings)."""
+    be used and words its templates do not draw (errors, at their rows); columns nothing
+    reads and icons its icon template does not have (warnings)."""
     spec = component.spec
     entries = spec.entries
     if not spec.entries_key or not entries:
@@ -281,6 +283,7 @@ def review(
 
     errors = style_problems(game, spec.style, entries, where)
     names = [n for k, n in spec.templates().items() if k in ("face", "back") and n]
+    errors += unknown_choices(root, names, entries, where)
     declared = template_fields(root, names)
     if declared is None:
         return errors, []

@@ -31,6 +31,8 @@ def items(pack: Pack) -> list[dict[str, Any]]:
                 "bleed_mm": p.piece.bleed,
                 "shape": p.piece.shape.kind,
             }
+            if p.piece.butt:  # touching its neighbours: its art stops at the trim there
+                item["butt"] = True
             if p.window:
                 item["tile"] = p.tile
                 item["board_x_mm"] = round(p.window[0], 3)

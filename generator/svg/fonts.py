@@ -4,11 +4,12 @@ from a CSS ``font-family`` to one of them, and the measuring itself: widths, wra
 The stock families ship beside this module (``dejavu/``, DejaVu, whose licence allows
 embedding): DejaVu Sans for ``sans-serif`` (Bitstream Vera Sans with a far wider coverage:
 German umlauts and ß, typographic quotes and dashes, arrows, Greek, Cyrillic), DejaVu Serif
-for ``serif`` and DejaVu Sans Mono for ``monospace``; they also answer to the common names of
-fonts like them (Helvetica, Arial, Times, Courier ...). What DejaVu lacks of Devanagari and
-Thai, each stock face draws from Noto Sans Devanagari and Noto Sans Thai of its weight
-(``noto/``, under the SIL Open Font License). Other fonts are registered by family
-name (``register_game_fonts``: a game's ``fonts:``). Templates ask for
+for ``serif``, DejaVu Sans Mono for ``monospace`` and DejaVu Sans Condensed for
+``sans-condensed`` (words on small pieces: a wargame's counters); they also answer to the
+common names of fonts like them (Helvetica, Arial, Times, Courier, Arial Narrow ...). What
+DejaVu lacks of Devanagari and Thai, each stock face draws from Noto Sans Devanagari and
+Noto Sans Thai of its weight (``noto/``, under the SIL Open Font License). Other fonts are
+registered by family name (``register_game_fonts``: a game's ``fonts:``). Templates ask for
 ``font-family="sans-serif"`` with ``font-weight="bold"`` / ``font-style="italic"``.
 """
 
@@ -67,6 +68,18 @@ STOCK = {
             strict=True,
         )
     ),
+    "sans-condensed": dict(  # for small pieces: a counter's words in 13 mm
+        zip(
+            VARIANT_KEYS,
+            (
+                "DejaVuSansCondensed.ttf",
+                "DejaVuSansCondensed-Bold.ttf",
+                "DejaVuSansCondensed-Oblique.ttf",
+                "DejaVuSansCondensed-BoldOblique.ttf",
+            ),
+            strict=True,
+        )
+    ),
 }
 FILES = STOCK["sans-serif"]  # the default family, which the engine's own words use
 NOTO_DIR = Path(__file__).resolve().parent / "noto"  # faces for scripts DejaVu lacks
@@ -79,7 +92,12 @@ FALLBACK_FILES = {
 
 
 Variant = tuple[str, str]  # (weight, style): ("normal" | "bold", "normal" | "italic")
-STOCK_NAMES = {"sans-serif": "PnpSans", "serif": "PnpSerif", "monospace": "PnpMono"}
+STOCK_NAMES = {
+    "sans-serif": "PnpSans",
+    "serif": "PnpSerif",
+    "monospace": "PnpMono",
+    "sans-condensed": "PnpSansCondensed",
+}
 SUFFIX = {
     ("normal", "normal"): "",
     ("bold", "normal"): "-Bold",
@@ -108,6 +126,17 @@ ALIASES = {
     **dict.fromkeys(
         ("monospace", "courier", "courier new", "dejavu sans mono", "consolas", "pnpmono"),
         "monospace",
+    ),
+    **dict.fromkeys(
+        (
+            "sans-condensed",
+            "condensed",
+            "dejavu sans condensed",
+            "arial narrow",
+            "helvetica condensed",
+            "pnpsanscondensed",
+        ),
+        "sans-condensed",
     ),
 }
 NAMES = {key: STOCK_NAMES["sans-serif"] + SUFFIX[key] for key in VARIANT_KEYS}
@@ -245,7 +274,7 @@ def font_for(
     known = ", ".join(sorted(k for k in _families if k not in STOCK))
     return fallback, (
         f"no font '{families.strip()}' (a game's fonts: {known or 'none'}; or sans-serif, "
-        "serif, monospace); sans-serif is used"
+        "serif, monospace, sans-condensed); sans-serif is used"
     )
 
 

@@ -48,6 +48,7 @@ class TokenEntry(CountedEntry):
 
 
 Shape = Literal["circle", "square", "rounded", "hex-flat", "hex-pointy"]
+UNCUT = ("circle", "hex-flat", "hex-pointy")  # shapes no straight cut right across frees
 
 
 def _parse_token_size(value: Any) -> Any:
@@ -85,6 +86,12 @@ class TokenSpec(ComponentBase):
     corner: float = Field(default=2.0, ge=0, le=50, description="corner radius of 'rounded'")
     bleed: float = Field(default=1.0, ge=0, le=5, description="bleed in mm beyond the cut line")
     back: TemplateName | None = Field(default=None, description="omit for single-sided tokens")
+    butt: bool = Field(
+        default=False,
+        description="gang-cut: square or rounded counters touch in one block, bleed only round "
+        "it and crop marks at every cut, freed by straight cuts right across (no cut lines; "
+        "circles and hexagons cannot be cut so)",
+    )
     tokens: list[TokenEntry] = Field(
         min_length=1,
         max_length=MAX_COPIES,
@@ -108,3 +115,15 @@ class TokenSpec(ComponentBase):
         if shape in ("circle", "square", "hex-flat", "hex-pointy") and size.w != size.h:
             raise ValueError(f"a {shape} token takes one size in mm, not 'W x H'")
         return size
+
+    @field_validator("butt")
+    @classmethod
+    def _straight_cuts(cls, butt: bool, info: ValidationInfo) -> bool:
+        shape = info.data.get("shape")
+        if butt and shape in UNCUT:
+            raise ValueError(
+                f"only square and rounded tokens can be gang-cut: {shape} tokens cannot be "
+                "parted by straight cuts right across the sheet (touching, they would leave no "
+                "room to cut round each); leave butt out and they are cut along their shape"
+            )
+        return butt
