@@ -29,8 +29,6 @@ from generator.layout.furniture import (
     GLUE_NOTE_PT,
     LABEL_SIZE_PT,
     MARK_WIDTH_PT,
-    TILE_NAME_DROP_PT,
-    TILE_NAME_PT,
     fold_line,
     fold_notes,
     label_at,
@@ -175,7 +173,7 @@ def _draw_page(pack: Pack, sheet: Page, page: int, canvas: Canvas, arts: _ArtPla
     for glue, tile in sheet.glue:
         _glue_area(canvas, glue, pack.words.text("glue_here", tile=tile))
     for x, y, name in sheet.names:
-        _tile_name(canvas, x, y, name, sheet.side == "back")
+        _tile_name(canvas, x, y, name)
     canvas.setLineWidth(MARK_WIDTH_PT)
     canvas.setStrokeGray(0)
     for x1, y1, x2, y2 in sheet.marks:
@@ -328,17 +326,13 @@ def _glue_area(canvas: Canvas, box: Box, note: str) -> None:
     canvas.restoreState()
 
 
-def _tile_name(canvas: Canvas, x: float, y: float, name: str, large: bool) -> None:
-    """A tile's name where it survives cutting: large, centred at (x, y) on the tile's back,
-    or small from (x, y) in the corner of a tile printed single-sided."""
+def _tile_name(canvas: Canvas, x: float, y: float, name: str) -> None:
+    """A tile's name, small from (x, y): outside the art of the tile that has no glue
+    strip to carry it."""
     canvas.saveState()
     canvas.setFillGray(0.35)
-    if large:
-        canvas.setFont(BOLD, TILE_NAME_PT)
-        rl.draw_string(canvas, x * mm, y * mm - TILE_NAME_DROP_PT, name, "middle")
-    else:
-        canvas.setFont(REGULAR, LABEL_SIZE_PT)
-        rl.draw_string(canvas, x * mm, y * mm, name)
+    canvas.setFont(REGULAR, LABEL_SIZE_PT)
+    rl.draw_string(canvas, x * mm, y * mm, name)
     canvas.restoreState()
 
 
