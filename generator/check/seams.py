@@ -67,21 +67,28 @@ def seam_cuts(pack: Pack) -> list[SeamCut]:
             continue
         stood = stood_on(pack.game.components, component.id, spec)
         places = [k for k in board_keeps(spec, stood) if k.rank == PLACE]
-        cuts = [(k.name, seam) for tile in tiles for k, seam in _cut(tile, places, spec)]
+        cuts = [
+            (k.name, seam)
+            for tile in tiles
+            for k, seam in _cut(tile, places, spec, _shown_from(tile, tiles))
+        ]
         if cuts:
             path, line = _where(component, spec, cuts[0][0])
             found.append(SeamCut(path, line, component.id, pack.paper_name, tuple(cuts)))
     return found
 
 
-def _cut(tile: Placement, places: list[Keep], spec: BoardSpec) -> list[tuple[Keep, str]]:
-    """The places the seams of one tile run through, each with the seam that cuts it."""
+def _cut(
+    tile: Placement, places: list[Keep], spec: BoardSpec, low: float
+) -> list[tuple[Keep, str]]:
+    """The places the seams of one tile run through, each with the seam that cuts it (its
+    left edge shows from ``low`` up: below that the row below lies on it)."""
     assert tile.window is not None  # a tile shows a window of its board
     bx, by, w, h = tile.window
     found = []
-    if bx > EPS:  # its left edge, where it lies on the tile to its left
+    if bx > EPS:  # its left edge, where it lies on the tile to its left, above the row below
         for k in places:
-            if k.x0 + EPS < bx < k.x1 - EPS and k.y0 < by + h and k.y1 > by:
+            if k.x0 + EPS < bx < k.x1 - EPS and k.y0 < by + h and k.y1 > low:
                 seam = f"tile {tile.tile}'s left edge, {bx:g} mm from the board's left edge"
                 found.append((k, seam))
     top = by + h
@@ -92,6 +99,14 @@ def _cut(tile: Placement, places: list[Keep], spec: BoardSpec) -> list[tuple[Kee
                 seam = f"tile {tile.tile}'s top edge, {down:g} mm from the board's top edge"
                 found.append((k, seam))
     return found
+
+
+def _shown_from(tile: Placement, tiles: list[Placement]) -> float:
+    """How far up the board a tile's left edge is covered by the row below it (its top)."""
+    assert tile.window is not None
+    _, by, _, h = tile.window
+    tops = [t.window[1] + t.window[3] for t in tiles if t.window is not None]
+    return max([top for top in tops if by + EPS < top < by + h - EPS], default=by)
 
 
 def _where(component: Component, spec: BoardSpec, place: str) -> tuple[Path, int]:

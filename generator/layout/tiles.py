@@ -198,8 +198,9 @@ def split_board(
     for by, rh in rows[:-1]:  # the tile below lies on the one above: its top edge shows
         cost = _plus(cost, seam_cost(by + rh, [Span(k.y0, k.y1, k.rank) for k in keep]))
     cols = []
-    for by, rh in rows:
-        inside = [Span(k.x0, k.x1, k.rank) for k in keep if k.y0 < by + rh and k.y1 > by]
+    for index, (by, rh) in enumerate(rows):
+        low = by + overlap if index else by  # the row below covers the bottom strip
+        inside = [Span(k.x0, k.x1, k.rank) for k in keep if k.y0 < by + rh and k.y1 > low]
         row = tile_spans(w, win_w, overlap, bleed, inside)
         for bx, _ in row[1:]:
             cost = _plus(cost, seam_cost(bx, inside))
