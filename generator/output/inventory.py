@@ -12,7 +12,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from generator.layout.pack import Pack
+from generator.layout.pack import ComponentPlan, Pack
 from generator.layout.shapedflow import paragraph
 from generator.layout.sheets import BoardMap
 from generator.model.designs import Design
@@ -77,15 +77,17 @@ def _table(pack: Pack, width: float) -> Table:
         if labels is None or len(plan.designs) > MAX_KINDS_LISTED:
             kinds = pack.words.text("inventory_kinds", count=len(plan.designs))
         else:
-            kinds = " · ".join(
-                f"{label} {pack.words.number(d.count)}"
+            kinds = " · ".join(  # 'First wave 2 × 1': a kind's name may end in a number
+                f"{label}\u00a0×\u00a0{pack.words.number(d.count)}"
                 for label, d in zip(labels, plan.designs, strict=True)
             )
         size = plan.shape.label(pack.words) if plan.shape else ""
         count = pack.words.number(plan.count)
         rows.append(
             [
-                _name_cell(spec.title, kinds if len(plan.designs) > 1 else None, st),
+                _name_cell(
+                    spec.title, kinds if len(plan.designs) > 1 else None, st, _making(pack, plan)
+                ),
                 paragraph(count, st["cell"]),
                 paragraph(size, st["cell"]),
                 paragraph(page_ranges(plan.pages), st["cell"]),
@@ -111,17 +113,28 @@ def _table(pack: Pack, width: float) -> Table:
 
 
 def _name_cell(
-    title: str, kinds: str | None, st: dict[str, ParagraphStyle]
+    title: str, kinds: str | None, st: dict[str, ParagraphStyle], making: str | None = None
 ) -> Flowable | list[Flowable]:
     """A component's name in the contents, with its kinds and counts beneath it in small
-    grey type when it has more than one (``kinds``: None for one)."""
-    if not shaping.needed(title + (kinds or "")):
+    grey type when it has more than one (``kinds``: None for one), and whether it is
+    optional and how long it takes to make (``making``)."""
+    notes = [note for note in (kinds, making) if note is not None]
+    if not shaping.needed(title + "".join(notes)):
         name = escape(title)
-        if kinds is not None:  # one kind: the count column says it all
-            name += f"<br/><font size='7.5' color='#555555'>{escape(kinds)}</font>"
+        for note in notes:  # one kind: the count column says it all
+            name += f"<br/><font size='7.5' color='#555555'>{escape(note)}</font>"
         return Paragraph(name, st["cell"])
-    cell = [paragraph(title, st["cell"])]
-    return cell + ([paragraph(kinds, st["small"])] if kinds is not None else [])
+    return [paragraph(title, st["cell"]), *(paragraph(note, st["small"]) for note in notes)]
+
+
+def _making(pack: Pack, plan: ComponentPlan) -> str | None:
+    """'optional: real dice do as well · about 25 min to make', as the spec says; None when
+    it says neither."""
+    spec, words = plan.component.spec, pack.words
+    notes = [words.text("inventory_optional", instead=spec.optional)] if spec.optional else []
+    if spec.minutes_to_make:
+        notes.append(words.text("inventory_minutes", minutes=words.number(spec.minutes_to_make)))
+    return " · ".join(notes) or None
 
 
 def _labels(designs: list[Design]) -> list[str] | None:

@@ -247,7 +247,8 @@ def _outline(canvas: Canvas, shape: Shape, x: float, y: float, grow: float = 0.0
 
 
 def _cut_guides(canvas: Canvas, p: Placement) -> None:
-    """Cut lines that follow the piece's shape; dashed fold lines for die nets."""
+    """Cut lines that follow the piece's shape; dashed fold lines for die nets and
+    standees, grey on white so they show on any art."""
     shape = p.piece.shape
     canvas.saveState()
     _piece_frame(canvas, p)
@@ -256,10 +257,12 @@ def _cut_guides(canvas: Canvas, p: Placement) -> None:
     if shape.cuts:
         for x1, y1, x2, y2 in shape.cuts:
             canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
-        canvas.setDash(*FOLD_DASH_PT)
-        canvas.setStrokeGray(0.45)
-        for x1, y1, x2, y2 in shape.folds:
-            canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
+        # a fold shows on dark art and light alike: grey dashes over a white line
+        for gray, dash in ((1.0, ()), (0.35, FOLD_DASH_PT)):
+            canvas.setDash(*dash)
+            canvas.setStrokeGray(gray)
+            for x1, y1, x2, y2 in shape.folds:
+                canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
     else:
         canvas.drawPath(_outline(canvas, shape, 0, 0), stroke=1, fill=0)
     canvas.restoreState()
