@@ -294,7 +294,8 @@ def test_inventory_page(reader, manifest):
     assert "100%" in page_text
     titles = {card["name"]: card["title"] for card in DECK_SPEC["cards"]}
     for name, count in DECK_COUNTS.items():
-        assert f"{titles[name]} {count}" in page_text, name  # each kind by its title
+        kind = f"{titles[name]} × {count}"  # each kind by its title, then its count
+        assert kind in page_text.replace("\u00a0", " "), name
 
 
 ENGINE_MODULES = (
