@@ -221,6 +221,7 @@ class Segment:
     width_pt: float
     dash: tuple[float, ...] = ()
     clip_box: Box | None = None  # the clipping area in force when it was stroked, mm
+    stroke: Colour | None = None  # the stroke colour in force
 
     @property
     def box(self) -> Box:
@@ -459,7 +460,13 @@ class _Interpreter:
             for (x0, y0), (x1, y1) in self.lines:
                 ends = (v * MM_PER_PT for v in (x0, y0, x1, y1))
                 self.out.strokes.append(
-                    Segment(*ends, width_pt=self.line_width, dash=self.dash, clip_box=self.clip_box)
+                    Segment(
+                        *ends,
+                        width_pt=self.line_width,
+                        dash=self.dash,
+                        clip_box=self.clip_box,
+                        stroke=self.stroke,
+                    )
                 )
         if self.pieces and (op in PAINT_OPS or self.clipping):
             self.out.paths.append(

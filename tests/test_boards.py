@@ -128,7 +128,8 @@ labels:
 
 
 def plain_board(w: float, h: float, bleed: float = 0.0) -> str:
-    return PLAIN_BOARD.format(w=w, h=h, bleed=bleed, half=w / 2, bottom=h - 2, cx=w / 2, cy=h / 2)
+    # the label off the middle, where nothing moves a seam: the tiles are of one size
+    return PLAIN_BOARD.format(w=w, h=h, bleed=bleed, half=w / 2, bottom=h - 2, cx=w / 4, cy=h / 4)
 
 
 def write_game(
@@ -318,29 +319,43 @@ def test_a_large_board_takes_as_few_tiles_as_the_layout_allows(packs, size, pape
 
 @pytest.mark.parametrize("size, paper", TILED)
 def test_tiles_are_labelled_in_reading_order(packs, size, paper):
+    """Rows of tiles from the top (A, B ...), each numbered from the left; a row's seams may
+    fall elsewhere than the next row's (each row is split where it cuts least)."""
     pack = packs(size, paper)
     tiles = pack.tiles
     tops = sorted({round(t.window.y1, 3) for t in tiles}, reverse=True)  # top row first
-    lefts = sorted({round(t.window.x0, 3) for t in tiles})
-    assert len(tops) * len(lefts) == len(tiles)  # a full grid of tiles
-    expected = [
-        f"{chr(ord('A') + tops.index(round(t.window.y1, 3)))}"
-        f"{lefts.index(round(t.window.x0, 3)) + 1}"
-        for t in tiles
+    rows = [
+        sorted((t for t in tiles if round(t.window.y1, 3) == top), key=lambda t: t.window.x0)
+        for top in tops
     ]
-    assert [t.label for t in tiles] == expected
-    reading = sorted(tiles, key=lambda t: (-t.window.y1, t.window.x0))
+    assert len({len(row) for row in rows}) == 1  # as many tiles in every row
+    expected = {
+        t.page: f"{chr(ord('A') + r)}{c + 1}"
+        for r, row in enumerate(rows)
+        for c, t in enumerate(row)
+    }
+    assert [t.label for t in tiles] == [expected[t.page] for t in tiles]
+    reading = [t for row in rows for t in row]
     assert [t.page for t in reading] == sorted(t.page for t in tiles)  # pages in that order
-    for t in tiles:  # each tile's name stays on it once cut: on its glue strip, or its back
+    unglued = []
+    for t in tiles:  # each tile's name: on its glue strip, or beside the last one's art
         strips = strips_on_page(pack, t)
         on_strip = [
             c for c in pack.chars[t.page - 1] if any(char_box(c).centre_in(b) for b in strips)
         ]
         if strips:
             assert t.label in re.findall(r"[A-Z]\d+", text_of(on_strip)), (t.label, strips)
-        else:
-            back = text_of(pack.chars[t.page])  # the page behind the tile's own
-            assert back.split() == [t.label], (t.label, back)
+            continue
+        unglued.append(t)
+        above = [  # small type within 4 mm above the art (the board's own text is clipped)
+            c
+            for c in pack.chars[t.page - 1]
+            if 0 <= char_box(c).y0 - t.window_page.y1 < 4 and abs(c["size"] - 6.5) < 0.01
+        ]
+        assert text_of(above).split() == [t.label], (t.label, text_of(above))
+        if t.page < len(pack.chars):  # nothing printed behind its art
+            assert t.label not in text_of(pack.chars[t.page]).split(), t.label
+    assert [t.label for t in unglued] == [reading[-1].label]  # only the last lies on the rest
 
 
 @pytest.mark.parametrize("size, paper", TILED)
@@ -396,14 +411,14 @@ def test_nothing_of_a_tile_page_is_printed_in_the_margin(packs, size, paper):
 
 def neighbours(tiles: list[Tile]) -> list[tuple[Tile, Tile, str]]:
     """(covered, covering, side) for every pair of tiles side by side: the covering tile is
-    the one to the right or below."""
+    the one to the right in a row, or in the row below (rows may be split differently)."""
     pairs = []
     for a, b in itertools.permutations(tiles, 2):
         same_row = abs(a.window.y0 - b.window.y0) < EPS and abs(a.window.y1 - b.window.y1) < EPS
-        same_col = abs(a.window.x0 - b.window.x0) < EPS and abs(a.window.x1 - b.window.x1) < EPS
+        across = min(a.window.x1, b.window.x1) - max(a.window.x0, b.window.x0) > EPS
         if same_row and a.window.x0 < b.window.x0 < a.window.x1:
             pairs.append((a, b, "right"))
-        if same_col and a.window.y0 < b.window.y1 < a.window.y1:
+        if not same_row and across and a.window.y0 < b.window.y1 < a.window.y1:
             pairs.append((a, b, "below"))
     return pairs
 
@@ -427,8 +442,12 @@ def test_neighbouring_tiles_share_exactly_10_mm_and_cover_the_board(packs, size,
         if (a, b) not in {(p, q) for p, q, _ in pairs} | {(q, p) for p, q, _ in pairs}:
             assert min(dx, dy) <= OVERLAP + EPS, (a.label, b.label, dx, dy)
     rows = {round(t.window.y1, 3) for t in tiles}
-    cols = {round(t.window.x0, 3) for t in tiles}
-    assert len(pairs) == (len(cols) - 1) * len(rows) + (len(rows) - 1) * len(cols)
+    per_row = len(tiles) // len(rows)
+    assert sum(side == "right" for _, _, side in pairs) == (per_row - 1) * len(rows)
+    bottom = min(t.window.y0 for t in tiles)
+    for t in tiles:  # every tile above the bottom row lies under the row below it
+        below = [b for a, b, side in pairs if a is t and side == "below"]
+        assert bool(below) == (t.window.y0 > bottom + EPS), t.label
     # the windows together cover the whole board: every elementary cell between tile edges
     for cell in cells(tiles, board):
         assert any(cell.inside(t.window, EPS) for t in tiles), f"no tile shows {cell}"
@@ -470,11 +489,11 @@ def test_glue_strips_are_the_shared_strips_on_the_covered_tile(packs, size, pape
     tiles = pack.tiles
     pairs = neighbours(tiles)
     for t in tiles:
-        expected = [
-            covered.window.intersect(covering.window)
-            for covered, covering, _ in pairs
-            if covered is t
-        ]
+        right = [b for a, b, side in pairs if a is t and side == "right"]
+        below = any(a is t and side == "below" for a, _, side in pairs)
+        x0, y0, x1 = t.window.x0, t.window.y0, t.window.x1
+        expected = [t.window.intersect(b.window) for b in right]
+        expected += [Box(x0, y0, x1, y0 + OVERLAP)] if below else []  # the row below covers it
         found = glue_strips(pack, t)
         assert len(found) == len(expected), (t.label, found, expected)
         for strip in expected:
@@ -1107,8 +1126,10 @@ def test_tiles_are_one_size_and_keep_the_bleed_on_the_boards_outer_edges(
     tmp_path, pnp, size, paper
 ):
     """No tile is a sliver: every tile shows a window of the same size. Each tile's art runs
-    out into the bleed on the board's own edges (and stops at the trim where it meets another
-    tile), so cutting a little outside the line on the board's rim shows art, not paper."""
+    out into the bleed on every edge seen once glued: the board's own edges and its seams (its
+    left edge, where it lies on the tile to its left, and its top, where it lies on the row
+    above), so cutting a little outside the line shows art, not paper; it stops at the trim
+    where another tile covers it."""
     bleed = 2.0
     w, h = size
     pack = build_board(pnp, tmp_path, plain_board(w, h, bleed), paper, size, bleed)
@@ -1125,9 +1146,9 @@ def test_tiles_are_one_size_and_keep_the_bleed_on_the_boards_outer_edges(
     for t in tiles:
         win = windows[t.label]
         want = Box(
-            win.x0 - (bleed if win.x0 < EPS else 0),
+            win.x0 - bleed,
             win.y0 - (bleed if win.y0 < EPS else 0),
             win.x1 + (bleed if win.x1 > w - EPS else 0),
-            win.y1 + (bleed if win.y1 > h - EPS else 0),
+            win.y1 + bleed,
         )
         assert t.window.close_to(want, EPS), (t.label, t.window, want)  # what the art shows

@@ -294,7 +294,8 @@ def test_inventory_page(reader, manifest):
     assert "100%" in page_text
     titles = {card["name"]: card["title"] for card in DECK_SPEC["cards"]}
     for name, count in DECK_COUNTS.items():
-        assert f"{titles[name]} {count}" in page_text, name  # each kind by its title
+        kind = f"{titles[name]} × {count}"  # each kind by its title, then its count
+        assert kind in page_text.replace("\u00a0", " "), name
 
 
 ENGINE_MODULES = (
@@ -365,6 +366,29 @@ def test_a_long_about_this_edition_takes_the_contents_back(make_deck_game, pnp, 
     assert english().text("about_heading") not in contents
     assert about.startswith(english().text("about_heading")), about
     assert "Test deck: Backs drawn by us." in about
+
+
+def test_the_contents_say_what_is_optional_and_how_long_it_takes_to_make(
+    make_deck_game, pnp, tmp_path
+):
+    """``optional`` and ``minutes_to_make`` print under the component's name; a kind's name
+    that ends in a number keeps its count apart ('Wave 2 × 1')."""
+    components = make_deck_game(cards={"alpha": 2, "beta": 1})
+    deck = components / "synth" / "deck.yaml"
+    text = deck.read_text(encoding="utf-8").replace(
+        "title: Test deck\n",
+        "title: Test deck\noptional: a deck of playing cards does as well\nminutes_to_make: 12\n",
+    )
+    text = text.replace("  - name: alpha\n", "  - name: alpha\n    title: Wave 2\n")
+    deck.write_text(text.replace("  - name: beta\n", "  - name: beta\n    title: Wave 3\n"))
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    page = pypdf.PdfReader(tmp_path / "out" / "synth" / "synth.pdf").pages[0]
+    contents = " ".join(page.extract_text().split())
+    words = english()
+    optional = words.text("inventory_optional", instead="a deck of playing cards does as well")
+    assert f"{optional} · {words.text('inventory_minutes', minutes='12')}" in contents
+    assert "Wave 2 × 2 · Wave 3 × 1" in contents.replace("\u00a0", " ")
 
 
 def test_a_pack_with_nothing_authored_has_no_about_page(make_deck_game, pnp, tmp_path):

@@ -179,8 +179,8 @@ def test_a_deck_from_a_data_file_builds_and_prints_its_cards(tmp_path, pnp, name
     printed = " ".join(page.extract_text() for page in reader.pages[1:])
     assert printed.count("Lucky Draw") == 5 and printed.count("Storm") == 1, printed
     assert "Everyone discards a card." in printed
-    contents = reader.pages[0].extract_text()
-    assert "Lucky Draw 3" in contents and "Storm 1" in contents
+    contents = reader.pages[0].extract_text().replace("\u00a0", " ")
+    assert "Lucky Draw × 3" in contents and "Storm × 1" in contents
 
 
 def test_another_sheet_of_a_workbook_is_named_by_sheet(tmp_path):

@@ -37,6 +37,12 @@ MISTAKES = [
     ),
     ("game.yaml", "piles: [3, 6]", "piles: [9, 9]"),
     ("board.yaml", "size: 34, h: 18", "size: 18"),
+    ("board.yaml", "size: 180 x 130", "size: 380 x 130"),
+    (
+        "board.yaml",
+        "path: [[110, 110], [160, 110]], count: 3, size: 12",
+        "path: [[8, 110], [372, 110]], count: 28, size: 14",
+    ),
     ("templates/cargo-face.svg.j2", '"wool": ("#4f6b22"', '"wool": ("#7a9a3a"'),
     ("templates/cargo-face.svg.j2", 'bold" font-size="6"', 'bold" font-size="1.8"'),
     (

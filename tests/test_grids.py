@@ -306,7 +306,8 @@ def test_a_500_by_400_map_is_tiled_with_its_assembly_map(tmp_path, pnp):
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "out" / "g" / "manifest.json").read_text("utf-8"))
     tiles = [i for i in manifest["items"] if i["component"] == "map"]
-    assert sorted(t["tile"] for t in tiles) == ["A1", "A2", "A3", "B1", "B2", "B3"]
+    names = sorted(t["tile"] for t in tiles)  # six tiles on A4, rows as the seams fall best
+    assert len(names) == 6 and len(set(names)) == 6 and names[0] == "A1", names
     with pymupdf.open(tmp_path / "out" / "g" / "g.pdf") as pdf:
         text = [page.get_text() for page in pdf]
     assert any("Campaign map: how the tiles fit together" in t for t in text)

@@ -277,7 +277,8 @@ def test_the_contents_name_each_kind_by_its_translated_title(pnp, tmp_path):
     assert result.exit_code == 0, result.output
     with pdfplumber.open(out / "chocolate-market" / "de" / "chocolate-market.pdf") as doc:
         contents = re.sub(r"\s+", " ", doc.pages[0].extract_text())
-    assert "Kakao 18 · Zucker 14 · Milch 10 · Haselnuss 10 · Trauben 8" in contents, contents
+    kinds = "Kakao × 18 · Zucker × 14 · Milch × 10 · Haselnuss × 10 · Trauben × 8"
+    assert kinds in contents, contents
     assert "cocoa" not in contents and "victory-point" not in contents
 
 

@@ -236,6 +236,17 @@ def test_pieces_that_fit_their_places_pass(pnp, tmp_path):
     assert result.exit_code == 0, result.output
 
 
+def test_pieces_that_pile_a_few_at_most_need_room_for_each_pile(pnp, tmp_path):
+    """``stack: 3``: piles of three at most. Three 16 mm pawns make one pile on the 20 mm
+    square; four make two piles side by side (32 mm), which it cannot hold."""
+    one = fit_game(tmp_path / "one", "- {board: board, places: [keep], together: 3, stack: 3}\n")
+    assert pnp("check", "--components", one).exit_code == 0
+    two = fit_game(tmp_path / "two", "- {board: board, places: [keep], together: 4, stack: 3}\n")
+    result = pnp("check", "--components", two)
+    assert result.exit_code == 1, result.output
+    assert "pawns.yaml:11: does not fit: 2 piles of pawns (16 mm across each" in result.stderr
+
+
 def test_pieces_too_large_for_their_place_fail_at_the_stands_on_line(pnp, tmp_path):
     """Two 16 mm pawns side by side need 32 mm; the 20 mm square holds one."""
     components = fit_game(tmp_path, "- {board: board, places: [keep], together: 2}\n")

@@ -539,11 +539,16 @@ def test_die_net_has_six_faces_in_a_cross(mixed: Built):
 
 
 def test_die_net_cut_and_fold_lines(mixed: Built):
+    """Cut lines solid black; fold lines grey dashes over a white line of their own, so a fold
+    shows on dark faces as well as light ones."""
     for page, form in die_forms(mixed):
-        lines = [s for s in page.strokes if inside(s.box, form.box)]
+        drawn = [s for s in page.strokes if inside(s.box, form.box)]
+        lines = [s for s in drawn if s.stroke is None or s.stroke.luminance < 0.99]
+        under = {(s.x0, s.y0, s.x1, s.y1) for s in drawn if s not in lines and not s.dash}
         folds = [s for s in lines if s.dash]
         cuts = [s for s in lines if not s.dash]
         assert len(folds) == 12 and len(cuts) == 28, (len(folds), len(cuts))
+        assert under == {(s.x0, s.y0, s.x1, s.y1) for s in folds}
         extent = Box.around([p for s in lines for p in ((s.x0, s.y0), (s.x1, s.y1))])
         assert extent.close_to(form.box, EPS), (extent, form.box)  # fits its box, tightly
         assert all(abs(s.length - DIE_EDGE) <= EPS for s in folds)  # a fold is a face's edge

@@ -28,6 +28,7 @@ DASHES = {"dashed": "3,2", "dotted": "0.6,1.4"}
 ICON_BOX = 20.0  # icon macros draw in a 20 x 20 box centred on (0, 0)
 TEXT_MIDDLE = 0.35  # a text's baseline sits this many font sizes below its middle
 CAP_HEIGHT = 0.72  # capitals rise this many font sizes above the baseline
+ASCENT, DESCENT = 0.76, 0.24  # the font's glyphs above and below the baseline, in font sizes
 LABEL_GAP = 0.8  # mm between a space and a label outside it
 # a marked track space holds both, in shares of its size: its number small at the top, the
 # mark's icon below it (inside a square and inside a circle of that size alike)
@@ -180,6 +181,7 @@ class BoardPainter:
         self.anchors = {r.name: r.anchor for r in spec.regions if r.anchor}
         self.layer = self.dwg
         self.icons: list[tuple[str, str, Point, float]] = []
+        self.words: list[Mark] = []  # every text drawn, for the seams to keep out of
 
     def paint(self) -> str:
         """The board's SVG text."""
@@ -491,6 +493,19 @@ class BoardPainter:
         if rotate:
             element.rotate(rotate, center=(x, y))
         self.layer.add(element)
+        width = text_width(text, size, "bold" if bold else "normal")
+        left = x - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
+        top, bottom = y + (TEXT_MIDDLE - ASCENT) * size, y + (TEXT_MIDDLE + DESCENT) * size
+        corners = [(left, top), (left + width, top), (left, bottom), (left + width, bottom)]
+        turn = math.radians(rotate)
+        turned = [
+            (
+                x + (u - x) * math.cos(turn) - (v - y) * math.sin(turn),
+                y + (u - x) * math.sin(turn) + (v - y) * math.cos(turn),
+            )
+            for u, v in corners
+        ]
+        self.words.append(_box_mark(text, turned))
 
     def _finish(self, svg: str) -> str:
         """Draw each grid into its slot and each icon from the game's macros into the
@@ -523,3 +538,30 @@ def board_svg(
     """The SVG of a whole board (``icon``: the icons macro; ``cell``: a terrain template's
     macro cell, for grids)."""
     return BoardPainter(spec, icon, cell).paint()
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A word or picture a board prints and its box (mm from the board's top-left)."""
+
+    what: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def _box_mark(what: str, points: Sequence[Point]) -> Mark:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return Mark(what, min(xs), min(ys), max(xs), max(ys))
+
+
+def marks(spec: BoardSpec) -> list[Mark]:
+    """Every word and icon a board prints, where it is drawn (a seam through one shows)."""
+    painter = BoardPainter(spec, None)
+    painter.paint()
+    icons = [
+        _box_mark(f"icon '{name}'", [(x - size / 2, y - size / 2), (x + size / 2, y + size / 2)])
+        for name, _, (x, y), size in painter.icons
+    ]
+    return [m for m in painter.words if m.what.strip()] + icons

@@ -1,6 +1,7 @@
 """Pieces fit where they go: each component's ``stands_on`` measured against the board it
 names. A place must hold as many of the pieces as the spec says share it (``together``),
-side by side, turned if that helps (or one, for pieces that pile up: ``stack``),
+side by side, turned if that helps (a pile counting as one, for pieces that pile up:
+``stack``),
 overhanging by at most ``OVERHANG``; and pieces on two
 places of one board must not cover each other, each group of pieces centred on its place.
 
@@ -46,8 +47,9 @@ class Stand:
     index: int
     footprint: Size
     round: bool
-    together: int
+    together: int  # pieces (or piles) side by side on a place
     board: str
+    piled: bool = False  # ``together`` counts piles
 
     def room(self, place: Place) -> tuple[float, float, float]:
         """The box the pieces take on ``place`` (w, h) and how far they reach past it (mm):
@@ -80,8 +82,9 @@ def _stands(game: Game) -> list[Stand]:
             if standing is None:
                 continue  # a load error already
             size, round_ = standing
-            together = 1 if stand.stack else stand.together  # a pile covers one piece
-            out.append(Stand(component, index, size, round_, together, stand.board))
+            together = stand.piles  # a pile covers one piece
+            piled = stand.stack is not False
+            out.append(Stand(component, index, size, round_, together, stand.board, piled))
     return out
 
 
@@ -125,7 +128,8 @@ def _too_large(stand: Stand, misfits: list[tuple[Place, float, float, float]]) -
     """The place the pieces overhang most, and how many more they overhang."""
     place, w, h, past = max(misfits, key=lambda m: m[3])
     others = f" (and {len(misfits) - 1} more places)" if len(misfits) > 1 else ""
-    pieces = f"{stand.together} pieces" if stand.together > 1 else "a piece"
+    noun = "piles" if stand.piled else "pieces"
+    pieces = f"{stand.together} {noun}" if stand.together > 1 else "a piece"
     need = f", which take {w:.1f} x {h:.1f} mm side by side" if stand.together > 1 else ""
     path, line = _where(stand)
     return Misfit(

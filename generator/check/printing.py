@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from generator.check.contrast import LowContrast, low_contrast
 from generator.check.cuts import cut_problems
 from generator.check.legibility import SmallText, small_texts
+from generator.check.seams import SeamCut, seam_cuts
 from generator.check.strokes import ThinStroke, thin_strokes
 from generator.layout.furniture import Ink, page_ink
 from generator.layout.pack import Pack
@@ -41,6 +42,7 @@ class PrintReport:
     thin: tuple[ThinStroke, ...] = ()  # lines printed under 0.25 pt (warnings, not failures)
     contrast: tuple[LowContrast, ...] = ()  # text that does not stand out from its ground
     ink_saver: bool = False  # the art was lightened for the ink saver
+    seams: tuple[SeamCut, ...] = ()  # board seams through places (warnings, not failures)
 
     @property
     def failures(self) -> tuple[object, ...]:
@@ -212,4 +214,5 @@ def check_printing(pack: Pack) -> PrintReport:
         thin_strokes(pack),
         low_contrast(pack),
         options.ink_saver,
+        tuple(seam_cuts(pack)),
     )

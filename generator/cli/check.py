@@ -108,6 +108,7 @@ def explain(verdict: Verdict, translation: bool) -> None:
     if verdict.printing is not None:
         describe_printing(verdict.printing)
         explain_thin_lines(verdict.printing)
+        explain_seams(verdict.printing)
     explain_failures(verdict)
     if game.spec.recipes and not verdict.recipes:
         click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
@@ -179,6 +180,16 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
                     "pt": round(t.pt, 3),
                 }
                 for t in printing.thin
+            ],
+            "seams": [
+                {
+                    "file": display_path(c.path),
+                    "line": c.line,
+                    "board": c.board,
+                    "places": [place for place, _ in c.cuts],
+                    "message": c.message(),
+                }
+                for c in printing.seams
             ],
             "low_contrast": [
                 _text_json(c)
@@ -262,6 +273,12 @@ def explain_thin_lines(printing: PrintReport) -> None:
     """A warning per template line that draws a line too thin for a print shop."""
     for stroke in printing.thin:
         click.echo(f"{file_line(stroke.path, stroke.line)}: {clean(stroke.message())}", err=True)
+
+
+def explain_seams(printing: PrintReport) -> None:
+    """A warning per tiled board whose seams run through its places."""
+    for cut in printing.seams:
+        click.echo(f"{display_path(cut.path)}:{cut.line}: {clean(cut.message())}", err=True)
 
 
 def describe_printing(printing: PrintReport) -> None:

@@ -22,7 +22,7 @@ from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Box, Fold, Page, Placement
 from generator.model.sizes import sheet_geometry
-from generator.svg.fonts import BOLD, REGULAR, register_fonts
+from generator.svg.fonts import REGULAR, register_fonts
 
 MM_PER_PT = 25.4 / 72
 LABEL_SIZE_PT = 6.5
@@ -33,8 +33,6 @@ MARK_WIDTH_PT = 0.3
 FOLD_WIDTH_PT = 0.5
 CUT_WIDTH_PT = 0.35
 GLUE_NOTE_PT = 7.0
-TILE_NAME_PT = 36.0  # a tile's name on its back
-TILE_NAME_DROP_PT = 12.0  # ... its baseline this far below the tile's centre
 
 
 @dataclass(frozen=True)
@@ -183,22 +181,8 @@ def _fold_ink(pack: Pack, page: Page) -> list[Ink]:
 def _tile_ink(pack: Pack, page: Page) -> list[Ink]:
     """A board tile's glue strips and their notes, and its name, all the tile's own."""
     tile = next((p.piece for p in page.placements if p.tile), None)
-    if tile is None and page.side == "back":  # a tile's back: its name, behind its front
-        tile = _front_tile(pack, page)
     inks = [Ink("a glue strip", box, tile) for box, _ in page.glue]
     for x, y, name in page.names:
-        if page.side == "back":
-            y -= TILE_NAME_DROP_PT * MM_PER_PT
-            box = text_box(name, BOLD, TILE_NAME_PT, x, y, "middle")
-        else:
-            box = text_box(name, REGULAR, LABEL_SIZE_PT, x, y, "start")
+        box = text_box(name, REGULAR, LABEL_SIZE_PT, x, y, "start")
         inks.append(Ink("a tile's name", box, tile))
     return inks
-
-
-def _front_tile(pack: Pack, back: Page) -> Piece | None:
-    """The tile on the front of the sheet whose back ``back`` is."""
-    for sheet in pack.sheets:
-        if sheet.back is back:
-            return next((p.piece for p in sheet.front.placements if p.tile), None)
-    return None

@@ -238,7 +238,8 @@ def impose_token_pages(
     options: PrintOptions = DEFAULT_OPTIONS,
 ) -> list[Sheet]:
     """Whole pages of equal round tokens: a title band (drawn by ``header(width, height)``) on
-    top, then a centred grid; each page's backs behind it. Folding, the tokens go above the
+    top, then a centred grid (under the band, for a set of fewer rows than the page holds);
+    each page's backs behind it. Folding, the tokens go above the
     fold, their backs below it, a page's set spread over as many sheets as it takes."""
     backed = any(p.back for _, pieces in pages for p in pieces)
     fold = options.layout == "fold" and backed
@@ -268,7 +269,9 @@ def impose_token_pages(
         page.decorations.append(Decoration(header(right - left, grid.band), left, top - grid.band))
         body_top = top - grid.band - gap
         x0 = left + (right - left - cols * cell) / 2 + gap / 2 + first.bleed
-        y_top = body_top - (body_top - bottom - rows * cell) / 2 - gap / 2 - first.bleed
+        slack = body_top - bottom - rows * cell  # centred, unless rows are left empty:
+        drop = slack / 2 if slack < cell else 0.0  # a short set hangs under the band
+        y_top = body_top - drop - gap / 2 - first.bleed
         for slot, piece in enumerate(pieces):
             col, row = slot % cols, slot // cols
             x, y = x0 + col * cell, y_top - first.h - row * cell

@@ -5,7 +5,7 @@ whether print shops get it, how its designs are made and what it counts."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -14,6 +14,7 @@ from generator.model.fields import CardSize, Size, Slug, StrictModel, Text
 from generator.model.game import PlayerColour, Style
 
 MAX_TOGETHER = 50  # pieces said to share one place
+MAX_MINUTES = 6000  # minutes said to make one component (100 hours)
 
 
 class StandsOn(StrictModel):
@@ -37,10 +38,22 @@ class StandsOn(StrictModel):
         le=MAX_TOGETHER,
         description="how many of these pieces share one place at once, side by side (default 1)",
     )
-    stack: bool = Field(
+    stack: bool | Annotated[int, Field(ge=2, le=MAX_TOGETHER)] = Field(
         default=False,
-        description="pieces that share a place pile up on it (flat tokens): one must fit",
+        description="pieces that share a place pile up on it (flat tokens): true, all in one "
+        "pile, so one must fit; a number, piles of at most that many, which must fit side by "
+        "side (print the rule where players see it)",
     )
+
+    @property
+    def piles(self) -> int:
+        """How many piles (or single pieces) the pieces on one place take side by side."""
+        if self.stack is True:
+            return 1
+        if self.stack is False:
+            return self.together
+        return -(-self.together // self.stack)
+
     footprint: CardSize | None = Field(
         default=None,
         description="'W x H' mm a piece covers where it stands, when that is not its printed "
@@ -70,6 +83,19 @@ class ComponentBase(StrictModel):
     stands_on: list[StandsOn] = Field(
         default_factory=list,
         description="where its pieces stand on the game's boards, for the fit check",
+    )
+    optional: Text | None = Field(
+        default=None,
+        min_length=1,
+        description="the game can be played without it: what serves instead (real dice, "
+        "cubes ...); the contents mark it optional and say this",
+    )
+    minutes_to_make: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_MINUTES,
+        description="about how long making all of it takes once printed (cutting, folding, "
+        "gluing), in minutes; the contents say so",
     )
     stock: Literal["card", "paper"] | None = Field(
         default=None,

@@ -78,3 +78,15 @@ def _collections(board: BoardSpec) -> list[str]:
         *(g.prefix for g in board.grids),
         *(g.name for g in board.groups),
     ]
+
+
+def stood_on(components: Sequence[Loaded], board: str, spec: BoardSpec) -> set[str]:
+    """The places of board ``board`` that some component's pieces stand on."""
+    return {
+        name
+        for other in components
+        for stand in other.spec.stands_on
+        if stand.board == board
+        for ref in stand.places
+        for name in spec.resolve(ref)
+    }

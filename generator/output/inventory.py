@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from generator.art.richtext import Overflow
-from generator.layout.pack import Pack
+from generator.layout.pack import ComponentPlan, Pack
 from generator.layout.shapedflow import WORD_BREAK, paragraph, wide_words
 from generator.layout.sheets import BoardMap
 from generator.model.designs import Design
@@ -80,6 +80,7 @@ class _Row:
     title: str
     kinds: str | None
     cells: tuple[str, str, str]
+    making: str | None = None
 
 
 def _rows(pack: Pack) -> list[_Row]:
@@ -90,15 +91,16 @@ def _rows(pack: Pack) -> list[_Row]:
         if labels is None or len(plan.designs) > MAX_KINDS_LISTED:
             kinds = pack.words.text("inventory_kinds", count=len(plan.designs))
         else:
-            kinds = " · ".join(
-                f"{label} {pack.words.number(d.count)}"
+            kinds = " · ".join(  # 'First wave 2 × 1': a kind's name may end in a number
+                f"{label}\u00a0×\u00a0{pack.words.number(d.count)}"
                 for label, d in zip(labels, plan.designs, strict=True)
             )
         size = plan.shape.label(pack.words) if plan.shape else ""
         count = pack.words.number(plan.count)
         several = kinds if len(plan.designs) > 1 else None
         title = plan.component.spec.title
-        rows.append(_Row(plan.component.id, title, several, (count, size, page_ranges(plan.pages))))
+        cells = (count, size, page_ranges(plan.pages))
+        rows.append(_Row(plan.component.id, title, several, cells, _making(pack, plan)))
     return rows
 
 
@@ -128,7 +130,7 @@ def _table(pack: Pack, width: float) -> Table:
     found = _rows(pack)
     for row in found:
         cells = [paragraph(cell, st["cell"]) for cell in row.cells]
-        rows.append([_name_cell(row.title, row.kinds, st), *cells])
+        rows.append([_name_cell(row.title, row.kinds, st, row.making), *cells])
     widths = _widths(pack, found, width)
     if rtl:
         rows, widths = [row[::-1] for row in rows], widths[::-1]
@@ -196,17 +198,28 @@ def _game_split(
 
 
 def _name_cell(
-    title: str, kinds: str | None, st: dict[str, ParagraphStyle]
+    title: str, kinds: str | None, st: dict[str, ParagraphStyle], making: str | None = None
 ) -> Flowable | list[Flowable]:
     """A component's name in the contents, with its kinds and counts beneath it in small
-    grey type when it has more than one (``kinds``: None for one)."""
-    if not shaping.needed(title + (kinds or "")):
+    grey type when it has more than one (``kinds``: None for one), and whether it is
+    optional and how long it takes to make (``making``)."""
+    notes = [note for note in (kinds, making) if note is not None]
+    if not shaping.needed(title + "".join(notes)):
         name = escape(title)
-        if kinds is not None:  # one kind: the count column says it all
-            name += f"<br/><font size='7.5' color='#555555'>{escape(kinds)}</font>"
+        for note in notes:  # one kind: the count column says it all
+            name += f"<br/><font size='7.5' color='#555555'>{escape(note)}</font>"
         return Paragraph(name, st["cell"])
-    cell = [paragraph(title, st["cell"])]
-    return cell + ([paragraph(kinds, st["small"])] if kinds is not None else [])
+    return [paragraph(title, st["cell"]), *(paragraph(note, st["small"]) for note in notes)]
+
+
+def _making(pack: Pack, plan: ComponentPlan) -> str | None:
+    """'optional: real dice do as well · about 25 min to make', as the spec says; None when
+    it says neither."""
+    spec, words = plan.component.spec, pack.words
+    notes = [words.text("inventory_optional", instead=spec.optional)] if spec.optional else []
+    if spec.minutes_to_make:
+        notes.append(words.text("inventory_minutes", minutes=words.number(spec.minutes_to_make)))
+    return " · ".join(notes) or None
 
 
 def _labels(designs: list[Design]) -> list[str] | None:

@@ -29,8 +29,6 @@ from generator.layout.furniture import (
     GLUE_NOTE_PT,
     LABEL_SIZE_PT,
     MARK_WIDTH_PT,
-    TILE_NAME_DROP_PT,
-    TILE_NAME_PT,
     fold_line,
     fold_notes,
     label_at,
@@ -175,7 +173,7 @@ def _draw_page(pack: Pack, sheet: Page, page: int, canvas: Canvas, arts: _ArtPla
     for glue, tile in sheet.glue:
         _glue_area(canvas, glue, pack.words.text("glue_here", tile=tile))
     for x, y, name in sheet.names:
-        _tile_name(canvas, x, y, name, sheet.side == "back")
+        _tile_name(canvas, x, y, name)
     canvas.setLineWidth(MARK_WIDTH_PT)
     canvas.setStrokeGray(0)
     for x1, y1, x2, y2 in sheet.marks:
@@ -249,7 +247,8 @@ def _outline(canvas: Canvas, shape: Shape, x: float, y: float, grow: float = 0.0
 
 
 def _cut_guides(canvas: Canvas, p: Placement) -> None:
-    """Cut lines that follow the piece's shape; dashed fold lines for die nets."""
+    """Cut lines that follow the piece's shape; dashed fold lines for die nets and
+    standees, grey on white so they show on any art."""
     shape = p.piece.shape
     canvas.saveState()
     _piece_frame(canvas, p)
@@ -258,10 +257,12 @@ def _cut_guides(canvas: Canvas, p: Placement) -> None:
     if shape.cuts:
         for x1, y1, x2, y2 in shape.cuts:
             canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
-        canvas.setDash(*FOLD_DASH_PT)
-        canvas.setStrokeGray(0.45)
-        for x1, y1, x2, y2 in shape.folds:
-            canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
+        # a fold shows on dark art and light alike: grey dashes over a white line
+        for gray, dash in ((1.0, ()), (0.35, FOLD_DASH_PT)):
+            canvas.setDash(*dash)
+            canvas.setStrokeGray(gray)
+            for x1, y1, x2, y2 in shape.folds:
+                canvas.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
     else:
         canvas.drawPath(_outline(canvas, shape, 0, 0), stroke=1, fill=0)
     canvas.restoreState()
@@ -328,17 +329,13 @@ def _glue_area(canvas: Canvas, box: Box, note: str) -> None:
     canvas.restoreState()
 
 
-def _tile_name(canvas: Canvas, x: float, y: float, name: str, large: bool) -> None:
-    """A tile's name where it survives cutting: large, centred at (x, y) on the tile's back,
-    or small from (x, y) in the corner of a tile printed single-sided."""
+def _tile_name(canvas: Canvas, x: float, y: float, name: str) -> None:
+    """A tile's name, small from (x, y): outside the art of the tile that has no glue
+    strip to carry it."""
     canvas.saveState()
     canvas.setFillGray(0.35)
-    if large:
-        canvas.setFont(BOLD, TILE_NAME_PT)
-        rl.draw_string(canvas, x * mm, y * mm - TILE_NAME_DROP_PT, name, "middle")
-    else:
-        canvas.setFont(REGULAR, LABEL_SIZE_PT)
-        rl.draw_string(canvas, x * mm, y * mm, name)
+    canvas.setFont(REGULAR, LABEL_SIZE_PT)
+    rl.draw_string(canvas, x * mm, y * mm, name)
     canvas.restoreState()
 
 

@@ -7,16 +7,16 @@ from pathlib import Path
 
 from lxml import etree
 
-from generator.art.boards import board_svg, places
+from generator.art.boards import board_svg
 from generator.art.shapes import Shape
 from generator.errors import SpecError
 from generator.layout.grids import fit_grid
-from generator.layout.impose import flip_axis
 from generator.layout.sheets import Sheet
-from generator.layout.tiles import Span, tiled_board, whole_board
+from generator.layout.tiles import board_keeps, tiled_board, whole_board
 from generator.model.designs import Design
 from generator.model.kinds.board import BoardSpec
 from generator.model.loader import Component
+from generator.model.places import stood_on
 from generator.model.sizes import sheet_geometry
 from generator.plan.planner import Planner, Step
 
@@ -34,15 +34,14 @@ def plan(planner: Planner, component: Component, spec: BoardSpec, designs: list[
         planner.counter_pieces(pieces)  # several copies of a small board: cut like counters
         return
     sheets: list[Sheet] = []
-    avoid = _spans(planner, component, spec)
+    keep = board_keeps(spec, stood_on(planner.game.components, component.id, spec))
     for piece in pieces:
         whole = whole_board(piece, planner.pack.paper, sheet_geometry())
         if whole is not None:
             sheets.append(whole)
             continue
-        flip = flip_axis(planner.pack.options) if planner.pack.duplex else None
         tiles, board_map = tiled_board(
-            spec.title, piece, planner.pack.paper, sheet_geometry(), BOARD_OVERLAP, flip, avoid
+            spec.title, piece, planner.pack.paper, sheet_geometry(), BOARD_OVERLAP, keep
         )
         sheets += tiles
         if piece.copy == 1:
@@ -55,29 +54,6 @@ def plan(planner: Planner, component: Component, spec: BoardSpec, designs: list[
             if page is not None:  # the back's label names the component too
                 page.title = spec.title
     planner.slots.append(sheets)
-
-
-def _spans(
-    planner: Planner, component: Component, spec: BoardSpec
-) -> tuple[list[Span], list[Span]]:
-    """Where the board's boxes lie across it and up it (mm from its lower-left corner), for
-    the seams of its tiles to keep out of: its spaces, the spaces of its rows, tracks and
-    grids, its regions that carry a name, and any region a piece of the game stands on.
-    (A region without a name that no piece stands on is a background.)"""
-    stood = {
-        name
-        for other in planner.game.components
-        for stand in other.spec.stands_on
-        if stand.board == component.id
-        for ref in stand.places
-        for name in spec.resolve(ref)
-    }
-    backgrounds = {r.name for r in spec.regions if not r.label and r.name not in stood}
-    found = [p for name, p in places(spec).items() if name not in backgrounds]
-    h = spec.size.h
-    across = [(p.centre[0] - p.w / 2, p.centre[0] + p.w / 2) for p in found]
-    up = [(h - p.centre[1] - p.h / 2, h - p.centre[1] + p.h / 2) for p in found]
-    return across, up
 
 
 def _art(planner: Planner, component: Component, spec: BoardSpec) -> str:
