@@ -5,6 +5,7 @@ whether print shops get it, how its designs are made and what it counts."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -106,6 +107,13 @@ class ComponentBase(StrictModel):
 
     def problems(self) -> list[tuple[tuple[str | int, ...], str]]:
         """Mistakes validation cannot see in one field, each with where it is in the spec."""
+        return []
+
+    def problems_among(
+        self, specs: Mapping[str, ComponentBase]
+    ) -> list[tuple[tuple[str | int, ...], str]]:
+        """Mistakes in what it says of the game's other components (``specs``: every
+        component's spec by its id), each with where it is in the spec."""
         return []
 
     @property

@@ -120,6 +120,10 @@ def load_game(
     _check_unique_ids(components, errors)
     for stood, loc, message in stand_problems(components):
         errors.add(stood.doc.path, stood.doc.line_of(loc), message)
+    specs = {c.id: c.spec for c in components}
+    for component in components:
+        for loc, message in component.spec.problems_among(specs):
+            errors.add(component.path, component.doc.line_of(loc), message)
     notices: list[Notice] = []
     for component in components:
         component.parked = parked.get(component.path, [])

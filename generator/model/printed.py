@@ -169,7 +169,7 @@ def printed(
     data = doc.data
     if model is None or not isinstance(data, dict):
         return [], Declared()
-    declared = Declared() if game else declarations(root, data)
+    declared = Declared() if game else declarations(root, {**_default_templates(model), **data})
     for name, about in (columns or {}).items():
         if name not in declared.other:  # a template may say it is a code printed as it is
             declared.text.setdefault(name, about)
@@ -177,6 +177,16 @@ def printed(
     walker = _Walker(doc, owner, declared)
     found = list(walker.model(model, data, ()))
     return found, declared
+
+
+def _default_templates(model: type[BaseModel]) -> dict[str, str]:
+    """The templates a kind draws with unless its spec names others (a pad's frame)."""
+    out = {}
+    for key in TEMPLATE_KEYS:
+        found = model.model_fields.get(key)
+        if found is not None and isinstance(found.default, str):
+            out[key] = found.default
+    return out
 
 
 class _Walker:

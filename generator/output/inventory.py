@@ -83,9 +83,11 @@ def _table(pack: Pack, width: float) -> Table:
             )
         size = plan.shape.label(pack.words) if plan.shape else ""
         count = pack.words.number(plan.count)
+        below = [kinds] if len(plan.designs) > 1 else []  # one kind: the count says it all
+        below += [plan.note] if plan.note else []  # how to print it (a pad, a box)
         rows.append(
             [
-                _name_cell(spec.title, kinds if len(plan.designs) > 1 else None, st),
+                _name_cell(spec.title, " · ".join(below) or None, st),
                 paragraph(count, st["cell"]),
                 paragraph(size, st["cell"]),
                 paragraph(page_ranges(plan.pages), st["cell"]),
