@@ -47,7 +47,10 @@ TOO_MUCH = (
     " a river; if it touches two rivers, every other player discards a card."
 )
 # the components the picture leaves out, so that the tile and its finding are in view
-HIDDEN = "board,dice,general-cards,hex-tokens,playing-cards,rules,standees,text-cards,token-pages"
+HIDDEN = (
+    "board,card-box,dice,general-cards,hex-tokens,playing-cards,rules,score-pad,standees,"
+    "text-cards,token-pages"
+)
 
 
 def build(out: Path, components: Path = DOCS, game: str = SAMPLE, *options: str) -> Path:

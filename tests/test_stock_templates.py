@@ -88,6 +88,12 @@ CASES = {
         "faces",
     ),
     "page-header.svg.j2": ("kind: token-pages\n", {"note": "Draw one each turn."}, "note"),
+    "pad.svg.j2": (
+        "kind: pad\nsize: 95 x 135\n",
+        {"subtitle": "Roll two dice, cross off one box."},
+        "subtitle",
+    ),
+    "box.svg.j2": ("kind: box\n", {"title": "Merchant Cards", "subtitle": "Harbour"}, "title"),
 }
 PT_PER_MM = 72 / 25.4
 ENTRY_KEY = {"deck": "cards", "tokens": "tokens", "standees": "standees", "dice": "dice"}
@@ -126,6 +132,23 @@ def _game(tmp_path: Path, template: str, fields: dict) -> Path:
             f"{kind}title: Pieces\nface: token.svg.j2\nheader: {template}\nsize: 20\npages: 1\n"
             f"values: 1-3\neach: 2\npage_title: Page {{n}}\nfields: {json.dumps(fields)}\n"
         )
+        (root / "pieces.yaml").write_text(spec, encoding="utf-8")
+        return root
+    if template == "pad.svg.j2":  # the frame of a sheet drawn from its elements
+        spec = (
+            f"{kind}title: Pieces\nface: {template}\nfields: {json.dumps(fields)}\n"
+            "elements:\n  - boxes: 5\n    numbers: 1-5\n"
+        )
+        (root / "pieces.yaml").write_text(spec, encoding="utf-8")
+        return root
+    if template == "box.svg.j2":  # a box for a deck of the game
+        (root / "deck.yaml").write_text(
+            "kind: deck\ntitle: Deck\nsize: poker\nface: card.svg.j2\nback: card-back.svg.j2\n"
+            "cards:\n  - {name: a, title: Anchor, count: 20}\n",
+            encoding="utf-8",
+        )
+        entry = json.dumps({"deck": "deck", **fields})
+        spec = f"{kind}title: Pieces\nface: {template}\nboxes:\n  - {entry}\n"
         (root / "pieces.yaml").write_text(spec, encoding="utf-8")
         return root
     key = ENTRY_KEY[kind.split()[1]]

@@ -28,6 +28,7 @@ TEXT_PT = 9.0  # a text's size unless the element says
 GAP = 3.0  # mm below an element unless it says
 ROW_GAP = 4.0  # mm between the elements of a row
 LINE = 0.3  # mm: the lines of boxes, tables and grids
+TOTAL, TOTAL_GAP = 1.5, 2.2  # a total box's width (in boxes), and the room for its '='
 MAX_CELL = 8.0  # mm: a grid's cells, unless the element says
 COORD = 4.0  # mm a square grid's coordinates take beside it
 PIPS = {
@@ -91,6 +92,7 @@ class Painter:
     look: Look
     icon: Icon | None = None
     label_width: float = 0.0
+    fixed_labels: bool = False  # the spec gives the labels' width
     svg: list[str] = field(default_factory=list)
     measuring: bool = False
 
@@ -138,6 +140,8 @@ class Painter:
             return float(element.space or 0.0)
         if kind == "row":
             return self.row(element.row or [], x, y, width)
+        if kind == "stack":
+            return self.stack(element.stack or [], x, y, width)
         draw = {
             "text": self.paragraph,
             "write": self.write,
@@ -154,11 +158,47 @@ class Painter:
         shares = [e.width or 1.0 for e in elements]
         room = width - ROW_GAP * (len(elements) - 1)
         tallest = 0.0
-        for element, share in zip(elements, shares, strict=True):
+        for index, (element, share) in enumerate(zip(elements, shares, strict=True)):
             w = room * share / sum(shares)
-            tallest = max(tallest, self.element(element, x, y, w))
+            try:
+                tallest = max(tallest, self.element(element, x, y, w))
+            except PadTooFull as exc:
+                raise PadTooFull(str(exc), ("row", index, *exc.loc)) from None
             x += w + ROW_GAP
         return tallest
+
+    def stack(
+        self,
+        elements: list[PadElement],
+        x: float,
+        y: float,
+        width: float,
+        room: float | None = None,
+        where: tuple[str | int, ...] = ("stack",),
+    ) -> float:
+        """Elements one under another, their labels in a column of their own; the height
+        they take (``PadTooFull`` past ``room``, at the element that goes past it)."""
+        outer = self.label_width
+        if not self.fixed_labels:
+            self.label_width = label_column(self, elements, width)
+        top = y
+        for index, element in enumerate(elements):
+            if index:
+                before = elements[index - 1].gap
+                top += GAP if before is None else before
+            try:
+                top += self.element(element, x, top, width)
+            except PadTooFull as exc:
+                raise PadTooFull(str(exc), (*where, index, *exc.loc)) from None
+            if room is not None and top > y + room + 1e-6:
+                raise PadTooFull(
+                    f"the elements down to this one take {top - y:.1f} mm; the sheet has "
+                    f"{room:.1f} mm below its title: leave some out, make them smaller, or "
+                    "print fewer to a page ('up') or a larger 'size'",
+                    (*where, index),
+                )
+        self.label_width = outer
+        return top - y
 
     def paragraph(self, element: PadElement, x: float, y: float, width: float) -> float:
         size = (element.size or TEXT_PT) * PT
@@ -215,8 +255,7 @@ class Painter:
     def box_line(self, element: PadElement, layout: BoxRow, line: list, x: float, y: float) -> None:
         """One line of a row of boxes: the join, the boxes, their numbers and bonuses."""
         ink = element.colour or self.look.ink
-        fill = element.fill or "#ffffff"
-        side, shown = layout.side, element.shown
+        side = layout.side
         top = y + (layout.above if element.numbers_at == "above" else 0.0)
         if element.join and len(line) > 1:
             mid = top + side / 2
@@ -226,25 +265,33 @@ class Painter:
                 f'stroke="{ink}" stroke-width="{LINE * 2}"/>'
             )
         for index, at, w in line:
-            bx = x + at
+            shape = element.shape
             if index < 0:  # the total: '=' before a wider box
-                self.text("=", (bx - layout.gap - 3, top, 3 + layout.gap, side), side * 0.5,
-                          "middle", True, ink, "middle")  # fmt: skip
-            self.add(_box(element.shape if index >= 0 else "square", bx, top, w, side, ink, fill))
-            if index < 0:
-                continue
-            number = shown[index]
-            if number and element.numbers_at == "inside":
-                self.text(number, (bx, top, w, side), layout.inside, "middle", True, ink, "middle")
-            elif number:
-                ny = top + side + 0.5 if element.numbers_at == "under" else y
-                self.text(number, (bx - 2, ny, w + 4, layout.small * 1.2), layout.small,
-                          "middle", False, ink)  # fmt: skip
-            bonus = (element.bonus or {}).get(index + 1)
-            if bonus:
-                by = top + side + 0.5 + (layout.below - layout.bonus)
-                self.text(bonus, (bx - 3, by, w + 6, layout.small * 1.2), layout.small,
-                          "middle", True, ink)  # fmt: skip
+                room = TOTAL_GAP + layout.gap
+                box = (x + at - room, top, room, side)
+                self.text("=", box, side * 0.5, "middle", True, ink, "middle")
+                shape = "square"
+            self.add(_box(shape, x + at, top, w, side, ink, element.fill or "#ffffff"))
+            if index >= 0:
+                self.box_words(element, layout, index, (x + at, y, w, top))
+
+    def box_words(
+        self, element: PadElement, layout: BoxRow, index: int, at: tuple[float, ...]
+    ) -> None:
+        """A box's number (inside it, above or under it) and bonus (under it); ``at``: the
+        box's left, its line's top, its width and the box's top."""
+        left, y, w, top = at
+        ink, side, small = element.colour or self.look.ink, layout.side, layout.small
+        number = element.shown[index]
+        if number and element.numbers_at == "inside":
+            self.text(number, (left, top, w, side), layout.inside, "middle", True, ink, "middle")
+        elif number:
+            ny = top + side + 0.5 if element.numbers_at == "under" else y
+            self.text(number, (left - 2, ny, w + 4, small * 1.2), small, "middle", False, ink)
+        bonus = (element.bonus or {}).get(index + 1)
+        if bonus:
+            by = top + side + 0.5 + (layout.below - layout.bonus)
+            self.text(bonus, (left - 3, by, w + 6, small * 1.2), small, "middle", True, ink)
 
     def dice(self, element: PadElement, x: float, y: float, width: float) -> float:
         """Die faces in a row, each with boxes to tick under it."""
@@ -386,28 +433,34 @@ class BoxRow:
         return self.above + self.side + self.below
 
     def lines(self, width: float) -> list[list[tuple[int, float, float]]]:
-        """The boxes line by line, each (index, x from the row's left, width); a total box is
-        index -1 at the end of the last line. Empty when a box does not fit at all."""
+        """The boxes line by line, each (index, x from the row's left, width), in as few
+        lines as fit ``width``, as even as can be (``per_row`` at most, if given); a total box
+        is index -1 at the end of the last line. Empty when a box does not fit at all."""
+        count = self.element.count
+        if self.element.per_row is not None:
+            return self._split(self.element.per_row, width)
+        for lines in range(1, count + 1):
+            found = self._split(-(-count // lines), width)
+            if found:
+                return found
+        return []
+
+    def _split(self, per: int, width: float) -> list[list[tuple[int, float, float]]]:
+        """The boxes ``per`` to a line, or nothing if a line is wider than ``width``."""
         element, side, gap = self.element, self.side, self.gap
         ends = _group_ends(element)
-        total = side * 1.6 + gap + 3.0 if element.total else 0.0
-        lines: list[list[tuple[int, float, float]]] = [[]]
-        at = 0.0
+        lines: list[list[tuple[int, float, float]]] = []
         for index in range(element.count):
-            last = index == element.count - 1
-            room = width - (total if last else 0.0)
-            full = element.per_row is not None and len(lines[-1]) >= element.per_row
-            if lines[-1] and (full or at + side > room + 1e-6):
+            if index % per == 0:
                 lines.append([])
                 at = 0.0
-            if at + side > room + 1e-6:
-                return []
             lines[-1].append((index, at, side))
             at += side + gap + (gap * 1.5 if index in ends else 0.0)
         if element.total:
-            start = lines[-1][-1][1] + side + gap + 3.0
-            lines[-1].append((-1, start, side * 1.6))
-        return lines
+            start = lines[-1][-1][1] + side + gap + TOTAL_GAP
+            lines[-1].append((-1, start, side * TOTAL))
+        widest = max(line[-1][1] + line[-1][2] for line in lines)
+        return lines if widest <= width + 1e-6 else []
 
 
 def _group_ends(element: PadElement) -> set[int]:
@@ -482,22 +535,6 @@ def draw_side(
     """The SVG of one side's elements in ``body`` (x, y, w, h mm); ``PadTooFull`` (with the
     element's place) when they need more room than it has."""
     x, y, width, height = body
-    painter = Painter(look, icon)
-    painter.label_width = label_width if label_width is not None else 0.0
-    if label_width is None:
-        painter.label_width = label_column(painter, elements, width)
-    top = y
-    for index, element in enumerate(elements):
-        try:
-            top += painter.element(element, x, top, width)
-        except PadTooFull as exc:
-            raise PadTooFull(str(exc), (index, *exc.loc)) from None
-        if top > y + height + 1e-6:
-            raise PadTooFull(
-                f"the elements down to this one take {top - y:.1f} mm; the sheet has "
-                f"{height:.1f} mm below its title: leave some out, make them smaller, or print "
-                "fewer to a page ('up') or a larger 'size'",
-                (index,),
-            )
-        top += element.gap if element.gap is not None else GAP
+    painter = Painter(look, icon, label_width or 0.0, fixed_labels=label_width is not None)
+    painter.stack(elements, x, y, width, height, ())
     return "\n".join(painter.svg)

@@ -55,7 +55,12 @@ def sheet_size(
         if best is None or off < best[0] - 1e-9:
             best = (off, w, h)
     assert best is not None  # cols = 1 divides every up
-    return math.floor(best[1] / STEP) * STEP, math.floor(best[2] / STEP) * STEP
+    return _down(best[1]), _down(best[2])
+
+
+def _down(mm: float) -> float:
+    """``mm`` rounded down to ``STEP``."""
+    return round(math.floor(mm / STEP + 1e-9) * STEP, 1)
 
 
 def capacity(

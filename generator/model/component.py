@@ -81,13 +81,16 @@ class ComponentBase(StrictModel):
     # What each kind states about itself: what one printed piece is called (in templates,
     # ``card.title``, and in messages); the key of its entries (``cards``: they may come from
     # a data file, and their fields are offered to translators; none for a component printed
-    # whole); whether a print shop's export holds its pieces; and how its pieces print:
+    # whole); whether a print shop's export holds its pieces, and why not, and why Tabletop
+    # Simulator's does not, if it does not; and how its pieces print:
     # art clipped to the shape grown by the bleed, an outline that is the trim box, text
     # flowed through its pages instead of art of its own.
     noun: ClassVar[str]
     entries_key: ClassVar[str] = ""
     default_stock: ClassVar[str] = "card"
     shop: ClassVar[bool]
+    shop_note: ClassVar[str] = ""  # why shops do not get it (a kind with shop False)
+    tts_note: ClassVar[str] = ""  # why Tabletop Simulator does not get it (none: it does)
     clipped: ClassVar[bool] = False
     trim_outline: ClassVar[bool] = False
     flowed: ClassVar[bool] = False

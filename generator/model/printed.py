@@ -230,6 +230,10 @@ class _Walker:
             (item,) = typing.get_args(inner) or (Any,)
             for index, value in enumerate(data):
                 yield from self.value(item, [], value, (*loc, index))
+        elif typing.get_origin(inner) is dict and isinstance(data, dict):
+            _, item = typing.get_args(inner) or (Any, Any)
+            for key, value in data.items():  # a pad's bonuses: {4: "+2 gold"}
+                yield from self.value(item, [], value, (*loc, key))
 
     def entry(self, model: type[BaseModel], name: str, data: Any, loc: Loc) -> Iterator[Found]:
         """An entry: its modelled fields by their marks, its own fields as declared."""

@@ -18,7 +18,8 @@ from generator.model.game import PlayerColour
 MAX_ELEMENTS = 200  # elements of one side of a pad, rows' own included
 MAX_BOXES = 200  # boxes in one row of boxes, or values of one track
 MAX_UP = 32  # sheets to a page
-KINDS = ("text", "write", "boxes", "track", "dice", "table", "grid", "row", "space")
+KINDS = ("text", "write", "boxes", "track", "dice", "table", "grid", "row", "stack", "space")
+MAX_DEPTH = 4  # rows and stacks inside one another
 
 
 def _numbers(value: Any) -> Any:
@@ -41,9 +42,7 @@ def _words(value: Any) -> Any:
 
 
 Numbers = Annotated[
-    list[Text],
-    BeforeValidator(_numbers, json_schema_input_type=str | list[str | int]),
-    Field(description="what the boxes show, one each: '2-12', or a list of numbers or words"),
+    list[Text], BeforeValidator(_numbers, json_schema_input_type=str | list[str | int])
 ]
 
 
@@ -91,8 +90,8 @@ class PadGrid(StrictModel):
 
 
 class PadElement(StrictModel):
-    """One piece of a pad: exactly one of text, write, boxes, track, dice, table, grid, row
-    or space, with how it looks."""
+    """One piece of a pad: exactly one of text, write, boxes, track, dice, table, grid, row,
+    stack or space, with how it looks."""
 
     text: Text | None = Field(default=None, description="a paragraph (**bold**, :icon:)")
     write: Annotated[list[Text], BeforeValidator(_words)] | None = Field(
@@ -113,6 +112,12 @@ class PadElement(StrictModel):
     row: list[PadElement] | None = Field(
         default=None, min_length=1, max_length=8, description="elements side by side"
     )
+    stack: list[PadElement] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=60,
+        description="elements one under another, as one element (a column of a row)",
+    )
     space: float | None = Field(default=None, gt=0, le=200, description="empty room, mm high")
 
     label: Text | None = Field(
@@ -126,7 +131,11 @@ class PadElement(StrictModel):
         "(default 9)",
     )
     shape: Literal["square", "circle"] = Field(default="square", description="of the boxes")
-    numbers: Numbers | None = None
+    numbers: Numbers | None = Field(
+        default=None,
+        description="what the boxes show, one each: '2-12' ('12-2' counts down), or a list "
+        "of numbers or words",
+    )
     numbers_at: Literal["inside", "under", "above"] = Field(
         default="inside", description="where the boxes' numbers go"
     )
@@ -173,9 +182,19 @@ class PadElement(StrictModel):
         for at in self.bonus or {}:
             if not 1 <= at <= count:
                 raise ValueError(f"bonus at box {at}: the row has boxes 1 to {count}")
-        if self.row is not None and any(e.row is not None for e in self.row):
-            raise ValueError("a row's elements may not be rows themselves")
+        if self.depth > MAX_DEPTH:
+            raise ValueError(f"rows and stacks go at most {MAX_DEPTH} deep inside one another")
         return self
+
+    @property
+    def inner(self) -> list[PadElement]:
+        """The elements of a row or a stack (none for any other element)."""
+        return self.row or self.stack or []
+
+    @property
+    def depth(self) -> int:
+        """How deep rows and stacks go inside it (1 for any other element)."""
+        return 1 + max((e.depth for e in self.inner), default=0)
 
     @property
     def kind(self) -> str:
@@ -197,8 +216,9 @@ class PadElement(StrictModel):
         return list(self.numbers or [""] * self.count)
 
 
-def _flat(elements: list[PadElement]) -> list[PadElement]:
-    return [e for element in elements for e in (element, *(element.row or []))]
+def flat(elements: list[PadElement]) -> list[PadElement]:
+    """The elements and those inside their rows and stacks, in order."""
+    return [e for element in elements for e in (element, *flat(element.inner))]
 
 
 class PadSpec(ComponentBase):
@@ -251,7 +271,7 @@ class PadSpec(ComponentBase):
     @field_validator("elements", "back")
     @classmethod
     def _not_too_many(cls, value: list[PadElement] | None) -> list[PadElement] | None:
-        if value is not None and len(_flat(value)) > MAX_ELEMENTS:
+        if value is not None and len(flat(value)) > MAX_ELEMENTS:
             raise ValueError(f"a side holds at most {MAX_ELEMENTS} elements")
         return value
 
