@@ -71,8 +71,8 @@ def _piece(
 ) -> tuple[Shape, list[Piece]]:
     """One part's net and its printed copies; the contents' note of its box."""
     entry, part = _entry(design), design.extra["part"]
-    deck = next(c for c in planner.game.components if c.id == entry.deck)
-    assert isinstance(deck.spec, DeckSpec)  # the loader checked that it is a deck
+    deck = _deck(planner, component, spec, design)
+    assert isinstance(deck.spec, DeckSpec)  # _deck finds a deck or says it is not one
     held = _held(planner, component, design, deck)
     thickness = entry.thickness or planner.pack.options.card_thickness or CARD_THICKNESS
     size = deck.spec.size
@@ -93,6 +93,18 @@ def _piece(
 
     art = planner.make(make, "")
     return shape, planner.pieces(design, shape, NET_BLEED, art, None)
+
+
+def _deck(planner: Planner, component: Component, spec: BoxSpec, design: Design) -> Component:
+    """The deck a box holds; one the game does not have is the box's error (as loading says:
+    a game loaded in part, to find every mistake, still gets here)."""
+    entry = _entry(design)
+    for other in planner.game.components:
+        if other.id == entry.deck and isinstance(other.spec, DeckSpec):
+            return other
+    specs = {c.id: c.spec for c in planner.game.components}
+    loc, message = next(p for p in spec.problems_among(specs) if p[0][1] == design.index)
+    raise SpecError(component.path, component.doc.line_of(loc), message)
 
 
 def _net(room: Inside, part: str) -> tuple[Shape, list[tuple[Point, ...]]]:
