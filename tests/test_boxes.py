@@ -206,3 +206,14 @@ def test_a_net_larger_than_the_paper_says_what_to_do(pnp, tmp_path):
     said = next(x for x in result.stderr.splitlines() if "box.yaml:4:" in x)
     assert "larger than the printable area of a4" in said and "--paper a3" in said, said
     build(pnp, components, tmp_path / "out", "--paper", "a3")
+
+
+@pytest.mark.parametrize("size", [(44, 68), (57.2, 88.9), (63.5, 88.9), (70, 120), (70, 70)])
+def test_every_net_folds_whatever_the_deck(size):
+    """From a single card to a thick deck, of every named size: every fold stays clear of
+    the cut edges beside it, the tuck flap and glue tab fit their panels."""
+    for cards in (1, 10, 54, 110):
+        room = inside(*size, cards, 0.3, 1.0)
+        for shape in (tuck_box(room)[0], tray(room)[0], tray(lid_for(room), "lid")[0]):
+            assert net_problems(shape, "any", (1000.0, 1000.0)) == [], (size, cards, shape.kind)
+            assert all(0 <= v <= max(shape.w, shape.h) + 1e-6 for c in shape.cuts for v in c)

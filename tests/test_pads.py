@@ -247,3 +247,41 @@ def test_a_mistake_is_said_at_its_line_with_how_to_fix_it(pnp, tmp_path, case):
     first = next(x for x in result.stderr.splitlines() if "score.yaml:" in x)
     assert f"score.yaml:{line}:" in first and said in first, first
     assert "Traceback" not in result.output
+
+
+def test_a_pad_in_another_language_prints_its_words_and_the_engines(pnp, tmp_path):
+    """Every word a pad prints is offered to translators (a bonus's too), and a German pack
+    says in German how to print the pad."""
+    from test_i18n import translate  # the catalog helper of the translation tests
+
+    spec = (
+        "kind: pad\ntitle: Score\nup: 4\nelements:\n  - write: Name\n  - boxes: 3\n"
+        "    label: Gold\n    bonus: {3: '+2 gold'}\n  - table: {header: [Round], rows: [['']]}\n"
+    )
+    components = game(tmp_path, ("score.yaml", spec))
+    root = components / "g"
+    (root / "game.yaml").write_text(
+        "title: Tally\nplayers: 1-4\nlanguages: [en, de]\n", encoding="utf-8"
+    )
+    result = pnp("i18n", "init", "g", "de", "--components", components)
+    assert result.exit_code == 0, result.output
+    german = {
+        "Tally": "Zählen",
+        "Score": "Punkte",
+        "Name": "Spieler",
+        "Gold": "Münzen",
+        "+2 gold": "+2 Münzen",
+        "Round": "Runde",
+    }
+    po = root / "locale" / "de.po"
+    assert all(f'msgid "{word}"' in po.read_text("utf-8") for word in german)
+    translate(po, german)
+    out = tmp_path / "out"
+    result = pnp("build", "g", "--components", components, "--out", out, "--lang", "de")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(out / "g" / "de" / "g.pdf") as pdf:
+        text = " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages)
+    assert "4 Blätter pro Seite: die Seite so oft drucken, wie ihr braucht." in text
+    for word in ("Spieler", "Münzen", "+2 Münzen", "Runde", "Punkte"):
+        assert word in text, word
+    assert "Gold" not in text and "Round" not in text

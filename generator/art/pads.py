@@ -29,7 +29,7 @@ GAP = 3.0  # mm below an element unless it says
 ROW_GAP = 4.0  # mm between the elements of a row
 LINE = 0.3  # mm: the lines of boxes, tables and grids
 TOTAL, TOTAL_GAP = 1.5, 2.2  # a total box's width (in boxes), and the room for its '='
-MAX_CELL = 8.0  # mm: a grid's cells, unless the element says
+GRID_CELL = 8.0  # mm: a grid's cells, unless the element says
 COORD = 4.0  # mm a square grid's coordinates take beside it
 PIPS = {
     1: [(0, 0)],
@@ -208,7 +208,7 @@ class Painter:
 
     def write(self, element: PadElement, x: float, y: float, width: float) -> float:
         """Labels each followed by a line to write on, side by side."""
-        labels = element.write or []
+        labels = element.labels
         size = (element.size or TEXT_PT) * PT
         height = max(size * 1.9, 6.0)
         part = (width - ROW_GAP * (len(labels) - 1)) / len(labels)
@@ -491,12 +491,12 @@ def _widths(table: PadTable, width: float) -> list[float]:
 
 
 def _cell(grid: PadGrid, width: float) -> float:
-    """The largest cell (at most ``MAX_CELL``) with which the grid fits ``width``."""
+    """The largest cell (at most ``GRID_CELL``) with which the grid fits ``width``."""
     if grid.layout == "square":
-        return min(width / grid.cols, MAX_CELL)
+        return min(width / grid.cols, GRID_CELL)
     if grid.layout == "hex-pointy":
-        return min(width / (grid.cols + (0.5 if grid.rows > 1 else 0.0)), MAX_CELL)
-    return min(width * math.sqrt(3) / (2 + 1.5 * (grid.cols - 1)), MAX_CELL)
+        return min(width / (grid.cols + (0.5 if grid.rows > 1 else 0.0)), GRID_CELL)
+    return min(width * math.sqrt(3) / (2 + 1.5 * (grid.cols - 1)), GRID_CELL)
 
 
 def _letters(index: int) -> str:

@@ -222,6 +222,9 @@ class _Walker:
         if mark is not None:
             if isinstance(data, str) and has_words(data):
                 yield self.found(loc, data, counted=isinstance(mark, Counted))
+            listed = [a for a in typing.get_args(annotation) if typing.get_origin(a) is list]
+            if isinstance(data, list) and listed:  # a text, or a list of them (a pad's write)
+                yield from self.value(listed[0], [], data, loc)
             return
         inner = _inner(annotation)
         if isinstance(inner, type) and issubclass(inner, BaseModel):

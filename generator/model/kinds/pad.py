@@ -19,7 +19,7 @@ MAX_ELEMENTS = 200  # elements of one side of a pad, rows' own included
 MAX_BOXES = 200  # boxes in one row of boxes, or values of one track
 MAX_UP = 32  # sheets to a page
 KINDS = ("text", "write", "boxes", "track", "dice", "table", "grid", "row", "stack", "space")
-MAX_DEPTH = 4  # rows and stacks inside one another
+MAX_NESTING = 4  # rows and stacks inside one another
 
 
 def _numbers(value: Any) -> Any:
@@ -34,11 +34,6 @@ def _numbers(value: Any) -> Any:
     if isinstance(value, list):
         return [v if isinstance(v, str) else str(v) for v in value]
     return value
-
-
-def _words(value: Any) -> Any:
-    """One write-in line's label, or several side by side."""
-    return [value] if isinstance(value, str) else value
 
 
 Numbers = Annotated[
@@ -94,7 +89,7 @@ class PadElement(StrictModel):
     stack or space, with how it looks."""
 
     text: Text | None = Field(default=None, description="a paragraph (**bold**, :icon:)")
-    write: Annotated[list[Text], BeforeValidator(_words)] | None = Field(
+    write: Text | list[Text] | None = Field(
         default=None,
         description="a line to write on after each label, side by side: 'Name' or [Name, Score]",
     )
@@ -182,9 +177,14 @@ class PadElement(StrictModel):
         for at in self.bonus or {}:
             if not 1 <= at <= count:
                 raise ValueError(f"bonus at box {at}: the row has boxes 1 to {count}")
-        if self.depth > MAX_DEPTH:
-            raise ValueError(f"rows and stacks go at most {MAX_DEPTH} deep inside one another")
+        if self.depth > MAX_NESTING:
+            raise ValueError(f"rows and stacks go at most {MAX_NESTING} deep inside one another")
         return self
+
+    @property
+    def labels(self) -> list[str]:
+        """A write-in element's labels, one per line to write on."""
+        return [self.write] if isinstance(self.write, str) else list(self.write or [])
 
     @property
     def inner(self) -> list[PadElement]:

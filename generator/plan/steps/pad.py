@@ -115,7 +115,7 @@ def _texts(elements: list[PadElement], loc: Loc) -> list[tuple[Loc, str]]:
         for key in ("text", "label"):
             if getattr(e, key):
                 out.append(((*here, key), getattr(e, key)))
-        out += [((*here, "write"), t) for t in e.write or []]
+        out += [((*here, "write"), t) for t in e.labels]
         out += [((*here, "bonus", at), t) for at, t in (e.bonus or {}).items()]
         if e.table is not None:
             cells = [*(e.table.header or []), *(c for row in e.table.rows for c in row)]
