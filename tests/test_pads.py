@@ -231,6 +231,11 @@ MISTAKES = {
         4,
         "unknown icon :stat:; did you mean :star:?",
     ),
+    "an unknown die deep in a column": (
+        "elements:\n  - row:\n      - stack:\n          - boxes: 2\n            label: ':die-7:'\n",
+        7,
+        "unknown icon :die-7:; did you mean :die-6:?",
+    ),
     "too much": ("elements:\n  - space: 100\n  - boxes: 5\n    size: 40\n", 5, "take"),
     "a sheet larger than the page": ("size: 300 x 200\nelements:\n  - text: Hi\n", 3, "smaller"),
     "more up than fit": ("size: 95 x 135\nup: 6\nelements:\n  - text: Hi\n", 4, "4 do"),

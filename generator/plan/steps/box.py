@@ -172,7 +172,10 @@ def _deck_art(planner: Planner, deck: Component) -> str | None:
         return None
     first = designs(deck, planner.game.spec.colours)[0]
     box = card_box(spec.size.w, spec.size.h, spec.bleed)
-    return planner.renderer.render_design(first, spec.back, box, "back")
+    said = len(planner.renderer.overflows)
+    svg = planner.renderer.render_design(first, spec.back, box, "back")
+    del planner.renderer.overflows[said:]  # the deck's own: said where the deck is drawn
+    return svg
 
 
 STEP = Step(BoxSpec, plan)

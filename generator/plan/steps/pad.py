@@ -120,7 +120,7 @@ def _texts(elements: list[PadElement], loc: Loc) -> list[tuple[Loc, str]]:
         if e.table is not None:
             cells = [*(e.table.header or []), *(c for row in e.table.rows for c in row)]
             out += [((*here, "table"), c) for c in cells]
-        out += _texts(e.row or [], (*here, "row"))
+        out += _texts(e.inner, (*here, "row" if e.row else "stack"))
     return out
 
 
