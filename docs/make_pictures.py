@@ -48,8 +48,8 @@ TOO_MUCH = (
 )
 # the components the picture leaves out, so that the tile and its finding are in view
 HIDDEN = (
-    "board,dice,general-cards,hex-tokens,markers,playing-cards,rules,standees,text-cards,"
-    "token-pages,unit-counters"
+    "board,card-box,dice,general-cards,hex-tokens,markers,playing-cards,rules,score-pad,"
+    "standees,text-cards,token-pages,unit-counters"
 )
 
 

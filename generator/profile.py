@@ -22,9 +22,10 @@ from generator.options import PrintOptions
 from generator.paths import PathRefused, read_text, write_replacing
 
 HERE = Path("pnp.toml")
-KEYS = ("paper", "duplex", "back_offset", "layout", "ink_saver")
+KEYS = ("paper", "duplex", "back_offset", "layout", "ink_saver", "card_thickness")
 CHOICES = {"duplex": ("long", "short"), "layout": ("duplex", "fold")}
 MAX_OFFSET = 20.0  # mm: more is not a printer's error
+THICKNESS = (0.05, 2.0)  # mm: the card thicknesses a profile may give
 
 
 def user_config() -> Path:
@@ -114,6 +115,12 @@ def _checked(path: Path, key: str, value: Any, papers: tuple[str, ...]) -> Any:
         raise SpecError(path, None, f"{key} = {value!r}; allowed: {', '.join(allowed)}")
     if key == "ink_saver" and not isinstance(value, bool):
         raise SpecError(path, None, "ink_saver = true or false")
+    if key == "card_thickness":
+        low, high = THICKNESS
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not low <= value <= high:
+            raise SpecError(path, None, f"card_thickness = mm a card adds, {low:g} to {high:g}")
+        return float(value)
     if key == "back_offset":
         numbers = (
             [v for v in value if isinstance(v, int | float)] if isinstance(value, list) else []
@@ -136,6 +143,7 @@ def resolve(given: dict[str, Any], profile: Profile) -> tuple[str | None, PrintO
         tuple(merged.get("back_offset", defaults.back_offset)),
         merged.get("layout", defaults.layout),
         bool(merged.get("ink_saver", defaults.ink_saver)),
+        merged.get("card_thickness", defaults.card_thickness),
     )
     return paper, options
 

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, MODELS, kind_of, module_name
+from generator.output.ttspieces import MAKERS
 from generator.plan.steps import STEPS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -55,3 +56,16 @@ def test_every_kind_module_is_a_kind():
     for package in ("model/kinds", "plan/steps"):
         found = {p.stem for p in (REPO / "generator" / package).glob("*.py")} - {"__init__"}
         assert found == modules, (package, found ^ modules)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_kind_reaches_shops_and_tabletop_simulator_or_says_why_not(kind: str):
+    """The exports' lists of kinds are held to the models: a kind shops do not get says why;
+    Tabletop Simulator gets a deck (its cards) or a kind it has a maker for (through the shop
+    pages, so only a kind shops get), or the kind says why it does not."""
+    model = COMPONENT_KINDS[kind]
+    if not model.shop:
+        assert model.shop_note, f"kind {kind} does not say why shops do not get it"
+    reaches = model.shop and (model.noun == "card" or model.noun in MAKERS)
+    assert reaches or model.tts_note, f"kind {kind} is left out of TTS without a word"
+    assert not (reaches and model.tts_note), f"kind {kind} reaches TTS but says it does not"

@@ -106,6 +106,12 @@ CASES = {
         {"label": "Out of Supply", "value": "-1", "icon": "clock"},
         "label",
     ),
+    "pad.svg.j2": (
+        "kind: pad\nsize: 95 x 135\n",
+        {"subtitle": "Roll two dice, cross off one box."},
+        "subtitle",
+    ),
+    "box.svg.j2": ("kind: box\n", {"title": "Merchant Cards", "subtitle": "Harbour"}, "title"),
 }
 # how far text keeps from the cut: 1.5 mm, but on a wargame's counters (1/2" to 5/8"), whose
 # words use the width a printed counter sheet's do
@@ -147,6 +153,23 @@ def _game(tmp_path: Path, template: str, fields: dict) -> Path:
             f"{kind}title: Pieces\nface: token.svg.j2\nheader: {template}\nsize: 20\npages: 1\n"
             f"values: 1-3\neach: 2\npage_title: Page {{n}}\nfields: {json.dumps(fields)}\n"
         )
+        (root / "pieces.yaml").write_text(spec, encoding="utf-8")
+        return root
+    if template == "pad.svg.j2":  # the frame of a sheet drawn from its elements
+        spec = (
+            f"{kind}title: Pieces\nface: {template}\nfields: {json.dumps(fields)}\n"
+            "elements:\n  - boxes: 5\n    numbers: 1-5\n"
+        )
+        (root / "pieces.yaml").write_text(spec, encoding="utf-8")
+        return root
+    if template == "box.svg.j2":  # a box for a deck of the game
+        (root / "deck.yaml").write_text(
+            "kind: deck\ntitle: Deck\nsize: poker\nface: card.svg.j2\nback: card-back.svg.j2\n"
+            "cards:\n  - {name: a, title: Anchor, count: 20}\n",
+            encoding="utf-8",
+        )
+        entry = json.dumps({"deck": "deck", **fields})
+        spec = f"{kind}title: Pieces\nface: {template}\nboxes:\n  - {entry}\n"
         (root / "pieces.yaml").write_text(spec, encoding="utf-8")
         return root
     key = ENTRY_KEY[kind.split()[1]]

@@ -44,6 +44,9 @@ class Shape:
             return text("size_die", d=self.panels[0][2])
         if self.kind == "standee":
             return text("size_standee", w=self.panels[0][2], h=self.panels[0][3])
+        if self.kind in ("tuck-box", "tray", "lid"):  # the inside: the first panel, a side's depth
+            w, h, d = self.panels[0][2], self.panels[0][3], self.panels[1][2]
+            return text("size_box", w=w, h=h, d=d)
         return text("size_rect", w=self.w, h=self.h)
 
 

@@ -57,7 +57,8 @@ VENDORS = ("thegamecrafter", "makeplayingcards", "drivethrucards")
 @click.option(
     "--tts",
     is_flag=True,
-    help="Tabletop Simulator: decks, tiles, tokens, boards and dice, in one saved bag.",
+    help="Tabletop Simulator: decks, tiles, tokens, boards, dice, sheets and pads, in one "
+    "saved bag.",
 )
 @out_option
 @lang_option
@@ -118,7 +119,18 @@ def _count(written: list[Path]) -> str:
 
 
 def _generic(pack: Pack, folder: Path, tick: Tick) -> str:
-    return _count(generic_shop.export(pack, folder, tick))
+    written = generic_shop.export(pack, folder, tick)
+    _say_left_out(pack, generic_shop.left_out(pack))
+    return _count(written)
+
+
+def _say_left_out(pack: Pack, items: list[dict[str, str]]) -> None:
+    """A line for each component an export leaves out, with why."""
+    for item in items:
+        click.echo(
+            f"{clean(pack.game.name)}: {item['kind']} '{clean(item['component'])}' left out: "
+            f"{item['why']}"
+        )
 
 
 def _vendor(vendor: vendors.Vendor, fit: bool) -> Export:
@@ -142,6 +154,7 @@ def _vendor(vendor: vendors.Vendor, fit: bool) -> Export:
 def _tts(pack: Pack, folder: Path, tick: Tick) -> str:
     written = tabletop.export(pack, folder, tick)
     listing = json.loads(read_text(folder, folder / "tts.json", "manifest"))
+    _say_left_out(pack, listing["left_out"])
     sheets = sum(1 for p in written if "-faces-" in p.name)
     return (
         f"{len(listing['decks'])} Tabletop Simulator deck(s) on {sheets} face sheet(s), "

@@ -159,7 +159,13 @@ def settings(request: Request, game_language: str | None) -> dict:
     options = request.options
     return {
         "paper": request.paper,
-        "options": [options.duplex, list(options.back_offset), options.layout, options.ink_saver],
+        "options": [
+            options.duplex,
+            list(options.back_offset),
+            options.layout,
+            options.ink_saver,
+            options.card_thickness,
+        ],
         "language": game_language,
         "by_language": request.language is not None,
         "force": request.force,

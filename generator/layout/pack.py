@@ -32,6 +32,7 @@ class ComponentPlan:
     designs: list[Design]
     pages: list[int] = field(default_factory=list)
     shape: Shape | None = None
+    note: str = ""  # what the contents say of it beneath its name (a pad, a box)
 
     @property
     def count(self) -> int:

@@ -5,6 +5,7 @@ whether print shops get it, how its designs are made and what it counts."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
@@ -106,13 +107,16 @@ class ComponentBase(StrictModel):
     # What each kind states about itself: what one printed piece is called (in templates,
     # ``card.title``, and in messages); the key of its entries (``cards``: they may come from
     # a data file, and their fields are offered to translators; none for a component printed
-    # whole); whether a print shop's export holds its pieces; and how its pieces print:
+    # whole); whether a print shop's export holds its pieces, and why not, and why Tabletop
+    # Simulator's does not, if it does not; and how its pieces print:
     # art clipped to the shape grown by the bleed, an outline that is the trim box, text
     # flowed through its pages instead of art of its own.
     noun: ClassVar[str]
     entries_key: ClassVar[str] = ""
     default_stock: ClassVar[str] = "card"
     shop: ClassVar[bool]
+    shop_note: ClassVar[str] = ""  # why shops do not get it (a kind with shop False)
+    tts_note: ClassVar[str] = ""  # why Tabletop Simulator does not get it (none: it does)
     clipped: ClassVar[bool] = False
     trim_outline: ClassVar[bool] = False
     flowed: ClassVar[bool] = False
@@ -132,6 +136,13 @@ class ComponentBase(StrictModel):
 
     def problems(self) -> list[tuple[tuple[str | int, ...], str]]:
         """Mistakes validation cannot see in one field, each with where it is in the spec."""
+        return []
+
+    def problems_among(
+        self, specs: Mapping[str, ComponentBase]
+    ) -> list[tuple[tuple[str | int, ...], str]]:
+        """Mistakes in what it says of the game's other components (``specs``: every
+        component's spec by its id), each with where it is in the spec."""
         return []
 
     @property

@@ -123,6 +123,10 @@ def load_game(
     _check_unique_ids(components, errors)
     for stood, loc, message in stand_problems(components):
         errors.add(stood.doc.path, stood.doc.line_of(loc), message)
+    specs = {c.id: c.spec for c in components}
+    for component in components:
+        for loc, message in component.spec.problems_among(specs):
+            errors.add(component.path, component.doc.line_of(loc), message)
     for component in components:
         component.parked = parked.get(component.path, [])
         _check_templates(root, component, errors)

@@ -169,7 +169,7 @@ def printed(
     data = doc.data
     if model is None or not isinstance(data, dict):
         return [], Declared()
-    declared = Declared() if game else declarations(root, data)
+    declared = Declared() if game else declarations(root, {**_default_templates(model), **data})
     for name, about in (columns or {}).items():
         if name not in declared.other:  # a template may say it is a code printed as it is
             declared.text.setdefault(name, about)
@@ -177,6 +177,16 @@ def printed(
     walker = _Walker(doc, owner, declared)
     found = list(walker.model(model, data, ()))
     return found, declared
+
+
+def _default_templates(model: type[BaseModel]) -> dict[str, str]:
+    """The templates a kind draws with unless its spec names others (a pad's frame)."""
+    out = {}
+    for key in TEMPLATE_KEYS:
+        found = model.model_fields.get(key)
+        if found is not None and isinstance(found.default, str):
+            out[key] = found.default
+    return out
 
 
 class _Walker:
@@ -212,6 +222,9 @@ class _Walker:
         if mark is not None:
             if isinstance(data, str) and has_words(data):
                 yield self.found(loc, data, counted=isinstance(mark, Counted))
+            listed = [a for a in typing.get_args(annotation) if typing.get_origin(a) is list]
+            if isinstance(data, list) and listed:  # a text, or a list of them (a pad's write)
+                yield from self.value(listed[0], [], data, loc)
             return
         inner = _inner(annotation)
         if isinstance(inner, type) and issubclass(inner, BaseModel):
@@ -220,6 +233,10 @@ class _Walker:
             (item,) = typing.get_args(inner) or (Any,)
             for index, value in enumerate(data):
                 yield from self.value(item, [], value, (*loc, index))
+        elif typing.get_origin(inner) is dict and isinstance(data, dict):
+            _, item = typing.get_args(inner) or (Any, Any)
+            for key, value in data.items():  # a pad's bonuses: {4: "+2 gold"}
+                yield from self.value(item, [], value, (*loc, key))
 
     def entry(self, model: type[BaseModel], name: str, data: Any, loc: Loc) -> Iterator[Found]:
         """An entry: its modelled fields by their marks, its own fields as declared."""

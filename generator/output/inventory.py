@@ -97,7 +97,9 @@ def _rows(pack: Pack) -> list[_Row]:
             )
         size = plan.shape.label(pack.words) if plan.shape else ""
         count = pack.words.number(plan.count)
-        several = kinds if len(plan.designs) > 1 else None
+        below = [kinds] if len(plan.designs) > 1 else []  # one kind: the count says it all
+        below += [plan.note] if plan.note else []  # how to print it (a pad, a box)
+        several = " · ".join(below) or None
         title = plan.component.spec.title
         cells = (count, size, page_ranges(plan.pages))
         rows.append(_Row(plan.component.id, title, several, cells, _making(pack, plan)))

@@ -4,9 +4,11 @@ by a colour-managed transform, the profile embedded as its output intent); and P
 300 dpi with bleed for shops and virtual tabletops, in sRGB (tagged so).
 
 Every component is exported: cards, tokens, boards (whole, not tiled), dice nets, standees,
-and reference sheets (a page of paper each). Each distinct design is one page (its face, then
-its back if it has one); ``shop.json`` lists every file with the number of copies the game
-needs. The folder is written as a unit: a failed export leaves the previous one as it was.
+reference sheets (a page of paper each) and roll-and-write pads (a sheet a page); but boxes,
+which shops make on their own dielines (``shop.json`` lists what is left out, and why). Each
+distinct design is one page (its face, then its back if it has one); ``shop.json`` lists every
+file with the number of copies the game needs. The folder is written as a unit: a failed
+export leaves the previous one as it was.
 """
 
 from __future__ import annotations
@@ -363,6 +365,15 @@ def work(pack: Pack) -> int:
     return sum(len(pages) for pages in shop_pages(pack).values())
 
 
+def left_out(pack: Pack) -> list[dict[str, str]]:
+    """The components of a kind shops do not get, each with why (as its model says)."""
+    return [
+        {"component": plan.component.id, "kind": spec.kind, "why": spec.shop_note}
+        for plan in pack.components
+        if not (spec := plan.component.spec).shop
+    ]
+
+
 def _write(pack: Pack, folder: Path, step: Step) -> list[Path]:
     written: list[Path] = []
     listing = []
@@ -392,7 +403,12 @@ def _write(pack: Pack, folder: Path, step: Step) -> list[Path]:
                 }
             )
     listing_path = folder / "shop.json"
-    document = {"game": pack.game.name, "pdfx": pdfx.VERSION, "files": listing}
+    document = {
+        "game": pack.game.name,
+        "pdfx": pdfx.VERSION,
+        "files": listing,
+        "left_out": left_out(pack),
+    }
     listing_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     written.append(listing_path)
     return written

@@ -84,6 +84,7 @@ def export(pack: Pack, folder: Path, step: Step = quiet) -> list[Path]:
             "bag": _bag_name(pack),
             "decks": listing,
             "pieces": [_listed(piece) for piece in pieces],
+            "left_out": ttspieces.left_out(pack),
             "assumed": ttspieces.ASSUMED,
         }
         path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
@@ -145,6 +146,10 @@ def _bag(
     ]
     lines += [
         f"- {p.name} '{p.nickname}' x{p.copies}: {p.what}; {', '.join(p.images)}" for p in pieces
+    ]
+    lines += [
+        f"Left out: {item['kind']} '{item['component']}': {item['why']}"
+        for item in ttspieces.left_out(pack)
     ]
     lines += ["", *ttspieces.ASSUMED]
     readme = tmp / "README.txt"

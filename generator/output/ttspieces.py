@@ -1,8 +1,9 @@
 """Tabletop Simulator objects for every piece that is not a card (``pnp export --tts``): a
 two-sided token as a Custom Tile (its face on top, its back beneath), a one-sided token as a
 Custom Token cut out along its shape, a standee as a standing Custom Token, a board as a
-Custom Board, a die as a Custom Dice, a reference sheet as tiles of its pages; each with the
-pictures it shows, one at a time.
+Custom Board, a die as a Custom Dice, a reference sheet as tiles of its pages, a roll-and-write
+pad as a stack of tiles to write on; each with the pictures it shows, one at a time. A kind
+whose model says why Tabletop Simulator needs none of it (a box) is left out, and listed.
 
 What was not checked against Tabletop Simulator itself (no copy of the game was at hand):
 
@@ -229,7 +230,42 @@ def sheets(
         yield Piece("Custom_Tile", nickname, first.copies, tuple(images), what, settings)
 
 
-MAKERS = {"token": tokens, "board": boards, "standee": standees, "die": dice, "sheet": sheets}
+def pads(
+    pack: Pack, component: str, pages: list[ShopPage], folder: Path, step: Step
+) -> Iterator[Piece]:
+    """A roll-and-write pad: a stack of Custom Tiles of its sheet (its back beneath, if it
+    has one), to write on with TTS's pen."""
+    images = []
+    drawn = list(_trimmed(pack, pages))
+    for page, image, dpi in drawn:
+        name = f"pieces/{component}/{page.name}-{page.side}.png"
+        save_png(image, folder / name, dpi)
+        images.append(name)
+        step(f"{component} {page.side}")
+    first = drawn[0][0]
+    settings = _tile("square", THICKNESS["sheet"], True, False)
+    what = f"pad sheet, {_size(first)}"
+    yield Piece("Custom_Tile", first.name, first.copies, tuple(images), what, settings)
+
+
+MAKERS = {
+    "token": tokens,
+    "board": boards,
+    "standee": standees,
+    "die": dice,
+    "sheet": sheets,
+    "pad": pads,
+}
+
+
+def left_out(pack: Pack) -> list[dict[str, str]]:
+    """The components of a kind Tabletop Simulator does not get, each with why (as its
+    model says)."""
+    return [
+        {"component": plan.component.id, "kind": spec.kind, "why": spec.tts_note}
+        for plan in pack.components
+        if (spec := plan.component.spec).tts_note
+    ]
 
 
 def pieces(

@@ -9,8 +9,10 @@ from typing import get_args
 
 from generator.model.component import ComponentBase
 from generator.model.kinds.board import BoardSpec
+from generator.model.kinds.box import BoxSpec
 from generator.model.kinds.deck import DeckSpec
 from generator.model.kinds.dice import DiceSpec
+from generator.model.kinds.pad import PadSpec
 from generator.model.kinds.sheet import SheetSpec
 from generator.model.kinds.standees import StandeeSpec
 from generator.model.kinds.token_pages import TokenPagesSpec
@@ -24,6 +26,8 @@ MODELS: tuple[type[ComponentBase], ...] = (
     BoardSpec,
     SheetSpec,
     StandeeSpec,
+    PadSpec,
+    BoxSpec,
 )
 
 
@@ -40,7 +44,15 @@ def module_name(kind: str) -> str:
 
 COMPONENT_KINDS: dict[str, type[ComponentBase]] = {kind_of(m): m for m in MODELS}
 ComponentSpec = (
-    DeckSpec | TokenSpec | DiceSpec | TokenPagesSpec | BoardSpec | SheetSpec | StandeeSpec
+    DeckSpec
+    | TokenSpec
+    | DiceSpec
+    | TokenPagesSpec
+    | BoardSpec
+    | SheetSpec
+    | StandeeSpec
+    | PadSpec
+    | BoxSpec
 )
 # the keys whose entries may come from a data file and offer their fields to translators
 ENTRY_LISTS = frozenset(m.entries_key for m in MODELS if m.entries_key)
