@@ -1,13 +1,16 @@
 """The wheel ships the five example games and nothing else of components/ (pyproject.toml's
 package data names them): this build step also leaves out any file of theirs that git does
 not track (a designer's photo or licensed font dropped into an example), and says on standard
-error what it left out, game folders not listed included. Everything else is in
-pyproject.toml."""
+error what it left out, game folders not listed included. The long description is the README
+with its links made absolute (the package index shows it away from the repository).
+Everything else is in pyproject.toml."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from setuptools import setup
@@ -58,4 +61,26 @@ class BuildPy(build_py):
         return kept
 
 
-setup(cmdclass={"build_py": BuildPy})
+HERE = Path(__file__).resolve().parent
+LINK = re.compile(r"(!?)\[([^\]]*)\]\((?![a-z]+:|#)([^)\s]+)\)")  # a relative Markdown link
+
+
+def long_description() -> str:
+    """The README, each relative link made absolute: a picture to its raw file in the
+    repository, a page to its view there (project.urls Source, in pyproject.toml)."""
+    project = tomllib.loads((HERE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    source = project["urls"]["Source"]
+
+    def absolute(match: re.Match[str]) -> str:
+        picture, text, target = match.groups()
+        where = "raw" if picture else "blob"
+        return f"{picture}[{text}]({source}/{where}/main/{target})"
+
+    return LINK.sub(absolute, (HERE / "README.md").read_text(encoding="utf-8"))
+
+
+setup(
+    cmdclass={"build_py": BuildPy},
+    long_description=long_description(),
+    long_description_content_type="text/markdown",
+)

@@ -1,5 +1,6 @@
-"""The mkdocs hooks of the docs site: before a build, the pictures are made from the example
-games (``make_pictures``, again only when their inputs changed); in each page, a line
+"""The mkdocs hooks of the docs site: before a build, the pictures the pages show are made
+from the example games into docs/pictures/ (``make_pictures``, kept in git, again only when
+their inputs changed); in each page, a line
 ``<!-- fields: KIND -->`` becomes the fields of one kind and ``<!-- model: NAME -->`` one
 model's, written from the models (``reference``) so that they cannot drift."""
 

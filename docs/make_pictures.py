@@ -1,14 +1,19 @@
 """The docs' pictures, made by the project itself from the example games the tests build:
 the sample game ``docs/stock-templates`` gets its pictures (``sample_art``), is built with
 ``pnp build``, and each component's first piece is cut out of its page (where the manifest
-says it lies), turned upright and saved as ``docs/pictures/<component>.png``, with its back
-and the whole page it is on; the same for the example games in ``docs/examples/``
-(``<game>-<component>.png``). A page folded for a single-sided printer, the calibration sheet
-and the page of ``pnp serve`` are shown too (``serve.png``: served from a copy of the sample
-game in which a tile says too much, screenshot in Chromium, Debian's chromium and
-chromium-driver, as the tests use). ``mkdocs build`` makes them (``docs/hooks.py``), again only
-when something they are made from has changed; ``make pictures`` makes them at once. They are
-made, not kept in git, but for the README's one small picture (``--readme``).
+says it lies), turned upright and saved as ``<component>.png``, with its back and the whole
+page it is on; the same for the example games in ``docs/examples/`` (``<game>-<component>.png``).
+A page folded for a single-sided printer, the calibration sheet and the page of ``pnp serve``
+are made too (``serve.png``: served from a copy of the sample game in which a tile says too
+much, screenshot in Chromium, Debian's chromium and chromium-driver, as the tests use).
+
+Of those, the pictures a page shows (``pictures/NAME.png`` in any ``docs/**/*.md``: a new
+component's picture comes in as soon as a page shows it) are kept in git in ``docs/pictures/``,
+palette PNGs, so that the Markdown shows them wherever it is read unbuilt; ``made.json``
+beside them records the hash of what they are made from and of each picture.
+``mkdocs build`` makes them again (``docs/hooks.py``) when those inputs changed, ``make
+pictures`` at once; ``tests/test_docs_pictures.py`` fails while git holds pictures older than
+their inputs, or other than the code makes them now (acceptance tier).
 """
 
 from __future__ import annotations
@@ -34,7 +39,10 @@ DOCS = Path(__file__).resolve().parent
 REPO = DOCS.parent
 SAMPLE = "stock-templates"
 EXAMPLES = DOCS / "examples"  # example games the docs quote, each built by the tests
-PICTURES = DOCS / "pictures"
+PICTURES = DOCS / "pictures"  # kept in git: what the pages show
+RECORD = "made.json"  # beside them: the hash of their inputs and of each picture
+SHOWN = re.compile(r"\((?:\.\./)*pictures/([\w.-]+\.png)\)")  # ](pictures/x.png) in a page
+COLOURS = 256  # a palette PNG: a third of the bytes, no difference seen at this size
 DPI = 150
 PAGE_DPI = 60  # whole pages: an A4 page 496 pixels wide
 README_PICTURE = DOCS / "assets" / "pieces.png"  # kept in git: the README shows it anywhere
@@ -136,36 +144,93 @@ def _scales(pdf: pdfium.PdfDocument, path: Path) -> Path:
     return path
 
 
+def shown() -> list[str]:
+    """The pictures the pages show: every ``pictures/NAME.png`` a page of the docs links."""
+    pages = sorted(DOCS.rglob("*.md"))
+    return sorted({name for page in pages for name in SHOWN.findall(page.read_text("utf-8"))})
+
+
 def fingerprint() -> str:
     """A hash of everything the pictures are made from: the example games (not their drawn
-    art), the stock templates, the engine and these scripts."""
+    art), the stock templates, these scripts and which pictures the pages show. Not the
+    engine: a change of the code that changes how a piece looks is found by the acceptance
+    test that makes them again and compares (the pictures would be made on every commit)."""
     digest = hashlib.sha256()
-    for folder in (DOCS / SAMPLE, EXAMPLES, REPO / "templates", REPO / "generator"):
+    for folder in (DOCS / SAMPLE, EXAMPLES, REPO / "templates"):
         for path in sorted(folder.rglob("*")):
             skipped = {"art", "__pycache__"} & set(path.relative_to(folder).parts)
             if path.is_file() and not skipped:
                 digest.update(str(path.relative_to(REPO)).encode() + b"\0" + path.read_bytes())
     for script in (DOCS / "make_pictures.py", DOCS / "sample_art.py"):
         digest.update(script.read_bytes())
+    digest.update("\0".join(shown()).encode())
     return digest.hexdigest()
 
 
-def make_all(target: Path = PICTURES) -> list[Path]:
-    """Every picture the docs show, unless they were made from the same inputs before (the
-    fingerprint is kept in ``target/.made``); the pictures made."""
-    stamp, key = target / ".made", fingerprint()
-    if stamp.is_file() and stamp.read_text(encoding="utf-8") == key:
-        return []
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def recorded(target: Path = PICTURES) -> dict:
+    """What ``made.json`` says: the inputs' hash and each picture's (empty when missing)."""
+    record = target / RECORD
+    return json.loads(record.read_text("utf-8")) if record.is_file() else {}
+
+
+def stale(target: Path = PICTURES) -> list[str]:
+    """Why the pictures in ``target`` are not those of the inputs now (empty when they are)."""
+    record = recorded(target)
+    why = [] if record.get("inputs") == fingerprint() else ["their inputs changed"]
+    kept = record.get("pictures", {})
+    if sorted(kept) != shown():
+        why.append(f"the pages show {shown()}, {RECORD} lists {sorted(kept)}")
+    on_disk = sorted(p.name for p in target.glob("*.png"))
+    if on_disk != sorted(kept):
+        why.append(f"{target.name}/ holds {on_disk}, {RECORD} lists {sorted(kept)}")
+    changed = [n for n in kept if n in on_disk and _sha(target / n) != kept[n]]
+    return why + [f"{name} is not the picture made" for name in changed]
+
+
+def make_every(folder: Path) -> None:
+    """Every picture the project makes for its docs, into ``folder`` (full colour)."""
     draw_all()
-    written = []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        written += pictures(build(out / "sample"), target)
+        pictures(build(out / "sample"), folder)
         for game in sorted(p.name for p in EXAMPLES.iterdir() if (p / "game.yaml").is_file()):
-            written += pictures(build(out / "examples", EXAMPLES, game), target, f"{game}-")
-        written += printing_pictures(out, target)
-    written.append(page_picture(target))
-    stamp.write_text(key, encoding="utf-8")
+            pictures(build(out / "examples", EXAMPLES, game), folder, f"{game}-")
+        printing_pictures(out, folder)
+    page_picture(folder)
+
+
+def small(source: Path, path: Path) -> Path:
+    """``source`` as a palette PNG of ``COLOURS`` colours, optimised, at ``path``."""
+    image = Image.open(source)
+    image = image.convert("L") if image.mode == "L" else image.convert("RGB").quantize(COLOURS)
+    image.save(path, optimize=True)
+    return path
+
+
+def make_all(target: Path = PICTURES, force: bool = False) -> list[Path]:
+    """The pictures the pages show, in ``target`` with their record, unless they are there
+    and made from the same inputs (``force``: made again all the same); the pictures made.
+    A page that shows a picture nothing makes fails."""
+    if not force and not stale(target):
+        return []
+    wanted = shown()
+    with tempfile.TemporaryDirectory() as tmp:
+        made = Path(tmp)
+        make_every(made)
+        missing = [name for name in wanted if not (made / name).is_file()]
+        if missing:
+            raise SystemExit(f"docs show pictures that nothing makes: {', '.join(missing)}")
+        target.mkdir(parents=True, exist_ok=True)
+        for old in target.glob("*.png"):
+            if old.name not in wanted:
+                old.unlink()
+        written = [small(made / name, target / name) for name in wanted]
+    record = {"inputs": fingerprint(), "pictures": {p.name: _sha(p) for p in written}}
+    (target / RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return written
 
 
@@ -247,8 +312,10 @@ def _screenshot(url: str, path: Path) -> Path:
 def readme_picture(path: Path = README_PICTURE) -> Path:
     """The README's one picture, small enough to keep in git: a few pieces of the sample game
     side by side, each ``README_HEIGHT`` pixels high."""
-    make_all()
-    pieces = [Image.open(PICTURES / f"{name}.png").convert("RGB") for name in README_PIECES]
+    with tempfile.TemporaryDirectory() as tmp:
+        made = Path(tmp)
+        make_every(made)
+        pieces = [Image.open(made / f"{name}.png").convert("RGB") for name in README_PIECES]
     scaled = [p.resize((round(p.width * README_HEIGHT / p.height), README_HEIGHT)) for p in pieces]
     gap = 12
     strip = Image.new("RGB", (sum(p.width + gap for p in scaled) - gap, README_HEIGHT), "white")
@@ -261,12 +328,12 @@ def readme_picture(path: Path = README_PICTURE) -> Path:
 
 
 def main() -> None:
-    """``make pictures``: every picture at once (``--readme``: the README's, kept in git)."""
+    """``make pictures``: the pictures the pages show, made again now (``--readme``: the
+    README's)."""
     if "--readme" in sys.argv[1:]:
         print(readme_picture().relative_to(REPO))
         return
-    (PICTURES / ".made").unlink(missing_ok=True)
-    for path in make_all():
+    for path in make_all(force=True):
         print(path.relative_to(REPO))
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.cli.schema import spec_schema
+from generator.cli.schema import LAX, spec_schema
 from generator.model.game import GameSpec
 from generator.model.kinds import COMPONENT_KINDS
 
@@ -77,8 +77,9 @@ def _type(schema: dict[str, Any], link: Link) -> str:
         return f"`{schema['const']}`"
     if "enum" in schema:
         return ", ".join(f"`{value}`" for value in schema["enum"])
-    if "anyOf" in schema:
-        parts = [_type(p, link) for p in schema["anyOf"] if p.get("type") != "null"]
+    if "anyOf" in schema:  # not the forms the loader also reads (a number as text ...)
+        shown = [p for p in schema["anyOf"] if p.get("type") != "null" and not p.get(LAX)]
+        parts = [_type(p, link) for p in shown]
         return " or ".join(dict.fromkeys(parts))
     kind = schema.get("type")
     if kind == "array":
@@ -142,6 +143,10 @@ def reference() -> str:
     for name in reachable(GameSpec.__name__, defs):
         shown.append(name)
         parts.append(model_table(name, defs, _same_page))
+    kinds = ", ".join(f"[{kind}](#kind-{kind})" for kind in COMPONENT_KINDS)
+    parts.append(
+        f"## Components\n\n### Component\n\n{_cell(defs['Component']['description'])}: {kinds}.\n"
+    )
     for kind, model in COMPONENT_KINDS.items():
         parts.append(f"## kind: {kind}\n")
         for name in reachable(model.__name__, defs, tuple(shown)):

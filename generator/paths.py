@@ -47,6 +47,13 @@ class TooLarge(PathRefused):
         self.limit = limit
 
 
+# what relative_problem lets by, as a JSON Schema pattern (ECMA 262): not blank, not absolute
+# nor a URL, no '..' part, no control character (tests/test_schema_forms.py holds them equal)
+RELATIVE_PATTERN = (
+    r"^(?=[\s\S]*\S)(?!/)(?![^/\\]*:)(?!(?:[\s\S]*[/\\])?\.\.(?:[/\\]|$))[^\u0000-\u001f]*$"
+)
+
+
 def relative_problem(name: str) -> str | None:
     """Why ``name`` cannot be used as a path inside a game folder, or None if it can."""
     parts = name.replace("\\", "/").split("/")

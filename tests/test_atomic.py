@@ -366,3 +366,46 @@ def test_an_export_folder_killed_between_its_renames_is_put_back(tmp_path: Path)
     atomic.sweep_stale(pack)
     assert sorted(p.name for p in pack.iterdir()) == ["shop"]
     assert (pack / "shop" / "shop.json").read_text() == "old export"
+
+
+def test_whether_a_build_runs_is_asked_without_signalling_it() -> None:
+    """A live process (this one) runs; a finished child's does not (POSIX signal 0)."""
+    code = "import os; print(os.getpid())"
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert atomic._alive(os.getpid())
+    assert not atomic._alive(int(child.stdout))
+
+
+class _Kernel32:
+    """kernel32 as Windows answers OpenProcess and GetExitCodeProcess for one process."""
+
+    def __init__(self, handle: int, code: int, error: int = 0) -> None:
+        self.handle, self.code, self.error, self.closed = handle, code, error, 0
+
+    def OpenProcess(self, access: int, inherit: bool, pid: int) -> int:  # noqa: N802
+        return self.handle
+
+    def GetLastError(self) -> int:  # noqa: N802
+        return self.error
+
+    def GetExitCodeProcess(self, handle: int, code: object) -> int:  # noqa: N802
+        code._obj.value = self.code  # type: ignore[attr-defined]  # what ctypes.byref wraps
+        return 1
+
+    def CloseHandle(self, handle: int) -> int:  # noqa: N802
+        self.closed += 1
+        return 1
+
+
+@pytest.mark.parametrize(
+    ("kernel32", "alive"),
+    [
+        (_Kernel32(7, atomic.STILL_ACTIVE), True),
+        (_Kernel32(7, 0), False),  # exited with 0
+        (_Kernel32(0, 0, error=87), False),  # ERROR_INVALID_PARAMETER: no such process
+        (_Kernel32(0, 0, error=5), True),  # ERROR_ACCESS_DENIED: another user's
+    ],
+)
+def test_on_windows_a_process_is_opened_not_killed(kernel32: _Kernel32, alive: bool) -> None:
+    assert atomic._alive_on_windows(1234, kernel32) is alive
+    assert kernel32.closed == (1 if kernel32.handle else 0)

@@ -6,6 +6,9 @@ game.yaml line; a character the font lacks names the font's file and the card.""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import fontmaking
@@ -119,3 +122,22 @@ def test_a_font_converted_for_another_game_is_named_by_this_games_file(tmp_path,
     result = pnp("build", "--components", second, "--out", tmp_path / "out2")
     assert result.exit_code == 2, result.output
     assert "second/components/mine/fonts/Quill.otf has no glyph" in result.stderr, result.stderr
+
+
+def test_a_woff2_font_without_brotli_says_how_to_install_it(tmp_path):
+    """brotli is the optional extra pnp-generator[woff2]: without it, a WOFF2 font is an error
+    at its line that names the extra, exit 2, no traceback."""
+    components = _game(tmp_path, FORMS["woff2"](), "fonts/Quill.woff2")
+    blocked = "import sys; sys.modules['brotli'] = sys.modules['brotlicffi'] = None; "
+    run = subprocess.run(
+        [sys.executable, "-c", blocked + "from generator.cli import main; main()", "check"]
+        + ["--components", str(components)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PNP_CONFIG": str(tmp_path / "none.toml")},
+    )
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "game.yaml:4: font 'fonts/Quill.woff2' is a WOFF2 font" in run.stderr, run.stderr
+    assert "pip install 'pnp-generator[woff2]'" in run.stderr and "Traceback" not in run.stderr

@@ -10,6 +10,7 @@ environment through a path file, so the test needs no network."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,10 +44,9 @@ def _files(folder: Path) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> tuple[Path, Path]:
-    """A fresh virtual environment with the wheel installed: its bin folder and package."""
-    base = tmp_path_factory.mktemp("wheel")
-    source = base / "source"
+def source(tmp_path_factory) -> Path:
+    """A copy of the project's files (the checkout stays clean)."""
+    source = tmp_path_factory.mktemp("wheel") / "source"
     source.mkdir()
     for name in SOURCES:
         path = REPO / name
@@ -55,7 +55,41 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
             shutil.copytree(path, source / name, ignore=shutil.ignore_patterns(*litter))
         else:
             shutil.copy2(path, source / name)
-    wheel, _ = _wheel(source, base / "dist", "-q")
+    return source
+
+
+@pytest.fixture(scope="module")
+def dists(source: Path) -> tuple[Path, Path]:
+    """What goes to the package index, as ``python -m build`` makes it: the sdist, and the
+    wheel built from that sdist (not from the checkout)."""
+    dist = source.parent / "index"
+    run = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(dist), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=source.parent,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "warning" not in _setuptools_said(run.stdout + run.stderr).lower(), run.stdout[-5000:]
+    (sdist,) = dist.glob("*.tar.gz")
+    (wheel,) = dist.glob("*.whl")
+    return sdist, wheel
+
+
+def _setuptools_said(output: str) -> str:
+    """The build's output but pip's lines about its package indexes and the byte-compiling
+    setuptools skips: what setuptools warns of (a package it would ignore ...)."""
+    quiet = ("Location 'file:", "byte-compiling is disabled")
+    return "\n".join(line for line in output.splitlines() if not any(q in line for q in quiet))
+
+
+@pytest.fixture(scope="module")
+def installed(dists: tuple[Path, Path]) -> tuple[Path, Path]:
+    """A fresh virtual environment with the wheel (built from the sdist) installed: its bin
+    folder and package."""
+    base = dists[1].parent.parent
+    wheel = dists[1]
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
@@ -222,6 +256,47 @@ def test_a_new_game_prints_in_arabic_hebrew_and_hindi(installed, tmp_path, langu
         document.close()
     assert all(mark.strip() in page for page in pages if page.strip()), pages
     assert any("Shuffle the cards" in page for page in pages), pages
+
+
+def test_the_sdist_builds_the_wheel_the_checkout_builds(source, dists):
+    """The sdist holds everything: the wheel built from it has the files (code, stock
+    templates, example games, fonts, catalogs, ICC profile) of the wheel built from the
+    checkout itself, byte for byte."""
+    direct, _ = _wheel(source, source.parent / "direct", "-q")
+    with zipfile.ZipFile(direct) as ours, zipfile.ZipFile(dists[1]) as theirs:
+        files = {n: ours.read(n) for n in ours.namelist() if ".dist-info/" not in n}
+        again = {n: theirs.read(n) for n in theirs.namelist() if ".dist-info/" not in n}
+    assert sorted(files) == sorted(again)
+    assert files == again
+    assert "generator/stock/card.svg.j2" in files and "generator/i18n/locale/de.po" in files
+    assert len([n for n in files if n.startswith("generator/examples/")]) > 100
+
+
+def test_the_package_index_gets_clean_metadata(dists):
+    """twine check passes, strict (the README renders), and the metadata says what the index
+    shows: name, licence, links, classifiers, the README with links that work away from the
+    repository, the woff2 extra."""
+    run = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", *map(str, dists)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0 and run.stdout.count("PASSED") == 2, run.stdout + run.stderr
+    with zipfile.ZipFile(dists[1]) as packed:
+        (name,) = [n for n in packed.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = packed.read(name).decode("utf-8")
+    head, _, readme = metadata.partition("\n\n")
+    fields = [line.split(": ", 1) for line in head.splitlines()]
+    said = {key: [v for k, v in fields if k == key] for key, _ in fields}
+    assert said["Name"] == ["pnp-generator"] and said["License-Expression"] == ["MIT"]
+    assert said["Description-Content-Type"] == ["text/markdown"]
+    assert {u.split(",")[0] for u in said["Project-URL"]} >= {"Homepage", "Source", "Issues"}
+    assert "Topic :: Games/Entertainment :: Board Games" in said["Classifier"]
+    assert "woff2" in said["Provides-Extra"]
+    assert readme.startswith("# pnp-generator")
+    links = re.findall(r"\]\(([^)]+)\)", readme)
+    assert links and all(link.startswith("https://") for link in links), links
 
 
 def test_every_package_of_the_engine_is_listed_for_the_wheel():

@@ -1,5 +1,5 @@
 """The pack's data model: a stack of sheets of paper, once its pieces are laid out and its pages
-numbered. The planner (``build``) fills it in; the writers (``output``) read it.
+numbered. The planner (``plan``) fills it in; the writers (``output``) read it.
 
 The first sheets hold what nobody cuts: the inventory page(s), then the notes (the boards'
 assembly maps, reference sheets printed once), front and back, a document of two pages never

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from generator.model.fields import MAX_COPIES, Count, Slug
+from generator.model.fields import MAX_COPIES, Count, Slug, one_given
 from generator.model.game import PlayerColour
 
 
@@ -29,18 +29,30 @@ class DesignRow:
     groups: tuple[str, ...]
 
 
+FIELD_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"  # a field a template can use: card.<name>
+
+
+def entry_schema(schema: dict[str, Any], cls: type) -> None:
+    """What ``pnp schema`` says of an entry besides its fields: its own fields' names, and
+    the one of its counts it must give (``given_one``)."""
+    schema["propertyNames"] = {"pattern": FIELD_NAME}
+    keys = getattr(cls, "given_one", ())
+    if keys:
+        schema.update(one_given(*keys))
+
+
 class Entry(BaseModel):
     """One kind of piece in a component. Keys besides the reserved ones are the piece's own
     fields, passed to the templates (``card.<key>``, ``token.<key>``)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", json_schema_extra=entry_schema)
 
     name: Slug
 
     @model_validator(mode="after")
     def _field_names(self) -> Entry:
         for key in self.model_extra or {}:
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            if not re.fullmatch(FIELD_NAME, key):
                 raise ValueError(
                     f"field '{key}' cannot be used in a template; "
                     "use letters, digits and underscores"
@@ -64,6 +76,8 @@ class Entry(BaseModel):
 class CountedEntry(Entry):
     """An entry printed ``count`` times, or ``per_player`` times in every player colour."""
 
+    given_one: ClassVar[tuple[str, ...]] = ("count", "per_player")  # exactly one of them
+
     count: Count | None = Field(
         default=None, description=f"copies to print, 1 to {MAX_COPIES} (or per_player)"
     )
@@ -75,7 +89,7 @@ class CountedEntry(Entry):
     )
 
     def _one_count(self, allowed: int) -> None:
-        given = [k for k in ("count", "per_player", "counts") if getattr(self, k, None)]
+        given = [k for k in self.given_one if getattr(self, k, None)]
         if len(given) != allowed:
             raise ValueError(
                 f"'{self.name}' needs exactly one of count, per_player"

@@ -16,6 +16,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainValidator,
+    Strict,
     StringConstraints,
     WithJsonSchema,
 )
@@ -23,7 +24,7 @@ from pydantic_core import PydanticCustomError
 
 from generator.i18n.plurals import Forms
 from generator.model.sizes import card_sizes
-from generator.paths import relative_problem
+from generator.paths import RELATIVE_PATTERN, relative_problem
 
 MAX_COPIES = 1000
 MAX_SIZE_MM = 1000.0
@@ -95,17 +96,32 @@ TemplateName = Annotated[
     str,
     StringConstraints(max_length=200),
     AfterValidator(_relative("template name")),
-    Field(description="a template file under the game's templates/ or the shared templates/"),
+    Field(
+        description="a template file under the game's templates/ or the shared templates/",
+        json_schema_extra={"pattern": RELATIVE_PATTERN},
+    ),
 ]
 FileName = Annotated[
     str,
     StringConstraints(max_length=200),
     AfterValidator(_relative("file name")),
-    Field(description="a file in the game folder, e.g. fonts/MyFace-Regular.ttf"),
+    Field(
+        description="a file in the game folder, e.g. fonts/MyFace-Regular.ttf",
+        json_schema_extra={"pattern": RELATIVE_PATTERN},
+    ),
 ]
 
 
-_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm)?\s*$")
+SIZE_PATTERN = r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm)?\s*$"
+_SIZE_RE = re.compile(SIZE_PATTERN)
+# what the schema says of the forms a value may be written in (``json_schema_input_type``):
+# a size 'W x H', a number as Python's float() reads it, two numbers
+SizeText = Annotated[str, StringConstraints(pattern=SIZE_PATTERN)]
+NUMBER_PATTERN = (
+    r"^\s*[-+]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][-+]?\d+)?\s*$"
+)
+NumberText = Annotated[str, StringConstraints(pattern=NUMBER_PATTERN)]
+TwoNumbers = Annotated[list[float], Field(min_length=2, max_length=2)]
 
 
 def _parse_size(value: Any) -> Any:
@@ -126,6 +142,16 @@ def _parse_size(value: Any) -> Any:
     return value
 
 
+# in JSON Schema, a value Python would call false: what "given" is not
+FALSY: dict[str, Any] = {"enum": [None, False, 0, "", [], {}]}
+
+
+def one_given(*keys: str) -> dict[str, Any]:
+    """JSON Schema for a rule a validator keeps: exactly one of ``keys`` is given (a true
+    value), so that ``pnp schema`` says it too."""
+    return {"oneOf": [{"required": [k], "properties": {k: {"not": FALSY}}} for k in keys]}
+
+
 class StrictModel(BaseModel):
     """A spec model: unknown keys are mistakes, not silently ignored."""
 
@@ -143,7 +169,8 @@ class Size(StrictModel):
 CardSize = Annotated[
     Size,
     BeforeValidator(
-        _parse_size, json_schema_input_type=Literal[tuple(card_sizes())] | str | list[float] | Size
+        _parse_size,
+        json_schema_input_type=Literal[tuple(card_sizes())] | SizeText | TwoNumbers | Size,
     ),
     Field(description="a named size (poker, bridge, mini-euro, ...) or 'W x H' in mm"),
 ]
@@ -176,8 +203,8 @@ def colour_hint(value: str) -> str:
 
 Hex = Annotated[
     str,
-    BeforeValidator(_hex_colour),
     StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$"),
+    BeforeValidator(_hex_colour),  # after the pattern: run first, the schema keeps the pattern
     Field(description="a colour, '#rrggbb'"),
 ]
 
@@ -200,9 +227,17 @@ def _parse_series(value: Any) -> Any:
     return value
 
 
+SERIES_PATTERN = (
+    r"^(?:\s*\d+\s*[-–]\s*\d+\s*|\s*[-+]?\d+(?:_\d+)*\s*(?:,\s*[-+]?\d+(?:_\d+)*\s*)*)$"
+)
 Series = Annotated[
     list[int],
-    BeforeValidator(_parse_series, json_schema_input_type=str | list[int]),
+    BeforeValidator(
+        _parse_series,
+        json_schema_input_type=Annotated[int, Strict()]
+        | Annotated[str, StringConstraints(pattern=SERIES_PATTERN)]
+        | list[int],
+    ),
     Field(min_length=1, description="numbered values: '1-9', '2,4,6' or a list"),
 ]
 

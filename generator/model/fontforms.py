@@ -103,7 +103,10 @@ def _opened(data: bytes, face: str | None) -> OpenTypeFont:
 def _unreadable(exc: Exception) -> str:
     """A fontTools parse error in the user's terms."""
     if isinstance(exc, ImportError) or "brotli" in str(exc).lower():
-        return "is a WOFF2 font, which needs the brotli package; pip install brotli"
+        return (
+            "is a WOFF2 font, which needs the optional brotli package: "
+            "pip install 'pnp-generator[woff2]' (or convert the font to .ttf)"
+        )
     return f"is not a font file (TrueType, OpenType, WOFF, WOFF2 or a collection) ({exc})"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import Discriminator, Field, StringConstraints, Tag, field_validator
+from pydantic import Discriminator, Field, StringConstraints, Tag, WithJsonSchema, field_validator
 
 from generator.model.fields import (
     ExpectCount,
@@ -18,6 +18,8 @@ from generator.model.fields import (
     Text,
 )
 from generator.model.sizes import paper_sizes
+
+PLAYERS = r"^\d+(\s*[-–]\s*\d+|\+)?$"  # 3, 2-4, 1+
 
 
 class PlayerColour(StrictModel):
@@ -183,7 +185,12 @@ class GameSpec(StrictModel):
     """``game.yaml``: what the game is and the counts its rulebook states."""
 
     title: Text = Field(min_length=1, description="the game's title, printed on every pack")
-    players: str | int = Field(description="number of players, e.g. '2-4'")
+    players: Annotated[
+        str | int,
+        WithJsonSchema(
+            {"anyOf": [{"type": "string", "pattern": PLAYERS}, {"type": "integer", "minimum": 0}]}
+        ),
+    ] = Field(description="number of players, e.g. '2-4'")
     designer: str | None = Field(default=None, description="the game's designer (PDF author)")
     rulebook: str | None = Field(default=None, description="where the counts come from")
     authored: Text | None = Field(
@@ -231,7 +238,7 @@ class GameSpec(StrictModel):
     @classmethod
     def _players(cls, value: str | int) -> str:
         text = str(value)
-        if not re.fullmatch(r"\d+(\s*[-–]\s*\d+|\+)?", text):
+        if not re.fullmatch(PLAYERS, text):
             raise ValueError("give a number, a range such as '2-4', or '1+'")
         return text
 

@@ -17,6 +17,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.paths import create_new
 
@@ -271,10 +272,39 @@ def _restore(leftovers: list[Path]) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is running, asked of the OS without signalling it: on Windows
+    ``os.kill`` does not test a process but ends it (TerminateProcess), so there the process
+    is opened and its exit code read. The standard library does it, no dependency needed."""
+    if os.name == "nt":
+        import ctypes
+
+        return _alive_on_windows(pid, ctypes.windll.kernel32)  # type: ignore[attr-defined]
     try:
-        os.kill(pid, 0)
+        os.kill(pid, 0)  # signal 0 on POSIX: no signal sent, only whether it exists
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        return True  # another user's process
     return True
+
+
+STILL_ACTIVE = 259  # the exit code Windows reports for a process still running
+_QUERY = 0x1000  # PROCESS_QUERY_LIMITED_INFORMATION: enough to read the exit code
+_ACCESS_DENIED = 5  # ERROR_ACCESS_DENIED: the process exists but is not ours to open
+
+
+def _alive_on_windows(pid: int, kernel32: Any) -> bool:
+    """``_alive`` through kernel32's OpenProcess and GetExitCodeProcess; a process that
+    cannot be asked is taken as running (its files are kept, never another build's lost)."""
+    import ctypes
+
+    handle = kernel32.OpenProcess(_QUERY, False, pid)
+    if not handle:
+        return bool(kernel32.GetLastError() == _ACCESS_DENIED)
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return True
+        return code.value == STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)

@@ -5,7 +5,7 @@ placed by the font's shaping rules (Devanagari, Thai). Those in ``PRINTED`` are 
 laid out right to left where they run so (``shaping``); Devanagari and Thai are drawn from the
 bundled Noto faces when a stock font lacks them (``fonts``). Rather than print any other
 unjoined, backwards or with its vowel signs astray, a string in one of them is an error at its
-line (``model.loader``), so ``check`` fails and ``build`` refuses it.
+line (``model.loader``), so ``pnp check`` fails and ``pnp build`` refuses it.
 
 The ranges are the Unicode blocks of those scripts (their presentation forms included); a
 right-to-left or joining mark alone counts too (it only makes sense in such text)."""

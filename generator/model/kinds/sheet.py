@@ -9,7 +9,7 @@ from pydantic import ConfigDict, Field, model_validator
 
 from generator.model.component import ComponentBase
 from generator.model.entries import DesignRow
-from generator.model.fields import Colour, Slug, StrictModel, TemplateName, Text
+from generator.model.fields import Colour, Slug, StrictModel, TemplateName, Text, one_given
 from generator.model.game import PlayerColour
 
 MAX_SHEET_TEXT = 100_000  # characters of a reference sheet: about thirty pages
@@ -22,7 +22,9 @@ MAX_SHEET_TEXT = 100_000  # characters of a reference sheet: about thirty pages
 class SheetTable(StrictModel):
     """A table: given rows, or one row per card of a deck (``from``), its fields as columns."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", populate_by_name=True, json_schema_extra=one_given("rows", "from")
+    )
 
     header: list[Text] | None = Field(default=None, description="the header row's cells")
     rows: list[list[Text]] = Field(
@@ -52,6 +54,10 @@ class SheetTable(StrictModel):
 
 class SheetBlock(StrictModel):
     """One block of a section: a subheading, a paragraph, a bullet list or a table."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra=one_given("heading", "text", "bullets", "table")
+    )
 
     heading: Text | None = Field(default=None, description="a subheading")
     text: Text | None = Field(default=None, description="a paragraph (**bold**, :icon:)")

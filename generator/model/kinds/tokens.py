@@ -5,17 +5,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from generator.model.component import ComponentBase, unique_names
-from generator.model.entries import CountedEntry
+from generator.model.entries import CountedEntry, entry_schema
 from generator.model.fields import (
     _SIZE_RE,
     MAX_COPIES,
+    MAX_SIZE_MM,
     Count,
+    NumberText,
     Series,
     Size,
+    SizeText,
     TemplateName,
+    TwoNumbers,
     _parse_size,
 )
 
@@ -23,6 +35,8 @@ from generator.model.fields import (
 class TokenEntry(CountedEntry):
     """One kind of token; a numbered ``series`` makes one kind per value."""
 
+    model_config = ConfigDict(json_schema_extra=lambda schema, cls: _token_schema(schema, cls))
+    given_one: ClassVar[tuple[str, ...]] = ("count", "per_player", "counts")
     series: Series | None = Field(
         default=None, description="values such as 1-9: one kind per value, with token.value"
     )
@@ -47,6 +61,12 @@ class TokenEntry(CountedEntry):
         return self
 
 
+def _token_schema(schema: dict[str, Any], cls: type) -> None:
+    """An entry's schema, and its counts given only with a series (as ``_counts`` says)."""
+    entry_schema(schema, cls)
+    schema["dependentRequired"] = {"counts": ["series"]}
+
+
 Shape = Literal["circle", "square", "rounded", "hex-flat", "hex-pointy"]
 UNCUT = ("circle", "hex-flat", "hex-pointy")  # shapes no straight cut right across frees
 
@@ -68,7 +88,14 @@ def _parse_token_size(value: Any) -> Any:
 
 TokenSize = Annotated[
     Size,
-    BeforeValidator(_parse_token_size, json_schema_input_type=float | str | list[float] | Size),
+    BeforeValidator(
+        _parse_token_size,
+        json_schema_input_type=Annotated[float, Strict(), Field(gt=0, le=MAX_SIZE_MM)]
+        | SizeText
+        | NumberText
+        | TwoNumbers
+        | Size,
+    ),
     Field(
         description="mm: a circle's diameter, a square's side, a hexagon's width across the "
         "flats, or 'W x H' for a rounded rectangle"
