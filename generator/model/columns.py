@@ -22,7 +22,12 @@ from pydantic import TypeAdapter, ValidationError
 
 from generator.model.choices import unknown_choices
 from generator.model.game import PER_PIECE, STYLE_VALUES, GameSpec, Style, StyleMap
-from generator.model.templatefields import declared_fields, declared_icons
+from generator.model.templatefields import (
+    FieldsError,
+    declared_fields,
+    declared_icons,
+    template_file,
+)
 
 Notice = tuple[Path, int | None, str]  # file, line, what is wrong and how to fix it
 
@@ -73,12 +78,17 @@ def entry_columns(
     return Columns(doc_path, headings, first)
 
 
-def template_fields(root: Path, templates: list[str]) -> dict[str, str] | None:
+def template_fields(root: Path, templates: list[str]) -> dict[str, str] | Notice | None:
     """Field → kind over the templates that draw a piece; None when one of them declares no
-    fields (what it reads is not known)."""
+    fields (what it reads is not known); a Notice at the template's line when its fields
+    block has a mistake (a typo in a kind: an error to fix, never an internal one)."""
     found: dict[str, str] = {}
     for name in templates:
-        fields = declared_fields(root, name)
+        try:
+            fields = declared_fields(root, name)
+        except FieldsError as exc:
+            path = template_file(root, name) or root / "templates" / name
+            return path, exc.line, f"{exc}; the fields block lists 'name: kind  what it is for'"
         if fields is None:
             return None
         found.update({n: f.kind for n, f in fields.items()})
@@ -285,6 +295,8 @@ def review(
     names = [n for k, n in spec.templates().items() if k in ("face", "back") and n]
     errors += unknown_choices(root, names, entries, where)
     declared = template_fields(root, names)
+    if isinstance(declared, tuple):
+        return [*errors, declared], []
     if declared is None:
         return errors, []
     raw = doc.data.get(spec.entries_key) if isinstance(doc.data, dict) else None

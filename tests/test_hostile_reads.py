@@ -1,0 +1,71 @@
+"""Mistakes and failures that ended as internal errors, now the file's error at its line:
+a read the disk fails (EIO), a typo in a template's ``fields`` block, and a value a template
+prints that would make gigabytes of text."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+
+import pytest
+from click.testing import CliRunner
+from conftest import CARD_FACE
+from test_hostile import DECK, game, limited_build
+
+from generator import paths
+from generator.cli import cli
+
+
+class _FailingDisk(io.RawIOBase):
+    """A file whose every read fails as a dying disk's does."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # noqa: ANN001 - io's signature
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+def test_a_read_the_disk_fails_is_an_error_at_the_file(tmp_path, monkeypatch):
+    components = game(tmp_path)
+    opened = os.fdopen
+
+    def fdopen(fd: int, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - os.fdopen's
+        if os.readlink(f"/proc/self/fd/{fd}").endswith("deck.yaml"):
+            os.close(fd)
+            return io.BufferedReader(_FailingDisk())
+        return opened(fd, *args, **kwargs)
+
+    monkeypatch.setattr(paths.os, "fdopen", fdopen)
+    result = CliRunner().invoke(cli, ["check", "--components", str(components)])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "deck.yaml" in result.output and "Input/output error" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_hashing_a_file_the_disk_fails_to_read_is_refused_in_words(tmp_path, monkeypatch):
+    (tmp_path / "f.bin").write_bytes(b"x" * 10)
+    monkeypatch.setattr(paths.os, "fdopen", lambda fd, *a, **k: io.BufferedReader(_FailingDisk()))
+    with pytest.raises(paths.PathRefused, match="Input/output error"):
+        list(paths.chunks(tmp_path, tmp_path / "f.bin", 100))
+
+
+FIELDS_TYPO = "{#- fields\nname: txt   the name\n-#}\n" + CARD_FACE
+
+
+def test_a_typo_in_a_fields_block_is_an_error_at_its_line(tmp_path):
+    deck = DECK.split("cards:")[0] + "cards: {from: cards.csv}\n"
+    files = {"templates/face.svg.j2": FIELDS_TYPO, "deck.yaml": deck, "cards.csv": "name\na\n"}
+    run, _ = limited_build(tmp_path, game(tmp_path, files))
+    assert run.returncode == 2, run.stderr
+    assert "face.svg.j2:2: field kind 'txt' is not one of" in run.stderr, run.stderr
+
+
+def test_check_says_the_same_typo(tmp_path):
+    deck = DECK.split("cards:")[0] + "cards: {from: cards.csv}\n"
+    files = {"templates/face.svg.j2": FIELDS_TYPO, "deck.yaml": deck, "cards.csv": "name\na\n"}
+    components = game(tmp_path, files)
+    result = CliRunner().invoke(cli, ["check", "--components", str(components)])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "face.svg.j2:2:" in result.output
