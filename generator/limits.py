@@ -20,3 +20,4 @@ FILE_BYTES = {
     "package": 50 * MB,  # the engine's own data: sizes, words, vendors, fonts, the ICC profile
 }
 MAX_PLURAL_FORMS = 6  # plural forms of one language: gettext's languages need at most 6
+MAX_TEXT_LENGTH = 10_000  # characters of one text printed: a page of 6 pt type holds about that

@@ -69,3 +69,15 @@ def test_check_says_the_same_typo(tmp_path):
     result = CliRunner().invoke(cli, ["check", "--components", str(components)])
     assert result.exit_code == 2, (result.output, result.exception)
     assert "face.svg.j2:2:" in result.output
+
+
+def test_a_text_past_the_limit_is_an_error_at_its_line(tmp_path):
+    """A 42 KB Arabic title was shaped for 146 s; now it is refused at its spec line."""
+    title = ("مرحبا بالعالم " * 3_000)[:42_000]
+    deck = DECK.replace("title: Alpha", f'title: "{title}"')
+    face = CARD_FACE.replace("card.name", "card.title")
+    run, _ = limited_build(
+        tmp_path, game(tmp_path, {"deck.yaml": deck, "templates/face.svg.j2": face})
+    )
+    assert run.returncode == 2, run.stderr
+    assert "deck.yaml:6: " in run.stderr and "is 42,000 characters long" in run.stderr
