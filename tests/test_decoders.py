@@ -5,14 +5,19 @@ a decoder but its guard (a new decoder cannot come in without one)."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import resource
+import struct
 import subprocess
 import sys
 import textwrap
+import zlib
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 REPO = Path(__file__).resolve().parent.parent
 MEMORY = 1_000_000_000  # bytes of address space a child may have (the issue's 1 GB)
@@ -28,9 +33,11 @@ def bounded(code: str) -> dict:
     """Run ``code`` (which sets ``said``: what the guard answered) in a child held to
     ``MEMORY`` and ``CPU``; its answer, the CPU seconds it used and its peak memory (KB)."""
     script = textwrap.dedent(code) + textwrap.dedent("""
-        import json, resource
+        import json, re, resource
         use = resource.getrusage(resource.RUSAGE_SELF)
-        print(json.dumps({"said": said, "cpu": use.ru_utime + use.ru_stime, "kb": use.ru_maxrss}))
+        status = open("/proc/self/status").read()  # VmHWM: this process's own peak (ru_maxrss
+        peak = int(re.search(r"VmHWM:\\s*(\\d+)", status)[1])  # outlives exec: the runner's)
+        print(json.dumps({"said": said, "cpu": use.ru_utime + use.ru_stime, "kb": peak}))
     """)
     run = subprocess.run(
         [sys.executable, "-c", script],
@@ -87,3 +94,114 @@ def test_shaping_is_linear_in_the_text_and_never_fails_inside(case: str):
         if expected is not None:
             assert result["said"] >= expected * 0.9
     assert result["cpu"] < 3, result  # the import of the engine and HarfBuzz included
+
+
+# --- images: Pillow (and its EXIF reader), behind generator/svg/imageguard.py ---------------
+
+PICTURE = """
+import base64
+from generator.svg import raster
+from generator.svg.imageguard import ImageProblem, verify
+raw = base64.b64decode({raw!r})
+try:
+    verify(raw)
+    size = raster.image_size(raw)
+    picture = raster.load(raw, (64, 64))
+    said = [size[0], size[1], picture.width, picture.height]
+except ImageProblem as exc:
+    said = str(exc)
+"""
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def _png_bomb() -> bytes:
+    """A 50,000 x 50,000 PNG (10 GB as RGBA) in a few KB: its rows all zero."""
+    side = 50_000
+    packer = zlib.compressobj(9)
+    data = b"".join(packer.compress(bytes(1 + side * 4)) for _ in range(200)) + packer.flush()
+    head = struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0)
+    signature = b"\x89PNG\r\n\x1a\n"
+    return signature + _chunk(b"IHDR", head) + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
+
+
+def _tiff_loop() -> bytes:
+    """A 2 x 2 TIFF whose next-IFD offset points back at its own IFD, and whose EXIF IFD
+    points at it too: a reader that follows either walks for ever."""
+    entries = [
+        (256, 3, 1, 2), (257, 3, 1, 2), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 1),
+        (273, 4, 1, 8), (277, 3, 1, 1), (278, 3, 1, 2), (279, 4, 1, 4), (0x8769, 4, 1, 12),
+    ]  # fmt: skip
+    ifd = struct.pack("<H", len(entries))
+    for tag, kind, count, value in entries:
+        packed = struct.pack("<H", value) + b"\0\0" if kind == 3 else struct.pack("<I", value)
+        ifd += struct.pack("<HHI", tag, kind, count) + packed
+    ifd += struct.pack("<I", 12)  # the next IFD: this one again
+    return b"II*\0" + struct.pack("<I", 12) + b"\x80\x80\x80\x80" + ifd
+
+
+def _exif_jpeg(orientation: object) -> bytes:
+    """A 40 x 30 JPEG whose EXIF orientation is ``orientation`` (of any type)."""
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    exif[0x010F] = "Cam"  # Make: ASCII, as a camera writes it
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), "red").save(out, "JPEG", exif=exif.tobytes())
+    return out.getvalue()
+
+
+def _exif_retyped(kind: int, value: bytes) -> bytes:
+    """A 40 x 30 JPEG whose orientation tag is re-typed in place: EXIF type ``kind`` (5:
+    RATIONAL, 2: ASCII...) holding the four bytes ``value`` (a camera's bug, a stranger's)."""
+    raw = bytearray(_exif_jpeg(6))
+    at = raw.find(b"\x01\x12\x00\x03\x00\x00\x00\x01")  # tag, type SHORT, count 1 (big-endian)
+    assert at > 0
+    raw[at + 2 : at + 12] = struct.pack(">HI", kind, 1 if kind != 2 else 2) + value
+    return bytes(raw)
+
+
+def _wrong_type_beside_a_turn() -> bytes:
+    """A JPEG turned by its EXIF (orientation 6) with a SHORT tag (0x0107) holding text: the
+    fuzzer's find. Pillow's ``exif_transpose`` wrote the block back and failed (struct.error:
+    an internal error)."""
+    raw = _exif_jpeg(6)
+    return raw.replace(b"\x01\x0f\x00\x02", b"\x01\x07\x00\x02", 1)
+
+
+def _truncated_jpeg() -> bytes:
+    out = io.BytesIO()
+    Image.effect_noise((300, 300), 60).convert("RGB").save(out, "JPEG")
+    return out.getvalue()[:2_000]
+
+
+PICTURES = {
+    "a PNG bomb": (_png_bomb, "megapixels"),
+    "a TIFF whose IFDs loop": (_tiff_loop, None),
+    "an EXIF tag of the wrong type": (
+        lambda: _exif_retyped(5, b"\x00\x00\x00\x08"),
+        [40, 30, 40, 30],
+    ),
+    "an orientation that is text": (lambda: _exif_retyped(2, b"6\x00\x00\x00"), [40, 30, 40, 30]),
+    "a tag of the wrong type beside a turn": (_wrong_type_beside_a_turn, [30, 40, 30, 40]),
+    "a cut JPEG": (_truncated_jpeg, "cannot be read as an image"),
+    "random bytes after a PNG signature": (
+        lambda: b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8,
+        "cannot",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(PICTURES))
+def test_a_picture_bomb_loop_or_damage_is_the_files_error_in_bounded_work(case: str):
+    make, expected = PICTURES[case]
+    result = bounded(PICTURE.format(raw=base64.b64encode(make()).decode()))
+    if expected is None:
+        assert isinstance(result["said"], list | str), result  # an answer, either way
+    elif isinstance(expected, str):
+        assert expected in result["said"], result
+    else:
+        assert result["said"] == expected, result
+    assert result["cpu"] < 5, result
+    assert result["kb"] < 400_000, result
