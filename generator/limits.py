@@ -21,3 +21,10 @@ FILE_BYTES = {
 }
 MAX_PLURAL_FORMS = 6  # plural forms of one language: gettext's languages need at most 6
 MAX_TEXT_LENGTH = 10_000  # characters of one text printed: a page of 6 pt type holds about that
+
+# data files: a table, and a spreadsheet (a zip of XML) before openpyxl or lxml reads it
+MAX_ROWS = 5_000  # rows of a table
+MAX_COLUMNS = 100  # columns of a table
+MAX_UNZIPPED = 50_000_000  # bytes a spreadsheet may unpack to, declared and as inflated
+MAX_ZIP_ENTRIES = 1_000  # files in a spreadsheet's zip (a workbook has a few dozen)
+MAX_SHARED_STRINGS = MAX_ROWS * MAX_COLUMNS  # texts an Excel file's shared-string table lists

@@ -13,6 +13,7 @@ import struct
 import subprocess
 import sys
 import textwrap
+import zipfile
 import zlib
 from pathlib import Path
 
@@ -40,7 +41,8 @@ def bounded(code: str) -> dict:
         print(json.dumps({"said": said, "cpu": use.ru_utime + use.ru_stime, "kb": peak}))
     """)
     run = subprocess.run(
-        [sys.executable, "-c", script],
+        [sys.executable, "-"],
+        input=script,
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -204,4 +206,116 @@ def test_a_picture_bomb_loop_or_damage_is_the_files_error_in_bounded_work(case: 
     else:
         assert result["said"] == expected, result
     assert result["cpu"] < 5, result
+    assert result["kb"] < 400_000, result
+
+
+# --- spreadsheets: zipfile, openpyxl and lxml, behind generator/model/spreadsheets.py --------
+
+SHEET = """
+import base64
+from pathlib import Path
+from generator.errors import SpecError
+from generator.model import spreadsheets
+data = base64.b64decode({raw!r})
+try:
+    said = len(spreadsheets.rows(Path("cards{suffix}"), data, "{suffix}", None))
+except SpecError as exc:
+    said = exc.message
+"""
+
+
+def _xlsx(rows: int = 3) -> bytes:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for n in range(rows):
+        sheet.append([f"card {n}", n])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _rezipped(raw: bytes, change: dict[str, bytes], extra: int = 0) -> bytes:
+    """The zip ``raw`` with members replaced or added (``change``) and ``extra`` empty files."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(raw)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as made,
+    ):
+        for info in source.infolist():
+            made.writestr(info.filename, change.pop(info.filename, source.read(info)))
+        for name, body in change.items():
+            made.writestr(name, body)
+        for n in range(extra):
+            made.writestr(f"x/{n}", b"")
+    return out.getvalue()
+
+
+LAUGHS = (
+    b'<?xml version="1.0"?><!DOCTYPE s [<!ENTITY a "aaaaaaaaaa">'
+    + b"".join(b'<!ENTITY %c "%s">' % (98 + k, (b"&%c;" % (97 + k)) * 10) for k in range(9))
+    + b']><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>&j;</t></si></sst>'
+)
+SHEETS = {
+    "a zip bomb (60 MB of zeros)": (
+        lambda: _rezipped(_xlsx(), {"xl/worksheets/sheet1.xml": bytes(60_000_000)}),
+        ".xlsx",
+        "unpacks to",
+    ),
+    "20,000 files in the zip": (lambda: _rezipped(_xlsx(), {}, 20_000), ".xlsx", "holds 20,"),
+    "the billion laughs": (
+        lambda: _rezipped(_xlsx(), {"xl/sharedStrings.xml": LAUGHS}),
+        ".xlsx",
+        "document type",
+    ),
+    "a sheet that says it spans every cell": (
+        lambda: _rezipped(_xlsx(), {"xl/worksheets/sheet1.xml": _spanning()}),
+        ".xlsx",
+        5_002,
+    ),
+    "an ODS row repeated a billion times": (lambda: _ods_repeated(), ".ods", 5_002),
+    "a damaged xlsx": (lambda: _xlsx(50)[:-700] + bytes(700), ".xlsx", "spreadsheet"),
+}
+
+
+def _spanning() -> bytes:
+    """A worksheet whose dimension is the whole grid (A1:XFD1048576), a cell in its last
+    column on each of 6,000 rows: openpyxl pads every row it yields out to the dimension."""
+    cells = b"".join(
+        b'<row r="%d"><c r="XFD%d"><v>1</v></c></row>' % (n, n) for n in range(1, 6001)
+    )
+    return (
+        b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        b'<dimension ref="A1:XFD1048576"/><sheetData>' + cells + b"</sheetData></worksheet>"
+    )
+
+
+def _ods_repeated() -> bytes:
+    content = (
+        b'<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        b'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        b'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>'
+        b'<table:table table:name="S"><table:table-row table:number-rows-repeated="1000000000">'
+        b'<table:table-cell table:number-columns-repeated="1000000000"><text:p>x</text:p>'
+        b"</table:table-cell></table:table-row></table:table></office:spreadsheet></office:body>"
+        b"</office:document-content>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as made:
+        made.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        made.writestr("content.xml", content)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("case", list(SHEETS))
+def test_a_spreadsheet_bomb_loop_or_damage_is_the_files_error_in_bounded_work(case: str):
+    make, suffix, expected = SHEETS[case]
+    raw = base64.b64encode(make()).decode()
+    result = bounded(SHEET.format(raw=raw, suffix=suffix))
+    if isinstance(expected, str):
+        assert isinstance(result["said"], str) and expected in result["said"], result
+    else:
+        assert result["said"] <= expected, result
+    assert result["cpu"] < 10, result
     assert result["kb"] < 400_000, result
