@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import tracemalloc
 
 import pytest
 from click.testing import CliRunner
@@ -14,6 +15,8 @@ from conftest import CARD_FACE
 from test_hostile import DECK, game, limited_build
 
 from generator import paths
+from generator.art import clock
+from generator.art.sandbox import Budget, LimitedEnvironment, render
 from generator.cli import cli
 
 
@@ -81,3 +84,34 @@ def test_a_text_past_the_limit_is_an_error_at_its_line(tmp_path):
     )
     assert run.returncode == 2, run.stderr
     assert "deck.yaml:6: " in run.stderr and "is 42,000 characters long" in run.stderr
+
+
+PRINTED = {
+    "a list of a hundred copies of a million items": "{% set x = [[0] * 1000000] * 100 %}{{ x }}",
+    "the same by print": "{% set x = [[0] * 1000000] * 100 %}{% print x %}",
+    "in a mapping": '{% set x = [[0] * 1000000] * 100 %}{{ {"a": x} }}',
+    "in a namespace": "{% set ns = namespace(v=[[0] * 1000000] * 100) %}{{ ns }}",
+    "a mapping's values": '{% set x = [[0] * 1000000] * 100 %}{{ {"a": x}.values() }}',
+}
+
+
+@pytest.mark.parametrize("case", list(PRINTED))
+def test_printing_a_value_is_weighed_before_it_becomes_text(case: str):
+    """Printing such a list took 300 MB to 2 GB before the render's clock stopped it; now it
+    is refused before any text is made, in a few MB."""
+    environment = LimitedEnvironment()
+    tracemalloc.start()
+    try:
+        with clock.new_build(), pytest.raises(Budget, match="a template may make 1,000,000"):
+            render(environment.from_string(PRINTED[case]), {})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50_000_000, peak  # the list itself is 8 MB; its text would be 300 MB
+
+
+def test_a_small_value_prints_as_before():
+    environment = LimitedEnvironment()
+    with clock.new_build():
+        text = render(environment.from_string('{{ [1, "a"] }} {{ {"k": 2} }} {{ 3.5 }}'), {})
+    assert text == "[1, 'a'] {'k': 2} 3.5"
