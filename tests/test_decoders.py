@@ -5,6 +5,7 @@ a decoder but its guard (a new decoder cannot come in without one)."""
 
 from __future__ import annotations
 
+import ast
 import base64
 import io
 import json
@@ -319,3 +320,115 @@ def test_a_spreadsheet_bomb_loop_or_damage_is_the_files_error_in_bounded_work(ca
         assert result["said"] <= expected, result
     assert result["cpu"] < 10, result
     assert result["kb"] < 400_000, result
+
+
+# --- no decoder outside its guard -----------------------------------------------------------
+
+PACKAGE = REPO / "generator"
+FONT_MODULES = {  # the font guard's modules (fonts, issue 38): what fontTools or reportlab
+    "model/fontguard.py",  # parses has passed the guard, and the engine's own stock fonts
+    "model/fontcff.py",
+    "model/fontforms.py",
+    "model/fontfiles.py",
+    "svg/canvas.py",
+}
+# each third-party library that decodes a stranger's file, by the name it is imported as, and
+# the only modules that may import it: its guard (and what only uses what the guard passed)
+GUARDS: dict[str, set[str]] = {
+    "uharfbuzz": {"svg/shaping.py"},  # text: one text's length bounded, linear work
+    "bidi": {"svg/shaping.py"},
+    "openpyxl": {"model/spreadsheets.py"},  # spreadsheets: the zip and its XML checked first
+    "odf": set(),  # never: an ODS file's XML is read by lxml, in the spreadsheet guard
+    "zipfile": {"model/spreadsheets.py"},
+    "babel.messages.pofile": {"i18n/pofile.py", "i18n/catalogs.py"},  # a header read first
+    "fontTools": FONT_MODULES,
+    "reportlab.pdfbase.ttfonts": FONT_MODULES,
+    "brotli": FONT_MODULES,
+}
+# Pillow also draws the engine's own pictures (previews, exports) from pixels it was given;
+# what decodes a file is these names, which only the picture guard may use
+PILLOW_DECODING = {"Image.open", "ImageFile", "exif_transpose", "getexif", "ImageFile.Parser"}
+PILLOW_GUARD = "svg/imageguard.py"
+XML_PARSERS = {"svg/safexml.py", "model/spreadsheets.py"}  # where an lxml parser is made
+
+
+def _modules() -> dict[str, ast.Module]:
+    return {
+        path.relative_to(PACKAGE).as_posix(): ast.parse(path.read_text(encoding="utf-8"))
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+
+
+def _imported(tree: ast.Module) -> set[str]:
+    """Every module name ``tree`` imports (``from a.b import c``: a.b and a.b.c)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def test_no_decoder_is_imported_outside_its_guard():
+    """A module that imports a decoder its guard does not own fails here: put the reading
+    behind the guard (or make one), then name the module in ``GUARDS`` with why."""
+    outside = {}
+    for module, tree in _modules().items():
+        for name in _imported(tree):
+            for decoder, allowed in GUARDS.items():
+                if (name == decoder or name.startswith(decoder + ".")) and module not in allowed:
+                    outside.setdefault(module, set()).add(decoder)
+    assert not outside, f"decoders imported outside their guards: {outside}"
+
+
+def test_every_guard_named_exists_and_imports_its_decoder():
+    modules = _modules()
+    for decoder in ("uharfbuzz", "bidi", "openpyxl", "zipfile"):
+        for module in GUARDS[decoder]:
+            assert any(n.split(".")[0] == decoder for n in _imported(modules[module])), module
+    assert "PIL.Image" in _imported(modules[PILLOW_GUARD])
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def test_pillow_decodes_a_file_in_the_picture_guard_alone():
+    """``Image.open``, ``ImageFile``, EXIF reading: only in ``svg/imageguard.py``."""
+    outside = {}
+    for module, tree in _modules().items():
+        if module == PILLOW_GUARD:
+            continue
+        for node in ast.walk(tree):
+            used = ""
+            if isinstance(node, ast.Attribute):
+                used = _dotted(node)
+            elif isinstance(node, ast.ImportFrom) and node.module == "PIL":
+                used = " ".join(alias.name for alias in node.names)
+            hits = {
+                d
+                for d in PILLOW_DECODING
+                if used == d or used.endswith("." + d) or d in used.split()
+            }
+            if hits:
+                outside.setdefault(module, set()).update(hits)
+    assert not outside, f"Pillow decoding outside svg/imageguard.py: {outside}"
+
+
+def test_xml_is_parsed_by_the_safe_parsers_alone():
+    """Every lxml parse names its parser (``SAFE_PARSER``, ``TEXT_PARSER`` or the spreadsheet
+    guard's), all made without entities or network; none is made anywhere else."""
+    for module, tree in _modules().items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            called = _dotted(node.func)
+            if called.endswith("XMLParser"):
+                assert module in XML_PARSERS, f"{module}:{node.lineno} makes an XML parser"
+            if called in ("etree.fromstring", "etree.XML", "etree.parse", "etree.iterparse"):
+                assert len(node.args) >= 2 or node.keywords, (
+                    f"{module}:{node.lineno}: {called} without a parser"
+                )
