@@ -20,7 +20,7 @@ FILE_BYTES = {
     "package": 50 * MB,  # the engine's own data: sizes, words, vendors, fonts, the ICC profile
 }
 MAX_PLURAL_FORMS = 6  # plural forms of one language: gettext's languages need at most 6
-MAX_TEXT_LENGTH = 10_000  # characters of one text printed: a page of 6 pt type holds about that
+MAX_TEXT_LENGTH = 100_000  # characters of one text printed: about thirty pages, a sheet's most
 
 # data files: a table, and a spreadsheet (a zip of XML) before openpyxl or lxml reads it
 MAX_ROWS = 5_000  # rows of a table

@@ -70,10 +70,10 @@ except ShapingProblem as exc:
 """
 WORDS = "'مرحبا بالعالم لدي 3 بطاقات و 25 نقطة abc (x) '"
 SHAPING = {
-    # 10,000 characters (the limit) of Arabic: was 5 s and quadratic (42 KB: 146 s)
-    "a long Arabic line": (f"({WORDS} * 400)[:10_000]", 10_000),
+    # 100,000 characters (the limit) of Arabic: quadratic before (42 KB: 146 s)
+    "a long Arabic line": (f"({WORDS} * 4_000)[:100_000]", 100_000),
     # bidi controls nested and unpaired, a run at every character
-    "bidi controls": ("('\\u202b\\u05d0a1\\u202e\\u200f\\u202a ' * 1_500)[:10_000]", None),
+    "bidi controls": ("('\\u202b\\u05d0a1\\u202e\\u200f\\u202a ' * 15_000)[:100_000]", None),
     # a loop of isolates, which python-bidi's algorithm asserts on (an internal error before)
     "isolates": ("'\\u05d0\\u2066b\\u2069c\\u2068\\u05d3\\u2069\\u2067' * 1_000", None),
     # damaged: a closing control without its opening, one past the nesting depth
@@ -96,7 +96,7 @@ def test_shaping_is_linear_in_the_text_and_never_fails_inside(case: str):
         assert isinstance(result["said"], int) and result["said"] > 0, result
         if expected is not None:
             assert result["said"] >= expected * 0.9
-    assert result["cpu"] < 3, result  # the import of the engine and HarfBuzz included
+    assert result["cpu"] < 6, result  # with the imports; quadratic, 100,000 took minutes
 
 
 # --- images: Pillow (and its EXIF reader), behind generator/svg/imageguard.py ---------------

@@ -98,13 +98,13 @@ def unprintable(text: str) -> tuple[Script, str] | None:
 
 def overlong(text: str) -> str | None:
     """Why a text is too long to print (shaped and laid out in one piece), or None: past
-    ``MAX_TEXT_LENGTH`` characters, more than a page of small type holds."""
+    ``MAX_TEXT_LENGTH`` characters, as much as a whole reference sheet may hold."""
     if len(text) <= MAX_TEXT_LENGTH:
         return None
     shown = text[:39] + "…"
     return (
         f"'{shown}' is {len(text):,} characters long; one text may have {MAX_TEXT_LENGTH:,} "
-        "at most (more than a page of small type holds): shorten it or split it"
+        "at most (about thirty pages): shorten it or split it"
     )
 
 
