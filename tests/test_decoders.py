@@ -179,7 +179,16 @@ def _truncated_jpeg() -> bytes:
     return out.getvalue()[:2_000]
 
 
+def _animation(frames: int) -> bytes:
+    """A 40 x 30 GIF of ``frames`` frames, each another colour: only the first is decoded."""
+    out = io.BytesIO()
+    first, *rest = (Image.new("P", (40, 30), n % 200) for n in range(frames))
+    first.save(out, "GIF", save_all=True, append_images=rest, duration=10)
+    return out.getvalue()
+
+
 PICTURES = {
+    "an animation of 5,000 frames": (lambda: _animation(5_000), [40, 30, 40, 30]),
     "a PNG bomb": (_png_bomb, "megapixels"),
     "a TIFF whose IFDs loop": (_tiff_loop, None),
     "an EXIF tag of the wrong type": (
