@@ -12,6 +12,7 @@ import tracemalloc
 import pytest
 from click.testing import CliRunner
 from conftest import CARD_FACE
+from test_decoders import _wrong_type_beside_a_turn
 from test_hostile import DECK, game, limited_build
 
 from generator import paths
@@ -116,3 +117,18 @@ def test_a_small_value_prints_as_before():
     with clock.new_build():
         text = render(environment.from_string('{{ [1, "a"] }} {{ {"k": 2} }} {{ 3.5 }}'), {})
     assert text == "[1, 'a'] {'k': 2} 3.5"
+
+
+def test_a_photo_with_an_exif_tag_of_the_wrong_type_prints_turned(tmp_path):
+    """A SHORT EXIF tag holding text beside an orientation ended the build as an internal
+    error (Pillow's exif_transpose wrote it back: struct.error); now the photo prints, turned
+    by its orientation."""
+    face = CARD_FACE.replace(
+        "</svg>", "  <image href=\"{{ asset('art/p.jpg') }}\" width='9' height='12'/>\n</svg>"
+    )
+    components = game(tmp_path, {"templates/face.svg.j2": face})
+    (components / "g" / "art").mkdir()
+    (components / "g" / "art" / "p.jpg").write_bytes(_wrong_type_beside_a_turn())
+    run, _ = limited_build(tmp_path, components)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "out" / "g" / "g.pdf").exists()
