@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_bundled import CHECK_MODES
 
 from generator.cli.schema import spec_schema
 from generator.profile import load_profile
-from test_bundled import CHECK_MODES
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -158,9 +158,7 @@ def test_the_example_games_build_and_pass_the_check_in_every_language(pnp, tmp_p
 def test_the_example_games_pass_every_rule_in_every_print_mode(pnp, mode):
     """The docs' example games (the wargame's gang-cut double-sided counters and tiled map, the
     pad, the decks) print right in every mode the check simulates, with no warning at all."""
-    result = pnp(
-        "check", "--components", EXAMPLES, "--lang", "all", "--strict", *CHECK_MODES[mode]
-    )
+    result = pnp("check", "--components", EXAMPLES, "--lang", "all", "--strict", *CHECK_MODES[mode])
     assert result.exit_code == 0, result.output
     assert "warning" not in result.stderr, result.stderr
     for game in ("ridge", "orchard"):
