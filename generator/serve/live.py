@@ -74,7 +74,8 @@ class Session:
         self.languages: list[str] = []
         self.stamp = ""  # the game's files as last planned (Folder.everything)
         self.queued = False
-        self.rounds = 0  # plans looked at (a plan whose files had not changed counts)
+        self.begun = 0  # plans begun: each reads the game's files after it begins
+        self.finished = 0  # the last plan looked at (one whose files had not changed counts)
         self.watchers = 0
         self.plans: OrderedDict[int, Pack] = OrderedDict()
         self.pdfs: dict[int, Path] = {}
@@ -168,17 +169,17 @@ class Preview:
 
     def state(self, settings: Settings) -> bytes:
         """The session's state as of its game's files now: when they changed since its last
-        plan (or it is new), the plan they call for is waited for."""
+        plan (or it is new), a plan begun after this call is waited for, so the state holds
+        every write made before it (a plan already running may have read the files first)."""
         session = self.session(settings, check=False)
         if session.version and not session.queued and not self._stale(session):
             return session.state
-        with session.changed:
-            rounds = session.rounds
+        with self._lock:
+            after = session.begun
         self._queue(session)
         with session.changed:
             session.changed.wait_for(
-                lambda: (session.rounds > rounds and not session.queued) or self.closing.is_set(),
-                WAIT_SECONDS,
+                lambda: session.finished > after or self.closing.is_set(), WAIT_SECONDS
             )
         return session.state
 
@@ -273,11 +274,13 @@ class Preview:
         failure of the preview itself is published too (and told on standard error)."""
         with self._lock:
             session.queued = False
+            session.begun += 1
+            number = session.begun
         try:
             wanted = self._look(session)
         finally:
             with session.changed:
-                session.rounds += 1
+                session.finished = number
                 session.changed.notify_all()
         serial = next(reversed(session.plans), None)
         tick = self.progress(f"drawing {session.settings.game}", len(wanted))
@@ -300,7 +303,7 @@ class Preview:
             errors = [{"file": "", "line": None, "message": message}]
             state = self._state(session, errors, session.good)
         session.stamp = folder.everything
-        session.publish(state)
+        session.publish({**state, "files": folder.stamps()})
         return wanted
 
     def _plan_and_describe(
@@ -421,14 +424,16 @@ class Preview:
         partial: bool = False,
         timings: dict | None = None,
     ) -> dict:
-        """What the page is told: the settings and choices, the errors, and the view shown
-        (the last good one while there are errors, marked stale)."""
+        """What the page is told: the settings and choices, the errors, the view shown (the
+        last good one while there are errors, marked stale) and the verdict: the check
+        passes only with no error beside it, whatever the view shown says."""
         return {
             "settings": session.settings.as_query(),
             "games": list(self.roots),
             "papers": self.papers,
             "languages": session.languages,
             "errors": errors,
+            "passed": not errors and view is not None and bool(view["check"]["passed"]),
             "stale": bool(errors) and view is not None and not partial,
             "partial": partial,
             "view": view,

@@ -74,6 +74,11 @@ class Folder:
         """A stamp of every file: any change at all changes it."""
         return _digest((self.files, self.shared))
 
+    def stamps(self) -> dict[str, list[int]]:
+        """Each file of the game folder as read: its path, size and modification time in
+        nanoseconds (a client that wrote a file knows its own write is in)."""
+        return {entry.path: [entry.size, entry.mtime] for entry in self.files}
+
     @property
     def look(self) -> str:
         """A stamp of what shapes a render besides its context: templates and fonts by

@@ -78,6 +78,7 @@ class Server(ThreadingHTTPServer):
         self.pages = shipped_pages()
         self.loopback = is_loopback(host)
         self.quiet = True
+        self.watching = threading.Event()  # set once a change of a game's file is seen
 
     @property
     def url(self) -> str:
@@ -227,7 +228,7 @@ def running(server: Server) -> Iterator[Server]:
     serving = threading.Thread(target=server.serve_forever, name="pnp-serve-http", daemon=True)
     serving.start()
     stop = threading.Event()
-    watcher = watch.start(preview, stop)
+    watcher = watch.start(preview, stop, server.watching)
     try:
         yield server
     finally:
