@@ -247,10 +247,12 @@ def test_a_spec_error_is_shown_at_its_line_beside_the_last_good_render(server, g
         assert first["line"] in (line, line + 1)  # YAML names the line it stopped on
         assert broken["stale"] is True
         assert pieces(broken["view"]) == pieces(before["view"])  # the last good render
+        assert broken["view"]["check"]["passed"] is True  # that render's check passed...
+        assert broken["passed"] is False  # ...but the page's verdict is not that, beside errors
     finally:
         spec.write_text(good, encoding="utf-8")
     fixed = state_after(server, DECK, spec.parent, spec)
-    assert not fixed["errors"] and fixed["stale"] is False
+    assert not fixed["errors"] and fixed["stale"] is False and fixed["passed"] is True
 
 
 def test_findings_are_shown_on_the_pieces_they_are_on(server, games):
