@@ -15,9 +15,11 @@ Whatever would make a large string or list is measured *before* the C call that 
   ``indent``, ``wordwrap``, ``tojson``, ``sum``, ``format``...), and every filter refuses a
   number argument past ``MAX_ITEMS`` and a result longer than that;
 - ``range`` counts: one render may step through at most ``MAX_STEPS`` values in all;
-- a render stops after ``clock.RENDER_SECONDS`` (a watchdog thread: every platform, every
-  thread) and when its output passes ``MAX_OUTPUT`` characters; a build's renders share
-  ``clock.BUILD_SECONDS`` and ``clock.BUILD_OUTPUT``, and the first refused stops the rest.
+- a render stops after ``clock.RENDER_SECONDS`` of CPU time (a watchdog thread: every
+  thread) and when its output passes ``MAX_OUTPUT`` characters; a build's renders share a
+  budget of CPU time and output that grows with each render (``clock.BUILD_SECONDS`` and
+  ``clock.PIECE_SECONDS``, ``clock.BUILD_OUTPUT`` and ``clock.PIECE_OUTPUT``), and the first
+  refused stops the rest.
 
 Each refusal is a ``Budget`` error, which the renderer reports at the template's line.
 """
