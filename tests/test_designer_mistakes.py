@@ -481,3 +481,43 @@ def test_a_designer_mistake_is_said_at_its_file_and_row(starter, pnp, tmp_path, 
     if command[0] in ("build", "preview") and status:
         pdf = tmp_path / "out" / "mine" / "mine.pdf"
         assert not pdf.exists() or pdf.read_bytes() == before, "a pack printed that failed"
+
+
+TRANSLATED = {"Action": "Aktion", "Treasure": "Schatz", "Event": "Ereignis"}
+
+
+@pytest.mark.parametrize(
+    "recipe, status",
+    [("Action, Action, Treasure, Treasure, Event", 0), ("Action, Treasure, Treasure, Event", 1)],
+)
+def test_a_recipe_compares_what_the_designer_wrote_in_every_language(
+    starter, pnp, tmp_path, recipe, status
+):
+    """A recipe keyed on a printed, translated field passes in German when it passes in
+    English, and fails the same way, in the designer's words (issue 37)."""
+    components = tmp_path / "components"
+    root = components / "mine"
+    shutil.copytree(starter, root)
+    game = root / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8")
+        + f"languages: [en, de]\nrecipes:\n  cards:\n    identify: [type]\n"
+        f"    cards:\n      - {{type: [{recipe}]}}\n",
+        encoding="utf-8",
+    )
+    assert pnp("i18n", "init", "mine", "de", "--components", components).exit_code == 0
+    po = root / "locale" / "de.po"
+    text = po.read_text(encoding="utf-8")
+    for source, german in TRANSLATED.items():
+        text = text.replace(f'msgid "{source}"\nmsgstr ""', f'msgid "{source}"\nmsgstr "{german}"')
+    po.write_text(text, encoding="utf-8")
+    said = {}
+    for language in ("en", "de"):
+        result = pnp("check", "mine", "--components", components, "--lang", language)
+        said[language] = result.stdout + result.stderr
+        assert (
+            "recipes ok: cards" in said[language] if status == 0 else "too many" in said[language]
+        )
+        assert not any(german in said[language] for german in TRANSLATED.values()), said[language]
+    if status:
+        assert "game.yaml:20: cards: 1 x Action too many (type)" in said["de"]

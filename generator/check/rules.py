@@ -6,10 +6,10 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.errors import display_path
+from generator.errors import ErrorList, display_path
 from generator.model.designs import designs, generated_counts
 from generator.model.game import Recipe
-from generator.model.loader import Game
+from generator.model.loader import Component, Game, load_game
 
 OK = "ok"
 MISMATCH = "MISMATCH"
@@ -60,10 +60,21 @@ def _expected_cards(recipe: Recipe) -> list[Counter[tuple[str, ...]]]:
     return lines
 
 
+def _as_written(game: Game) -> dict[str, Component]:
+    """The game's components as the designer wrote them, in the source language: a recipe
+    names the cards by what the specs say (``identify: [type, value]``), never by their
+    translation, so that it passes in every language when it passes in the source one."""
+    if game.language == game.spec.languages[0]:
+        return {c.id: c for c in game.components}
+    source = load_game(game.root, ErrorList(), None, partial=True)
+    found = source.components if source is not None else game.components
+    return {c.id: c for c in found}
+
+
 def check_recipes(game: Game) -> list[str]:
     """Problems with the decks' compositions and setup piles, card by card."""
     problems: list[str] = []
-    components = {c.id: c for c in game.components}
+    components = _as_written(game) if game.spec.recipes else {}
     for deck_id, recipe in game.spec.recipes.items():
         where = f"{display_path(game.doc.path)}:{game.doc.line_of(('recipes', deck_id))}"
         component = components.get(deck_id)
