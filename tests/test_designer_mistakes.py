@@ -434,6 +434,34 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         1,
         ("not built (--force builds anyway)",),
     ),
+    # --- issue 37: what was silent or unclear ----------------------------------------------
+    "two rows with one title": (
+        {"cards.csv": csv(rows=[*ROWS, "Storm,Event,Another storm.,,,,bolt,,1"])},
+        ("check",),
+        0,
+        (
+            "cards.csv:5: warning: a second card titled 'Storm' (as row 4): it gets the id "
+            "'storm-2' beside 'storm'",
+            "delete this row and give row 4 the count of both",
+            "add a 'name' column",
+        ),
+    ),
+    "an expect: key that names no component": (
+        {"game.yaml": lambda t: t + "expect:\n  card: 5\n"},
+        ("check",),
+        0,
+        ("game.yaml:19: card: no component has the id 'card' yet (the components: cards)",),
+    ),
+    "an expect: key that names no kind of a component": (
+        {"game.yaml": lambda t: t + "expect:\n  cards/stormy: 1\n"},
+        ("check",),
+        1,
+        (
+            "game.yaml:19: cards/stormy: the rulebook count is 1 but the specs generate 0; "
+            "no piece or group of 'cards' is called 'stormy'; it has: first-light, "
+            "lucky-coin, storm",
+        ),
+    ),
 }
 
 
@@ -521,3 +549,39 @@ def test_a_recipe_compares_what_the_designer_wrote_in_every_language(
         assert not any(german in said[language] for german in TRANSLATED.values()), said[language]
     if status:
         assert "game.yaml:20: cards: 1 x Action too many (type)" in said["de"]
+
+
+def test_values_yaml_would_read_as_something_else_print_as_written(starter, pnp, tmp_path):
+    """'1:2' (YAML 1.1's base-60 number 62), 'no' (false) and '1e3' on a card print as the
+    designer wrote them (issue 37); quoted or not, true stays a yes and 12 a number."""
+    from pypdf import PdfReader
+
+    from generator.model.yamlsource import parse_yaml
+
+    read = parse_yaml(Path("x.yaml"), "a: 1:2\nb: no\nc: 1e3\nd: Off\ne: true\nf: 12\ng: '7'\n")
+    assert read.data == {
+        "a": "1:2",
+        "b": "no",
+        "c": "1e3",
+        "d": "Off",
+        "e": True,
+        "f": 12,
+        "g": "7",
+    }
+    components = tmp_path / "components"
+    root = components / "mine"
+    shutil.copytree(starter, root)
+    spec = root / "cards.yaml"
+    spec.write_text(
+        spec.read_text(encoding="utf-8").replace(
+            "cards: {from: cards.csv}",
+            "cards:\n  - {name: odds, title: Odds, type: no, value: 1:2, cost: 1e3, count: 1}",
+        ),
+        encoding="utf-8",
+    )
+    result = pnp("build", "mine", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    text = " ".join(p.extract_text() for p in PdfReader(tmp_path / "out/mine/mine.pdf").pages)
+    words = text.split()
+    assert "1:2" in words and "no" in words and "1e3" in words, text
+    assert "62" not in words and "False" not in words, text
