@@ -338,6 +338,21 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         2,
         ("cards.csv:2", "cannot be read as an image"),
     ),
+    "a broken SVG picture": (
+        {
+            "cards.csv": csv(rows=row(0, art="art/logo.svg")),
+            "art/logo.svg": '<svg xmlns="http://www.w3.org/2000/svg"><circle r="5"',
+        },
+        ("check",),
+        0,
+        (
+            "warning: 'art/logo.svg'",
+            "is not well-formed SVG",
+            "line 1 of the picture",
+            "save it as SVG again",
+            "cards.csv:2",
+        ),
+    ),
     "a picture of 900 megapixels": (
         {"cards.csv": csv(rows=row(0, art="art/huge.png")), "art/huge.png": BOMB_PNG},
         ("check",),
@@ -585,3 +600,19 @@ def test_values_yaml_would_read_as_something_else_print_as_written(starter, pnp,
     words = text.split()
     assert "1:2" in words and "no" in words and "1e3" in words, text
     assert "62" not in words and "False" not in words, text
+
+
+@pytest.mark.parametrize("command", [("extract",), ("update",), ("init", "de")])
+def test_pnp_i18n_inside_the_folder_of_games_names_them(
+    starter, pnp, tmp_path, monkeypatch, command
+):
+    """``pnp i18n`` run inside components/ (a folder of games, not a game): it says which
+    games are there and the command with one (issue 37)."""
+    shutil.copytree(starter, tmp_path / "mine")
+    monkeypatch.chdir(tmp_path)
+    result = pnp("i18n", *command)
+    assert result.exit_code == 2
+    text = result.stdout + result.stderr
+    assert "Traceback" not in text
+    assert "this folder holds games (mine), not one game" in text, text
+    assert f"(pnp i18n {' '.join([command[0], 'mine', *command[1:]])} --components .)" in text
