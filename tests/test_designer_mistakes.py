@@ -405,6 +405,12 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         1,
         ("lucky-coin",),
     ),
+    "a text many times too long for its card": (  # not thousands of mm (issue 37)
+        {"cards.csv": csv(rows=row(1, text=" ".join(["word"] * 990)))},
+        ("check",),
+        1,
+        ("cards.csv:3: text does not fit: lucky-coin", "times the box's height at 6.0 pt"),
+    ),
     # --- fonts -----------------------------------------------------------------------------------
     "a font file that is not there": (
         {"game.yaml": lambda t: t + "fonts:\n  - {family: Quill, file: fonts/Quill.otf}\n"},

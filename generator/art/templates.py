@@ -32,6 +32,7 @@ from generator.svg.fonts import text_width, wrap
 from generator.svg.safexml import SAFE_PARSER
 
 MAX_FIT = 10_000  # mm or pt: fit() measures nothing larger (a NaN or 1e20 never loops)
+MANY_TIMES = 3  # text this many times its box's height is said as a ratio, not in mm
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,8 @@ class TemplateRenderer:
         if subject is None:  # a macro drawn for no piece (an icon): nothing to report it at
             return
         short = [f"{needed - height:.1f} mm of height"] if needed > height + 1e-6 else []
+        if height > 0 and needed > MANY_TIMES * height:  # a figure nobody can picture
+            short = [f"{needed / height:.0f} times the box's height"]
         short += [f"{widest - width:.1f} mm of width"] if widest > width + 1e-6 else []
         self.overflows.append(
             Overflow(
