@@ -51,6 +51,12 @@ DROP_SHADOW = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20">
 </svg>"""
 BOMB_PNG = png_header_only(30_000, 30_000)  # says 900 megapixels in a few bytes
 
+SUM_FACE = """<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <text x="5" y="10" font-size="4">{{ card.title }}</text>
+  <text x="5" y="20" font-size="4">{{ card.cost + 1 }}</text>
+</svg>
+"""
+
 Edit = Callable[[str], str] | str | bytes | None
 # name: ({file: new content, or a function of the old text; None deletes}, command, exit, said)
 CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] = {
@@ -456,6 +462,35 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         ("not built (--force builds anyway)",),
     ),
     # --- issue 37: what was silent or unclear ----------------------------------------------
+    "a template adding a number to an empty cell, on every card": (
+        {
+            "templates/face.svg.j2": SUM_FACE,
+            "cards.yaml": lambda t: t.replace("face: card.svg.j2", "face: face.svg.j2"),
+            "cards.csv": csv(rows=[r.replace(",1,,card,", ",,,card,") for r in ROWS]),
+        },
+        ("check",),
+        2,
+        (
+            "face.svg.j2:3: the template does arithmetic with a text (an empty cell is a text, "
+            "not 0): write (value or 0)|float",
+            "(the same for 3 pieces: card 'first-light' of ",
+            "mine/cards.csv:2; card 'lucky-coin' of ",
+            "1 error in the specs",
+        ),
+    ),
+    "a template reading a field no row has": (
+        {
+            "templates/face.svg.j2": SUM_FACE.replace("card.cost + 1", "card.nope.x"),
+            "cards.yaml": lambda t: t.replace("face: card.svg.j2", "face: face.svg.j2"),
+        },
+        ("check",),
+        2,
+        (
+            "face.svg.j2:3: the template reads a field 'nope' that this piece does not have",
+            "write .get('nope', '')",
+            "(the same for 3 pieces",
+        ),
+    ),
     "two rows with one title": (
         {"cards.csv": csv(rows=[*ROWS, "Storm,Event,Another storm.,,,,bolt,,1"])},
         ("check",),
