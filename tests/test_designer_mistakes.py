@@ -4,10 +4,12 @@ code, and a message that names the file and its line or row and says how to fix 
 
 from __future__ import annotations
 
+import datetime
 import io
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -50,6 +52,41 @@ DROP_SHADOW = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20">
   <circle cx="10" cy="10" r="8" fill="#c33" style="filter:url(#s)"/>
 </svg>"""
 BOMB_PNG = png_header_only(30_000, 30_000)  # says 900 megapixels in a few bytes
+
+
+def workbook(make: Callable[[Any], None]) -> bytes:
+    """An .xlsx made by openpyxl (which saves no calculated values), ``make`` given it."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    make(book)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+XHEAD = ["title", "type", "text", "cost", "count"]
+XROWS = [["First Light", "Action", "Draw two.", 1, 2], ["Storm", "Event", "Rain.", 2, 1]]
+
+
+def _sheet(book: Any, name: str, rows: list[list[Any]], first: bool = False) -> Any:
+    sheet = book.active if first else book.create_sheet(name)
+    sheet.title = name
+    for cells in rows:
+        sheet.append(cells)
+    return sheet
+
+
+def _hidden_first(book: Any) -> None:
+    _sheet(book, "Notes", [["just notes"]], first=True).sheet_state = "hidden"
+    _sheet(book, "Cards", [XHEAD, *XROWS])
+
+
+def _merged(book: Any) -> None:
+    _sheet(book, "Cards", [XHEAD, *XROWS], first=True).merge_cells("C1:D1")
+
+
+TO_XLSX = {"cards.yaml": lambda t: t.replace("cards.csv", "cards.xlsx")}
 
 SUM_FACE = """<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
   <text x="5" y="10" font-size="4">{{ card.title }}</text>
@@ -462,6 +499,56 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         ("not built (--force builds anyway)",),
     ),
     # --- issue 37: what was silent or unclear ----------------------------------------------
+    "a workbook whose first sheet is hidden": (
+        {**TO_XLSX, "cards.xlsx": workbook(_hidden_first)},
+        ("check",),
+        2,
+        ("cards.xlsx: the first sheet, 'Notes', is hidden", "{from: cards.xlsx, sheet: Cards}"),
+    ),
+    "a workbook with its cards on another sheet": (
+        {
+            **TO_XLSX,
+            "cards.xlsx": workbook(
+                lambda b: (
+                    _sheet(b, "Readme", [["About these cards"]], first=True),
+                    _sheet(b, "Cards", [XHEAD, *XROWS]),
+                )
+            ),
+        },
+        ("check",),
+        2,
+        ("cards.xlsx:1: sheet 'Readme' has no rows below", "{from: cards.xlsx, sheet: Cards}"),
+    ),
+    "a formula with no saved value": (
+        {
+            **TO_XLSX,
+            "cards.xlsx": workbook(
+                lambda b: _sheet(b, "Cards", [XHEAD, [*XROWS[0][:3], "=1+1", 2]], first=True)
+            ),
+        },
+        ("check",),
+        2,
+        ("cards.xlsx:2: column 'cost': the formula =1+1 has no saved value", "save it"),
+    ),
+    "an Excel date in a number column": (
+        {
+            **TO_XLSX,
+            "cards.xlsx": workbook(
+                lambda b: _sheet(
+                    b, "Cards", [XHEAD, [*XROWS[0][:3], datetime.date(2024, 3, 1), 2]], first=True
+                )
+            ),
+        },
+        ("check",),
+        2,
+        ("cards.xlsx:2: column 'cost': 2024-03-01 is a date", "format the column as Text"),
+    ),
+    "merged heading cells": (
+        {**TO_XLSX, "cards.xlsx": workbook(_merged)},
+        ("check",),
+        2,
+        ("cards.xlsx:2: a value in column 4, which has no heading", "unmerge them"),
+    ),
     "a template adding a number to an empty cell, on every card": (
         {
             "templates/face.svg.j2": SUM_FACE,
