@@ -744,3 +744,28 @@ def test_pnp_i18n_inside_the_folder_of_games_names_them(
     assert "Traceback" not in text
     assert "this folder holds games (mine), not one game" in text, text
     assert f"(pnp i18n {' '.join([command[0], 'mine', *command[1:]])} --components .)" in text
+
+
+def test_a_board_label_icon_with_no_icons_template_is_drawn_not_printed_as_text(pnp, tmp_path):
+    """A board label's ':drop:' on a board that names no icons template is drawn by the stock
+    icons, never printed as the text ':drop:' (issue 37)."""
+    from pypdf import PdfReader
+
+    harbour = Path(__file__).resolve().parent.parent / "docs" / "examples" / "harbour"
+    root = tmp_path / "components" / "harbour"
+    shutil.copytree(harbour, root)
+    board = root / "board.yaml"
+    text = board.read_text(encoding="utf-8")
+    dropped = ("icons:", "icons_at:", "  - {icon: coin")  # no icons template, no icon placed
+    text = "\n".join(ln for ln in text.splitlines() if not ln.startswith(dropped))
+    text = text.replace(", icon: star}", "}").replace(", marks: {6: drop}}", "}")
+    text = text.replace("{text: The tide rises", '{text: "The tide :drop: rises')
+    text = text.replace("each round, at:", 'each round", at:')
+    board.write_text(text + "\n", encoding="utf-8")
+    assert ":drop:" in board.read_text(encoding="utf-8") and "\nicons" not in text
+    result = pnp("build", "harbour", "--components", root.parent, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pages = PdfReader(tmp_path / "out" / "harbour" / "harbour.pdf").pages
+    words = " ".join(page.extract_text() for page in pages)
+    assert "The tide" in words and "rises each round" in words, words
+    assert ":drop:" not in words
