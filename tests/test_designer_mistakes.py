@@ -499,6 +499,15 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         ("not built (--force builds anyway)",),
     ),
     # --- issue 37: what was silent or unclear ----------------------------------------------
+    "--lang all with a mistake in the specs": (
+        {
+            "game.yaml": lambda t: t + "languages: [en, de]\n",
+            "cards.yaml": lambda t: t.replace("size: poker ", "size: pokr "),
+        },
+        ("check", "--lang", "all"),
+        2,
+        ("cards.yaml:4: size: unknown card size 'pokr'; use one of poker",),
+    ),
     "a workbook whose first sheet is hidden": (
         {**TO_XLSX, "cards.xlsx": workbook(_hidden_first)},
         ("check",),
