@@ -52,7 +52,8 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
     for r in mismatches(rows):
         click.echo(
             f"{display_path(game.doc.path)}:{r.line}: {r.key}: the rulebook count is "
-            f"{r.expected} but the specs generate {r.generated}",
+            f"{r.expected} but the specs generate {r.generated}"
+            + (f"; {r.note}" if r.note else ""),
             err=True,
         )
 
@@ -116,6 +117,8 @@ def explain(verdict: Verdict, translation: bool) -> None:
         click.echo(
             f"  {len(verdict.pending)} rulebook count(s) not yet specified by any component."
         )
+        for r in verdict.pending:  # a misspelt id looks like one still to come: say which exist
+            click.echo(f"  {display_path(game.doc.path)}:{r.line}: {r.key}: {r.note}")
     if verdict.strict and game.warnings:
         click.echo(
             f"{clean(game.name)}: {len(game.warnings)} warning(s) above fail the check (--strict)",

@@ -62,6 +62,11 @@ def label_key(page: Page) -> str:
     return key
 
 
+def is_tile(page: Page) -> bool:
+    """Whether a page holds one tile of a board (its label counts tiles, not sheets)."""
+    return _tile(page) is not None
+
+
 def _tile(page: Page) -> str | None:
     return next((p.tile for p in page.placements if p.tile and p.tile != "whole"), None)
 

@@ -27,6 +27,7 @@ from lxml import etree
 
 from generator.errors import SpecError
 from generator.limits import FILE_BYTES
+from generator.model.workbooks import first_sheet, merged_hint, review
 from generator.model.yamlsource import LONE_SURROGATE, YamlDoc, parse_yaml
 from generator.paths import PathRefused, TooLarge, read_bytes, within
 
@@ -175,13 +176,14 @@ def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, li
             f"cannot read the workbook ({type(exc).__name__}: {exc}); save it again as .xlsx",
         ) from None
     try:
-        worksheet = _pick_sheet(path, book.sheetnames, sheet)
+        worksheet = _pick_sheet(path, book.sheetnames, sheet) if sheet else first_sheet(path, book)
         rows = []
         for number, cells in enumerate(book[worksheet].iter_rows(values_only=True), 1):
-            rows.append((number, [_whole(c) for c in cells[: MAX_COLUMNS + 1]]))
+            rows.append((number, list(cells[: MAX_COLUMNS + 1])))
             if len(rows) > MAX_ROWS + 1:
                 break
-        return rows
+        review(path, data, book, worksheet, rows)  # a hidden formula, a date, an empty sheet
+        return [(number, [_whole(c) for c in cells]) for number, cells in rows]
     except SpecError:
         raise
     except Exception as exc:
@@ -194,9 +196,7 @@ def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, li
 
 def _pick_sheet(path: Path, names: list[str], sheet: str | None) -> str:
     if sheet is None:
-        if not names:
-            raise SpecError(path, None, "the spreadsheet has no sheets")
-        return names[0]
+        return names[0] if names else first_sheet(path, None)
     if sheet not in names:
         raise SpecError(path, None, f"no sheet named '{sheet}'; it has: {', '.join(names)}")
     return sheet
@@ -392,7 +392,7 @@ def _rows_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
                         path,
                         line,
                         f"a value in column {index + 1}, which has no "
-                        "heading; give the column a heading or clear it",
+                        f"heading; give the column a heading or clear it{merged_hint(path)}",
                     )
                 continue
             record[columns[index]] = value

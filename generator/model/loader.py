@@ -35,6 +35,7 @@ from generator.model.griddata import grid_names, read_grid_tables
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.places import stand_problems
 from generator.model.printed import game_strings
+from generator.model.sametitles import same_titles
 from generator.model.yamlsource import YamlDoc, load_yaml
 from generator.paths import PathRefused, check, regular_file, within
 from generator.svg import scripts
@@ -137,6 +138,7 @@ def load_game(
             )
             errors.errors.extend(SpecError(*problem) for problem in wrong)
             notices += said
+            notices += same_titles(tables.get(component.path), component.spec.noun)
     words = _engine_words(root, language or spec.languages[0], errors) if spec else None
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
