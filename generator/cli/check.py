@@ -60,7 +60,12 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
 @click.command("check")
 @games_argument
 @components_option
-@click.option("--strict", is_flag=True, help="Also fail on counts not yet specified.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Also fail on every warning (columns, fonts, pictures, thin lines, seams, colours "
+    "alike) and on rulebook counts not yet specified.",
+)
 @lang_option
 @paper_option
 @print_options
@@ -89,7 +94,14 @@ def command(
         results = plan_on_all_cores(loaded, paper, options)
         for game, planned in zip(loaded.games, results, strict=True):
             untranslated = translation_problems(game) if language is not None else 0
-            verdict = judge(game, planned.overflows, planned.printing, untranslated, strict)
+            verdict = judge(
+                game,
+                planned.overflows,
+                planned.printing,
+                untranslated,
+                strict,
+                len(planned.warnings),
+            )
             explain(verdict, language is not None)
             found.append(as_record(verdict, planned))
     failed = not all(record["passed"] for record in found)
@@ -116,9 +128,9 @@ def explain(verdict: Verdict, translation: bool) -> None:
         click.echo(
             f"  {len(verdict.pending)} rulebook count(s) not yet specified by any component."
         )
-    if verdict.strict and game.warnings:
+    if verdict.strict and verdict.warnings:
         click.echo(
-            f"{clean(game.name)}: {len(game.warnings)} warning(s) above fail the check (--strict)",
+            f"{clean(game.name)}: {verdict.warnings} warning(s) above fail the check (--strict)",
             err=True,
         )
 
