@@ -44,7 +44,8 @@ class Verdict:
     @property
     def warnings(self) -> int:
         """How many warnings were found: what ``--strict`` fails on besides pending counts."""
-        printing = len(self.printing.thin) + len(self.printing.seams) if self.printing else 0
+        report = self.printing
+        printing = len(report.thin) + len(report.seams) + len(report.backs) if report else 0
         return len(self.game.warnings) + len(self.colours) + printing + self.drawing
 
     @property

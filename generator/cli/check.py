@@ -121,6 +121,9 @@ def explain(verdict: Verdict, translation: bool) -> None:
         describe_printing(verdict.printing)
         explain_thin_lines(verdict.printing)
         explain_seams(verdict.printing)
+        for differ in verdict.printing.backs:
+            at = f"{display_path(differ.path)}:{differ.line}"
+            click.echo(f"{at}: {clean(differ.message())}", err=True)
     explain_failures(verdict)
     if game.spec.recipes and not verdict.recipes:
         click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
@@ -202,6 +205,16 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
                     "message": c.message(),
                 }
                 for c in printing.seams
+            ],
+            "backs_differ": [
+                {
+                    "file": display_path(b.path),
+                    "line": b.line,
+                    "component": b.component,
+                    "looks": b.looks,
+                    "cards": list(b.cards),
+                }
+                for b in printing.backs
             ],
             "low_contrast": [
                 _text_json(c)
