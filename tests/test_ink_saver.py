@@ -52,14 +52,18 @@ def test_a_back_with_words_keeps_them(make_deck_game, pnp, tmp_path):
     assert _back_text(out / "synth" / "synth.pdf").split().count("rules") == 11
 
 
-def test_backs_that_differ_are_kept_and_a_plain_back_is_an_outline(make_deck_game):
+def test_backs_that_differ_or_mean_a_colour_are_kept_and_a_plain_back_is_an_outline(
+    make_deck_game,
+):
     components = make_deck_game()
     back = components / "synth" / "templates" / "back.svg.j2"
     back.write_text(COLOURED_BACK, encoding="utf-8")
-    assert not plain_backs(_pack(components, "synth"))
+    assert not plain_backs(_pack(components, "synth"))  # red and blue backs
     back.write_text(COLOURED_BACK.replace("card.name == 'a'", "true"), encoding="utf-8")
-    pack = _pack(components, "synth")
-    assert len(plain_backs(pack)) == 1
+    assert not plain_backs(_pack(components, "synth"))  # every back red: the deck's colour
+    grey = COLOURED_BACK.replace("'#b3202a' if card.name == 'a' else '#1f3f8f'", "'#444444'")
+    back.write_text(grey, encoding="utf-8")
+    assert len(plain_backs(_pack(components, "synth"))) == 1
 
 
 def test_the_bundled_backs_that_carry_words_are_kept():

@@ -69,11 +69,12 @@ BACK = f"""\
         text-anchor="middle" fill="#ffffff">{BACK_TEXT}</text>
 </svg>
 """
-# a back with no word, the same on every piece: the ink saver prints it as its outline only
+# a back with no word and no colour, the same on every piece: the ink saver prints it as its
+# outline only
 PLAIN_BACK = """\
 <svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
   <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
-        height="{{ box.full_h }}" fill="#553322"/>
+        height="{{ box.full_h }}" fill="#444444"/>
 </svg>
 """
 # Ink saver: a large dark area (spelled BIGFILL), a small dark badge and small dark text.

@@ -152,8 +152,8 @@ def print_options(func):
         click.option(
             "--ink-saver/--no-ink-saver",
             default=None,
-            help="Lighter dark areas; plain wordless backs as outlines (a back with words or "
-            "a look of its own is kept, lightened).",
+            help="Lighter dark areas; plain backs (wordless, grey) as outlines (a back with "
+            "words, a colour or a look of its own is kept, lightened).",
         ),
     ]
     for option in reversed(options):
