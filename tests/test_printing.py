@@ -70,6 +70,14 @@ BACK = f"""\
         text-anchor="middle" fill="#ffffff">{BACK_TEXT}</text>
 </svg>
 """
+# a back with no word and no colour, the same on every piece: the ink saver prints it as its
+# outline only
+PLAIN_BACK = """\
+<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <rect x="{{ -box.bleed }}" y="{{ -box.bleed }}" width="{{ box.full_w }}"
+        height="{{ box.full_h }}" fill="#444444"/>
+</svg>
+"""
 # Ink saver: a large dark area (spelled BIGFILL), a small dark badge and small dark text.
 DARK_FACE = """\
 <svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
@@ -608,7 +616,8 @@ def sample(path: Path, page: PageContent, box: Box) -> float:
 
 def test_ink_saver(pnp, make_deck_game, tmp_path) -> None:
     components = deck(make_deck_game, face=DARK_FACE.replace("BIGFILL", 'fill="#202020"'))
-    plain = build(pnp, components, tmp_path / "plain", "synth")
+    plain = build(pnp, components, tmp_path / "plain", "synth")  # its backs told by their word
+    (components / "synth" / "templates" / "back.svg.j2").write_text(PLAIN_BACK, encoding="utf-8")
     saver = build(pnp, components, tmp_path / "saver", "synth", "--ink-saver")
     assert len(saver.pages) == len(plain.pages)
     checked_backs = 0
@@ -665,6 +674,7 @@ def test_ink_saver_lightens_dark_fills_however_spelled(
 
 def test_ink_saver_token_backs_are_outlines(pnp, tmp_path) -> None:
     components = token_game(tmp_path / "components")
+    (components / "tokens" / "templates" / "back.svg.j2").write_text(PLAIN_BACK, encoding="utf-8")
     built = build(pnp, components, tmp_path / "out", "tokens", "--ink-saver")
     back_items = built.items(side="back")
     assert len(back_items) == COINS

@@ -177,15 +177,16 @@ class TemplateRenderer:
         """The SVG text of one side of a design, drawn by ``template`` in ``box``."""
         spec = design.component.spec
         fields = design.fields()
+        own = design.entry.fields() if design.entry else {}
+        if side == "back" and getattr(spec, "backs", "differ") == "alike":
+            own = {}  # a card's own look is its face's: its back stays like every other
         context = {
             "piece": fields,
             spec.noun: fields,
             "component": {"id": design.component.id, "title": spec.title},
             "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},
-            "style": merged_style(
-                self.game.spec.style, spec.style, design.entry.fields() if design.entry else {}
-            ),
+            "style": merged_style(self.game.spec.style, spec.style, own),
             "box": box,
             "side": side,
             **(extra or {}),

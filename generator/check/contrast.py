@@ -30,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.layers import Layered
 from generator.check.printed import PrintedText, Tally
+from generator.layout.inksaver import outlined
 from generator.layout.pack import ComponentPlan, Pack
 from generator.layout.sheetflow import HEADING_INK, HEADING_SCALE
 from generator.model.designs import Design
@@ -309,15 +310,15 @@ def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> tuple[Path, int] 
 
 def _placed(pack: Pack) -> dict[str, tuple[str, str, str]]:
     """Every piece of art the pack prints at full size, once, with the component, piece and
-    side it is first printed as: faces, backs (not in ink-saver mode, where backs are
-    outlines), the title bands of token pages."""
+    side it is first printed as: faces, backs (but those the ink saver prints as outlines),
+    the title bands of token pages."""
     found: dict[str, tuple[str, str, str]] = {}
     for sheet in pack.sheets:
         for page in (sheet.front, sheet.back):
             if page is None:
                 continue
             for p in page.placements:
-                if p.piece.flowed or (p.side == "back" and pack.options.ink_saver):
+                if p.piece.flowed or outlined(pack, p):
                     continue
                 key = p.piece.face if p.side == "front" else p.piece.back
                 if key:

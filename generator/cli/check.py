@@ -61,7 +61,12 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
 @click.command("check")
 @games_argument
 @components_option
-@click.option("--strict", is_flag=True, help="Also fail on counts not yet specified.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Also fail on every warning (columns, fonts, pictures, thin lines, seams, colours "
+    "alike) and on rulebook counts not yet specified.",
+)
 @lang_option
 @paper_option
 @print_options
@@ -90,7 +95,14 @@ def command(
         results = plan_on_all_cores(loaded, paper, options)
         for game, planned in zip(loaded.games, results, strict=True):
             untranslated = translation_problems(game) if language is not None else 0
-            verdict = judge(game, planned.overflows, planned.printing, untranslated, strict)
+            verdict = judge(
+                game,
+                planned.overflows,
+                planned.printing,
+                untranslated,
+                strict,
+                len(planned.warnings),
+            )
             explain(verdict, language is not None)
             found.append(as_record(verdict, planned))
     failed = not all(record["passed"] for record in found)
@@ -110,6 +122,9 @@ def explain(verdict: Verdict, translation: bool) -> None:
         describe_printing(verdict.printing)
         explain_thin_lines(verdict.printing)
         explain_seams(verdict.printing)
+        for differ in verdict.printing.backs:
+            at = f"{display_path(differ.path)}:{differ.line}"
+            click.echo(f"{at}: {clean(differ.message())}", err=True)
     explain_failures(verdict)
     if game.spec.recipes and not verdict.recipes:
         click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
@@ -119,9 +134,9 @@ def explain(verdict: Verdict, translation: bool) -> None:
         )
         for r in verdict.pending:  # a misspelt id looks like one still to come: say which exist
             click.echo(f"  {display_path(game.doc.path)}:{r.line}: {r.key}: {r.note}")
-    if verdict.strict and game.warnings:
+    if verdict.strict and verdict.warnings:
         click.echo(
-            f"{clean(game.name)}: {len(game.warnings)} warning(s) above fail the check (--strict)",
+            f"{clean(game.name)}: {verdict.warnings} warning(s) above fail the check (--strict)",
             err=True,
         )
 
@@ -193,6 +208,16 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
                     "message": c.message(),
                 }
                 for c in printing.seams
+            ],
+            "backs_differ": [
+                {
+                    "file": display_path(b.path),
+                    "line": b.line,
+                    "component": b.component,
+                    "looks": b.looks,
+                    "cards": list(b.cards),
+                }
+                for b in printing.backs
             ],
             "low_contrast": [
                 _text_json(c)
