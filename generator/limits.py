@@ -20,3 +20,11 @@ FILE_BYTES = {
     "package": 50 * MB,  # the engine's own data: sizes, words, vendors, fonts, the ICC profile
 }
 MAX_PLURAL_FORMS = 6  # plural forms of one language: gettext's languages need at most 6
+MAX_TEXT_LENGTH = 100_000  # characters of one text printed: about thirty pages, a sheet's most
+
+# data files: a table, and a spreadsheet (a zip of XML) before openpyxl or lxml reads it
+MAX_ROWS = 5_000  # rows of a table
+MAX_COLUMNS = 100  # columns of a table
+MAX_UNZIPPED = 50_000_000  # bytes a spreadsheet may unpack to, declared and as inflated
+MAX_ZIP_ENTRIES = 1_000  # files in a spreadsheet's zip (a workbook has a few dozen)
+MAX_SHARED_STRINGS = MAX_ROWS * MAX_COLUMNS  # texts an Excel file's shared-string table lists

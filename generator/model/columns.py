@@ -23,6 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 from generator.model.choices import unknown_choices
 from generator.model.fielduse import disagreements, icon_names, template_use
 from generator.model.game import PER_PIECE, STYLE_VALUES, GameSpec, Style, StyleMap
+from generator.model.templatefields import FieldsError, template_file
 
 Notice = tuple[Path, int | None, str]  # file, line, what is wrong and how to fix it
 
@@ -72,6 +73,16 @@ def entry_columns(
                 headings.setdefault(str(key), str(key))
                 first.setdefault(str(key), lines.get((index, key), lines.get((index,), 1)))
     return Columns(doc_path, headings, first)
+
+
+def fields_block_error(root: Path, exc: FieldsError) -> Notice:
+    """The error of a template's fields block that cannot be read, at the template's line."""
+    path = template_file(root, exc.template) if exc.template else None
+    return (
+        path or root / "templates" / (exc.template or "?"),
+        exc.line,
+        f"{exc}; the fields block lists 'name: kind  what it is for'",
+    )
 
 
 def unused_columns(
@@ -272,7 +283,10 @@ def review(
     errors = style_problems(game, spec.style, entries, where)
     names = [n for k, n in spec.templates().items() if k in ("face", "back") and n]
     errors += unknown_choices(root, names, entries, where)
-    use = template_use(root, names, {"piece", spec.noun})
+    try:
+        use = template_use(root, names, {"piece", spec.noun})
+    except FieldsError as exc:  # a typo in a fields block: an error to fix at its line
+        return [*errors, fields_block_error(root, exc)], []
     if not use.known:
         return errors, []
     raw = doc.data.get(spec.entries_key) if isinstance(doc.data, dict) else None

@@ -11,7 +11,13 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.model.templatefields import Field, declared_fields, declared_icons, template_file
+from generator.model.templatefields import (
+    Field,
+    FieldsError,
+    declared_fields,
+    declared_icons,
+    template_file,
+)
 from generator.model.templateuse import STYLE_ICONS, Reads, template_reads
 
 Notice = tuple[Path, int | None, str]
@@ -33,7 +39,11 @@ def template_use(root: Path, templates: list[str], nouns: set[str]) -> Use:
     """What the templates ``templates`` read of a piece called by one of ``nouns``."""
     use = Use()
     for name in templates:
-        block = declared_fields(root, name)
+        try:
+            block = declared_fields(root, name)
+        except FieldsError as exc:
+            exc.template = name
+            raise
         reads = template_reads(root, name, nouns)
         if block is not None:
             use.blocks[name] = block

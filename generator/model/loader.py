@@ -341,6 +341,10 @@ def _check_glyphs(
         path, line = doc.where(loc)
         if report is not None and report.catalog is not None and text in report.text_lines:
             path, line = report.catalog, report.text_lines[text]
+        too_long = scripts.overlong(text)
+        if too_long is not None:
+            errors.add(path, line, too_long)
+            continue
         unprintable = scripts.unprintable(text)
         if unprintable is not None:
             errors.add(path, line, scripts.message(text, *unprintable))
