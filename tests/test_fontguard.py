@@ -144,16 +144,29 @@ def many_faces(count: int = 300_000) -> bytes:
     return head + bytes(directory) + font[12 + 16 * tables :]
 
 
+def zlib_bomb(chunks: int) -> bytes:
+    """A zlib stream of ``chunks`` times 16 MiB of zeros (one deflate block repeated, its
+    checksum set right), made without compressing gigabytes."""
+    packer = zlib.compressobj(9)
+    first = packer.compress(bytes(CHUNK)) + packer.flush(zlib.Z_SYNC_FLUSH)
+    again = packer.compress(bytes(CHUNK)) + packer.flush(zlib.Z_SYNC_FLUSH)
+    checksum = 1
+    for _ in range(chunks):
+        checksum = zlib.adler32(bytes(CHUNK), checksum)
+    end = packer.flush()[:-4] + struct.pack(">I", checksum)
+    return first + again * (chunks - 1) + end
+
+
 def woff_bomb() -> bytes:
-    """A WOFF font whose 'name' table declares 1 KB and inflates to 200 MB."""
+    """A WOFF font whose 'name' table says 300 KB and inflates to 2 GB."""
     font = fontmaking.saved(fontmaking.truetype(), "woff")
     (count,) = struct.unpack(">H", font[12:14])
     for i in range(count):
         at = 44 + 20 * i
         tag, offset, packed, size, _ = struct.unpack(">4sIIII", font[at : at + 20])
         if tag == b"name":
-            bomb = zlib.compress(bytes(200_000_000), 9)
-            entry = struct.pack(">4sIIII", tag, len(font), len(bomb), 1000, 0)
+            bomb = zlib_bomb(128)
+            entry = struct.pack(">4sIIII", tag, len(font), len(bomb), len(bomb) + 1000, 0)
             font = font[:at] + entry + font[at + 20 :] + bomb
             return font[:8] + struct.pack(">I", len(font)) + font[12:]
     raise AssertionError("no name table")
@@ -164,9 +177,12 @@ BOMBS: dict[str, tuple[Callable[[], bytes], str]] = {
     "CFF subroutine calling itself": (calls_itself, "more than 10 deep"),
     "CFF call past the end": (past_the_end, "subroutine 5 of 1 (past the end of the list)"),
     "WOFF2 inflating to 3 GB": (woff2_bomb, "decompressing to another size"),
-    "WOFF zlib bomb": (woff_bomb, "decompressing to another size"),
+    "WOFF inflating to 2 GB": (woff_bomb, "decompressing to another size"),
     "format-12 cmap spanning Unicode": (spanning_cmap, "past the 300,000 a font may map"),
-    "collection of 300,000 faces": (many_faces, f"more than the {MAX_FACES:,} a font may have"),
+    "collection of 300,000 faces": (
+        many_faces,
+        f"more than the {MAX_FACES:,} a font file may hold",
+    ),
 }
 
 

@@ -78,7 +78,7 @@ def _too_many(count: int, limit: int, what: str) -> None:
     """``FontFileError`` when a file declares more ``what`` than ``limit``."""
     if count > limit:
         raise FontFileError(
-            f"declares {count:,} {what}, more than the {limit:,} a font may have; the file "
+            f"declares {count:,} {what}, more than the {limit:,} a font file may hold; the file "
             "is damaged or made to exhaust memory: use another font"
         )
 
