@@ -39,10 +39,10 @@ def check_cff(table: bytes) -> None:
     counter = Counter()
     accents: dict[str, tuple[str, str]] = {}
     for name in names:
-        program = charstrings[name]
         counter.glyph(name)
-        runner = CountedDecompiler(program, counter)
         try:
+            program = charstrings[name]
+            runner = CountedDecompiler(program, counter)
             runner.execute(program)
         except FontFileError:
             raise
