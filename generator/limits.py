@@ -30,4 +30,4 @@ MAX_CMAP_SUBTABLES = 32  # character maps (cmap subtables) of one font (a font h
 MAX_CMAP_CODES = 300_000  # code points one character map may map (Unicode has 155,000)
 MAX_SUBR_DEPTH = 10  # subroutine calls nested in a CFF glyph program (the Type 2 limit)
 MAX_GLYPH_OPERATIONS = 100_000  # tokens one CFF glyph program may run, subroutines included
-MAX_CFF_OPERATIONS = 20_000_000  # tokens the glyph programs of one CFF font may run in all
+MAX_CFF_OPERATIONS = 10_000_000  # tokens all glyph programs of one CFF font may run (CJK: 3-5 M)
