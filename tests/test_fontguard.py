@@ -130,9 +130,9 @@ def _box():  # noqa: ANN202 - a fontTools glyph
     return pen.glyph()
 
 
-def many_faces(count: int = 300_000) -> bytes:
-    """A collection declaring ``count`` faces, each the same small TrueType font."""
-    font = fontmaking.saved(fontmaking.truetype())
+def many_faces(count: int = 300_000, font: bytes | None = None) -> bytes:
+    """A collection declaring ``count`` faces, each the same TrueType font (a small one)."""
+    font = font or fontmaking.saved(fontmaking.truetype())
     start = 12 + 4 * count
     (tables,) = struct.unpack(">H", font[4:6])
     directory = bytearray(font[: 12 + 16 * tables])
@@ -172,6 +172,18 @@ def woff_bomb() -> bytes:
     raise AssertionError("no name table")
 
 
+def name_bomb() -> bytes:
+    """A collection of 64 faces, each the same font whose name table holds 5,400 records all
+    naming one 64 KB string: fontTools copies each, 354 MB a face, 22 GB to list the faces."""
+    font = fontmaking.truetype()
+    raw = DefaultTable("name")
+    count = 5_400
+    raw.data = struct.pack(">HHH", 0, count, 6 + 12 * count)
+    raw.data += struct.pack(">6H", 3, 1, 0x409, 4, 65_535, 0) * count + bytes(65_535)
+    font["name"] = raw
+    return many_faces(MAX_FACES, fontmaking.saved(font))
+
+
 BOMBS: dict[str, tuple[Callable[[], bytes], str]] = {
     "CFF subroutines in a fan": (fan, "runs more than 100,000 operations"),
     "CFF subroutine calling itself": (calls_itself, "more than 10 deep"),
@@ -179,6 +191,7 @@ BOMBS: dict[str, tuple[Callable[[], bytes], str]] = {
     "WOFF2 inflating to 3 GB": (woff2_bomb, "decompressing to another size"),
     "WOFF inflating to 2 GB": (woff_bomb, "decompressing to another size"),
     "format-12 cmap spanning Unicode": (spanning_cmap, "past the 300,000 a font may map"),
+    "name records of 22 GB": (name_bomb, "more than the 1,000,000 a font file may hold"),
     "collection of 300,000 faces": (
         many_faces,
         f"more than the {MAX_FACES:,} a font file may hold",

@@ -26,6 +26,7 @@ from generator.limits import (
     MAX_FACES,
     MAX_FONT_TABLES,
     MAX_INFLATED_FONT,
+    MAX_NAME_BYTES,
 )
 from generator.model.fontcff import check_cff
 from generator.model.fonterrors import FontFileError
@@ -49,6 +50,8 @@ def guard(data: bytes) -> None:
             _check_cmap(table)
         elif tag == "CFF ":
             check_cff(bytes(table))
+        elif tag == "name":
+            _check_names(table)
 
 
 def _tables(data: bytes) -> Iterator[Table]:
@@ -185,7 +188,7 @@ def _woff2(view: memoryview) -> Iterator[Table]:
         _unbrotli(_within(view, meta[0], meta[1], "metadata"), meta[2], "its metadata")
     start = 0
     for tag, _, length in entries:
-        if tag in ("cmap", "CFF "):
+        if tag in ("cmap", "CFF ", "name"):
             yield tag, data[start : start + length]
         start += length
 
@@ -331,3 +334,18 @@ def _span_6(table: bytes | memoryview, offset: int) -> int:
 
 
 _SPANS = {2: _span_2, 4: _span_4, 6: _span_6, 8: _span_8, 10: _span_10, 12: _span_12, 13: _span_12}
+
+
+def _check_names(table: bytes | memoryview) -> None:
+    """``FontFileError`` when the name table's records, each a slice of its strings that
+    fontTools copies, add up past ``MAX_NAME_BYTES`` (5,400 records of one 64 KB string make
+    354 MB, in each face of a collection)."""
+    _, count, _ = _unpack(">HHH", table, 0)
+    records = _unpack(f">{6 * count}H", table, 6)
+    total = sum(records[4::6])
+    if total > MAX_NAME_BYTES:
+        raise FontFileError(
+            f"has names (its name table) adding up to {total:,} bytes, more than the "
+            f"{MAX_NAME_BYTES:,} a font file may hold; the file is damaged or made to exhaust "
+            "memory: use another font"
+        )
