@@ -199,6 +199,13 @@ BOMBS: dict[str, tuple[Callable[[], bytes], str]] = {
 }
 
 
+def test_a_font_with_subroutines_within_bounds_is_converted():
+    """The counter refuses the bombs, not the subroutines every CFF font has."""
+    converted = as_truetype(with_subroutines())
+    assert converted[:4] == b"\x00\x01\x00\x00"
+    assert ord("A") in coverage(FontFile("s.ttf", hashlib.sha1(converted).hexdigest(), converted))
+
+
 def test_the_bombs_are_what_they_say():
     """Each reproduction is as small as the issue measured it, and the WOFF2 one inflates to
     3 GB (its blocks counted, not inflated)."""
@@ -354,8 +361,17 @@ def _woff2_stream(font: bytes) -> bytes:
     return brotli.decompress(font[start : start + header[6]])
 
 
+def with_subroutines() -> bytes:
+    """A valid CFF font whose glyph draws through two levels of subroutines."""
+    subrs = [
+        [100, 100, "rmoveto", 1 - BIAS, "callgsubr", "return"],
+        [200, 0, "rlineto", 0, 200, "rlineto", -200, 0, "rlineto", "return"],
+    ]
+    return cff_font([500, 0 - BIAS, "callgsubr", "endchar"], subrs)
+
+
 def _cff_cases(rng: random.Random) -> bytes:
-    font = fontmaking.saved(fontmaking.cff())
+    font = fontmaking.saved(fontmaking.cff()) if rng.random() < 0.5 else with_subroutines()
     offset, length = _tables(font)[b"CFF "]
     return mutated(rng, font, offset, offset + length)
 
