@@ -244,11 +244,12 @@ def _named_icons(fields: dict[str, Any], declared: dict[str, str]) -> Iterator[t
 
 def engine_fields(game: GameSpec, component: Any, components: list[Any]) -> set[str]:
     """The fields of a component's entries the engine reads: the entry's own keys (name,
-    count, group ...), the style keys a piece may set, the fields its style is mapped by,
+    count, group ...), the printed name the contents page lists it by (title or label, as
+    ``Design.label`` reads it), the style keys a piece may set, the fields its style is mapped by,
     the fields the game's recipe of it identifies cards by, its tally's field, and the
     columns of every sheet table made from it."""
     spec = component.spec
-    found = {"name", *PER_PIECE, *mapped_by(game, spec.style)}
+    found = {"name", "title", "label", *PER_PIECE, *mapped_by(game, spec.style)}
     for entry in spec.entries[:1]:
         found.update(type(entry).model_fields)
     recipe = game.recipes.get(component.id)
