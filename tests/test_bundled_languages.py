@@ -28,9 +28,19 @@ def words(text: str) -> set[str]:
     return set(WORD.findall(ICON.sub("", text)))
 
 
+# The assembly map's miniature of a board prints its labels at 3-5 pt, read back as letters
+# scattered over the page ("if" of a German "Schiff"); every piece's own text is 6 pt or more
+# (the check's floor), so leaving out smaller text leaves out nothing there is to translate.
+SMALLEST = 5.5  # points
+
+
+def legible(obj: dict) -> bool:
+    return obj.get("object_type") != "char" or obj.get("size", 0) >= SMALLEST
+
+
 def page_words(pdf: Path) -> list[set[str]]:
     with pdfplumber.open(pdf) as doc:
-        return [words(page.extract_text() or "") for page in doc.pages]
+        return [words(page.filter(legible).extract_text() or "") for page in doc.pages]
 
 
 def translated_words(root: Path, language: str) -> set[str]:
