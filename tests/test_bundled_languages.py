@@ -31,11 +31,13 @@ def words(text: str) -> set[str]:
 # The assembly map's miniature of a board prints its labels at 3-5 pt, read back as letters
 # scattered over the page ("if" of a German "Schiff"); every piece's own text is 6 pt or more
 # (the check's floor), so leaving out smaller text leaves out nothing there is to translate.
+# Only upright text: pdfplumber's size of a turned character is its width, not its size.
 SMALLEST = 5.5  # points
 
 
 def legible(obj: dict) -> bool:
-    return obj.get("object_type") != "char" or obj.get("size", 0) >= SMALLEST
+    upright = obj.get("object_type") == "char" and obj.get("upright")
+    return not upright or obj.get("size", 0) >= SMALLEST
 
 
 def page_words(pdf: Path) -> list[set[str]]:
