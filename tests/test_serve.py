@@ -314,7 +314,7 @@ def test_low_contrast_is_shown_on_the_pieces_at_its_line(server, games):
 
 def test_another_language_and_other_print_options(server):
     english = state(server, SCHOKOLY)
-    assert english["languages"] == ["en", "de"]
+    assert english["languages"] == ["en", "de", "he"]
     german = state(server, SCHOKOLY + "&lang=de")
     assert german["view"]["language"] == "de" and german["settings"]["lang"] == "de"
     labels = {p["label"] for p in pieces(german["view"]).values()}
