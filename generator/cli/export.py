@@ -135,7 +135,7 @@ def _say_left_out(pack: Pack, items: list[dict[str, str]]) -> None:
 
 def _vendor(vendor: vendors.Vendor, fit: bool) -> Export:
     """The export for one vendor: what it prints written, a warning for each component it
-    cannot print and a line for each deck ``--fit`` scaled."""
+    cannot print and a line for each batch scaled to its product."""
 
     def run(pack: Pack, folder: Path, tick: Tick) -> str:
         written, found, skipped = vendors.export(pack, vendor, folder, fit, tick)
