@@ -22,12 +22,11 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 
-from generator.check.legibility import walk_art
+from generator.check.legibility import text_runs, walk_art
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.svg.fonts import register_fonts
-from generator.svg.pdf import GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM
-from generator.svg.values import IDENTITY, Matrix, bbox_through, multiply
+from generator.svg.values import bbox_through
 
 SAFE_MM = 3.175  # the vendors' safe margin inside the cut (1/8 in: vendors.yaml's safe_in)
 SAFE_KINDS = frozenset({"card"})  # pieces every vendor cuts to its own size, safe zone kept
@@ -61,28 +60,13 @@ class NearCut:
         )
 
 
-def text_boxes(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[Box]:
-    """The box (in the units ``ctm`` maps to) of every text a drawing's operations print;
-    groups and gradient-painted shapes are followed in."""
-    stack: list[Matrix] = []
-    for op in ops:
-        if op.__class__ is str:
-            continue
-        code = op[0]
-        if code == SAVE:
-            stack.append(ctm)
-        elif code == RESTORE and stack:
-            ctm = stack.pop()
-        elif code == TRANSFORM:
-            ctm = multiply(ctm, op[1])
-        elif code == TEXT and op[5].strip():
-            font, size, x, y, text = op[1:6]
+def text_boxes(ops: tuple) -> Iterator[Box]:
+    """The box (in points, from the art's viewport) of every text a drawing prints."""
+    for op, ctm in text_runs(ops):
+        font, size, x, y, text = op[1:6]
+        if text.strip():
             advance = pdfmetrics.stringWidth(text, font, size)
             yield bbox_through(ctm, (x, y - ASCENT * size, x + advance, y + DESCENT * size))
-        elif code == GROUP:
-            yield from text_boxes(op[3], ctm)
-        elif code == PAINT:
-            yield from text_boxes(op[6], ctm)
 
 
 def trimmed(boxes: Iterator[Box], piece: Piece) -> list[Box]:
