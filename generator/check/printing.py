@@ -19,6 +19,7 @@ from generator.check.backs import BacksDiffer, differing_backs
 from generator.check.contrast import LowContrast, low_contrast
 from generator.check.cuts import cut_problems
 from generator.check.legibility import SmallText, small_texts
+from generator.check.safezone import NearCut, near_cut
 from generator.check.seams import SeamCut, seam_cuts
 from generator.check.strokes import ThinStroke, thin_strokes
 from generator.layout.furniture import Ink, page_ink
@@ -45,6 +46,7 @@ class PrintReport:
     ink_saver: bool = False  # the art was lightened for the ink saver
     seams: tuple[SeamCut, ...] = ()  # board seams through places (warnings, not failures)
     backs: tuple[BacksDiffer, ...] = ()  # decks told apart face down (warnings, not failures)
+    near_cut: tuple[NearCut, ...] = ()  # text inside a print shop's safe zone (warnings)
 
     @property
     def failures(self) -> tuple[object, ...]:
@@ -218,4 +220,5 @@ def check_printing(pack: Pack) -> PrintReport:
         options.ink_saver,
         tuple(seam_cuts(pack)),
         differing_backs(pack),
+        near_cut(pack),
     )

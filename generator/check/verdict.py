@@ -45,7 +45,11 @@ class Verdict:
     def warnings(self) -> int:
         """How many warnings were found: what ``--strict`` fails on besides pending counts."""
         report = self.printing
-        printing = len(report.thin) + len(report.seams) + len(report.backs) if report else 0
+        printing = (
+            len(report.thin) + len(report.seams) + len(report.backs) + len(report.near_cut)
+            if report
+            else 0
+        )
         return len(self.game.warnings) + len(self.colours) + printing + self.drawing
 
     @property

@@ -125,6 +125,7 @@ def explain(verdict: Verdict, translation: bool) -> None:
         for differ in verdict.printing.backs:
             at = f"{display_path(differ.path)}:{differ.line}"
             click.echo(f"{at}: {clean(differ.message())}", err=True)
+        explain_near_cut(verdict.printing)
     explain_failures(verdict)
     if game.spec.recipes and not verdict.recipes:
         click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
@@ -198,6 +199,18 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
                     "pt": round(t.pt, 3),
                 }
                 for t in printing.thin
+            ],
+            "near_cut": [
+                {
+                    "file": display_path(n.path),
+                    "component": n.component,
+                    "piece": n.piece,
+                    "side": n.side,
+                    "mm": round(n.distance, 2),
+                    "edge": n.edge,
+                    "message": n.message(),
+                }
+                for n in printing.near_cut
             ],
             "seams": [
                 {
@@ -301,6 +314,12 @@ def explain_thin_lines(printing: PrintReport) -> None:
     """A warning per template line that draws a line too thin for a print shop."""
     for stroke in printing.thin:
         click.echo(f"{file_line(stroke.path, stroke.line)}: {clean(stroke.message())}", err=True)
+
+
+def explain_near_cut(printing: PrintReport) -> None:
+    """A warning per component side whose text comes inside a print shop's safe zone."""
+    for near in printing.near_cut:
+        click.echo(f"{display_path(near.path)}: {clean(near.message())}", err=True)
 
 
 def explain_seams(printing: PrintReport) -> None:
