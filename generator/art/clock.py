@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import ctypes
+import math
 import os
 import threading
 import time
@@ -56,6 +57,7 @@ class _Watchdog:
         self._due: dict[int, float] = {}  # thread id -> when its render is overdue
         self._fired: set[int] = set()
         self._thread: threading.Thread | None = None
+        self._wakes = math.inf  # when the thread wakes next on its own
 
     def start(self, seconds: float) -> float | None:
         """Watch this thread's render for ``seconds``; the deadline of an outer render, kept
@@ -68,7 +70,8 @@ class _Watchdog:
             outer = self._due.get(ident)
             due = time.monotonic() + seconds
             self._due[ident] = min(due, outer) if outer is not None else due
-            self._lock.notify()
+            if self._due[ident] < self._wakes:  # else it wakes in time: no switch to it
+                self._lock.notify()
         return outer
 
     def stop(self, outer: float | None) -> bool:
@@ -96,8 +99,11 @@ class _Watchdog:
                         self._fired.add(ident)
                         self._due[ident] = now + REPEAT_SECONDS
                         _raise_in(ident, RenderTimeout)
-                soonest = min(self._due.values(), default=None)
-                self._lock.wait(None if soonest is None else max(soonest - now, 0.001))
+                # idle, it still wakes every RENDER_SECONDS: a render started after it
+                # (due later) then needs no notify, which would switch to this thread
+                soonest = min(self._due.values(), default=now + RENDER_SECONDS)
+                self._wakes = max(soonest, now + 0.001)
+                self._lock.wait(self._wakes - now)
 
 
 def _raise_in(ident: int, exception: type[BaseException] | None) -> None:
