@@ -72,3 +72,34 @@ def test_a_back_that_draws_no_piece_is_rendered_once(tmp_path, monkeypatch):
 def test_a_back_that_may_draw_the_piece_is_rendered_for_each(tmp_path, monkeypatch, back):
     made = _renders(_game(tmp_path / "g", back), monkeypatch)
     assert made == {"face.svg.j2": 5, "back.svg.j2": 5}
+
+
+def test_contrast_is_measured_again_only_for_the_art_that_changed(tmp_path, monkeypatch):
+    """pnp serve plans again after each save: the contrast of art measured before (by its
+    SVG's hash) is kept, so a one-card edit renders that card's art alone."""
+    from generator.check import contrast
+
+    root = _game(tmp_path / "g", "plain")
+    measured: list[int] = []
+    rendered = contrast.rendered
+
+    def counted(artworks, *args):
+        measured.append(len(artworks))
+        return rendered(artworks, *args)
+
+    monkeypatch.setattr(contrast, "rendered", counted)
+    monkeypatch.setenv("PNP_JOBS", "1")
+
+    def check(title: str) -> tuple:
+        deck = (root / "deck.yaml").read_text(encoding="utf-8")
+        (root / "deck.yaml").write_text(
+            deck.replace("title: Card 3}", f"title: {title}}}"), encoding="utf-8"
+        )
+        game = load_game(root, ErrorList())
+        assert game is not None
+        return contrast.low_contrast(plan_pack(game, game.spec.paper))
+
+    first = check("Card 3")
+    again = check("Card 3")
+    assert check("Edited") == first == again  # nothing under ratio
+    assert measured == [6, 0, 1]  # 5 faces and the back; nothing; the edited face

@@ -438,8 +438,27 @@ def _reads_no_piece(env: jinja2.Environment, template: str) -> bool:
     try:
         assert env.loader is not None
         source = env.loader.get_source(env, template)[0]
+    except Exception:  # noqa: BLE001 - not found, unreadable: the render reports it
+        return False
+    found = _SOURCES_READ.get(source)
+    if found is None:
+        if len(_SOURCES_READ) >= SOURCES_KEPT:
+            _SOURCES_READ.clear()
+        found = _SOURCES_READ[source] = _source_reads_no_piece(env, source)
+    return found
+
+
+SOURCES_KEPT = 256  # templates whose reading is kept in one process
+# by the template's text: read once per process (pnp serve plans with a new environment
+# after each save, and every renderer's environment parses alike)
+_SOURCES_READ: dict[str, bool] = {}
+
+
+def _source_reads_no_piece(env: jinja2.Environment, source: str) -> bool:
+    """``_reads_no_piece`` of a template's text."""
+    try:
         tree = env.parse(source)
-    except Exception:  # noqa: BLE001 - not found, a syntax error: the render reports it
+    except jinja2.TemplateSyntaxError:  # the render reports it
         return False
     if any(tree.find_all((jinja2.nodes.Extends, *OTHER_TEMPLATES))):
         return False
