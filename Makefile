@@ -65,13 +65,9 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format generator tests benchmarks
 
+# every benchmark, then a table of each goal beside its figure (CPU first, the load beside)
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_cards.py
-	$(BIN)/python benchmarks/bench_art.py
-	$(BIN)/python benchmarks/bench_bundled.py
-	$(BIN)/python benchmarks/bench_scale.py
-	$(BIN)/python benchmarks/bench_cli.py
-	$(BIN)/python benchmarks/bench_serve.py
+	$(BIN)/python benchmarks/bench_all.py
 
 pictures: $(STAMP) browser
 	$(BIN)/python docs/make_pictures.py

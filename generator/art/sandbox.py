@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 import re
 import string
 import threading
@@ -118,6 +119,10 @@ def _sized(value: Any) -> Any:
     return items
 
 
+NUMBERS = frozenset({int, float})  # exactly these (not bool, not a subclass)
+BINOPS = {"*": operator.mul, "%": operator.mod, "+": operator.add}
+
+
 class LimitedEnvironment(SandboxedEnvironment):
     """Jinja2's sandbox with the budget of this module."""
 
@@ -131,6 +136,8 @@ class LimitedEnvironment(SandboxedEnvironment):
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         """``*``, ``**``, ``%`` and ``+``, refused when their result would be too large."""
+        if operator != "**" and left.__class__ in NUMBERS and right.__class__ in NUMBERS:
+            return BINOPS[operator](left, right)  # plain arithmetic: nothing to grow
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, str | list | tuple | bytes) and isinstance(n, int):

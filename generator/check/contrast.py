@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -334,16 +335,14 @@ def low_contrast(pack: Pack) -> tuple[LowContrast, ...]:
     text and ratio (the first piece, and how many more), then the reference sheets'
     headings."""
     placed = _placed(pack)
-    arts = [pack.art.drawing(key) for key in placed]
+    measures = _measured_all(pack, list(placed))
     components = {plan.component.id: plan for plan in pack.components}
     designs = {(p.component.id, d.name): d for p in pack.components for d in p.designs}
     tally: Tally[LowContrast] = Tally()
-    for (component, piece, side), artwork, image in zip(
-        placed.values(), arts, rendered(arts), strict=True
-    ):
+    for (component, piece, side), runs in zip(placed.values(), measures, strict=True):
         plan = components.get(component)
         design = designs.get((component, piece))
-        for run, reached, behind in measured(artwork, image):
+        for run, reached, behind in runs:
             colours = (hex_colour(run.colour), hex_colour(behind), round(reached, 2))
             where = (component, side, needed(run.size), *colours)
             place = (component, piece, side)
@@ -353,6 +352,33 @@ def low_contrast(pack: Pack) -> tuple[LowContrast, ...]:
         if isinstance(plan.component.spec, SheetSpec):
             tally.found.update(_headings(pack, plan))
     return tuple(sorted(tally.found.values(), key=lambda c: (c.component, c.ratio, c.text)))
+
+
+Measured = tuple[tuple[Run, float, RGB], ...]  # the texts of one piece of art under ratio
+MEASURED_KEPT = 4000  # pieces of art whose measure is kept between plans in one process
+_MEASURED: OrderedDict[tuple[str, str, bool], Measured] = OrderedDict()
+
+
+def _measured_all(pack: Pack, keys: list[str]) -> list[Measured]:
+    """The texts under ratio of each piece of art ``keys``: kept between plans of one
+    process (``pnp serve``, ``--watch``) by the art's key (the hash of its SVG), its game
+    and ink-saver mode, so that after a one-card edit only that card's art is rendered and
+    measured again; art that draws other files is always measured afresh."""
+    base, ink_saver = str(pack.art.base), pack.art.ink_saver
+    found: dict[str, Measured] = {}
+    for key in keys:
+        kept = _MEASURED.get((key, base, ink_saver))
+        if kept is not None and key not in pack.art.reading:
+            _MEASURED.move_to_end((key, base, ink_saver))
+            found[key] = kept
+    missing = [key for key in keys if key not in found]
+    arts = [pack.art.drawing(key) for key in missing]
+    for key, artwork, image in zip(missing, arts, rendered(arts), strict=True):
+        found[key] = tuple(measured(artwork, image))
+        _MEASURED[(key, base, ink_saver)] = found[key]
+    while len(_MEASURED) > MEASURED_KEPT:
+        _MEASURED.popitem(last=False)
+    return [found[key] for key in keys]
 
 
 def _found(
