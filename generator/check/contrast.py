@@ -29,6 +29,7 @@ from PIL import Image
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.art.inks import linear, relative_luminance
 from generator.art.layers import Layered
 from generator.check.printed import PrintedText, Tally
 from generator.layout.inksaver import outlined
@@ -176,17 +177,8 @@ def rendered(artworks: Sequence[object], dpi: float = DPI) -> list[Image.Image]:
     return images
 
 
-def _linear(channel: float) -> float:
-    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
-
-
-LINEAR = [_linear(v / 255) for v in range(256)]
-
-
-def luminance(rgb: RGB) -> float:
-    """WCAG's relative luminance of an sRGB colour (0-1 channels)."""
-    r, g, b = (_linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+LINEAR = [linear(v / 255) for v in range(256)]
+luminance = relative_luminance  # WCAG's relative luminance of an sRGB colour (0-1 channels)
 
 
 def ratio(a: float, b: float) -> float:

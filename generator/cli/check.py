@@ -180,89 +180,102 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
             {"file": display_path(path), "line": line, "message": message}
             for path, line, message in [*game.warnings, *planned.warnings]
         ],
-        "printing": None
-        if printing is None
-        else {
-            "sheets": printing.sheets,
-            "pages": printing.pages,
-            "sides": printing.sides,
-            "problems": list(printing.problems),
-            "floor_pt": printing.floor,
-            "small_text": [_text_json(t) for t in printing.small],
-            "thin_lines": [
-                {
-                    "file": display_path(t.path),
-                    "line": t.line,
-                    "component": t.component,
-                    "piece": t.piece,
-                    "width": t.written,
-                    "pt": round(t.pt, 3),
-                }
-                for t in printing.thin
-            ],
-            "near_cut": [
-                {
-                    "file": display_path(n.path),
-                    "component": n.component,
-                    "piece": n.piece,
-                    "side": n.side,
-                    "mm": round(n.distance, 2),
-                    "edge": n.edge,
-                    "message": n.message(),
-                }
-                for n in printing.near_cut
-            ],
-            "seams": [
-                {
-                    "file": display_path(c.path),
-                    "line": c.line,
-                    "board": c.board,
-                    "places": [place for place, _ in c.cuts],
-                    "message": c.message(),
-                }
-                for c in printing.seams
-            ],
-            "backs_differ": [
-                {
-                    "file": display_path(b.path),
-                    "line": b.line,
-                    "component": b.component,
-                    "looks": b.looks,
-                    "cards": list(b.cards),
-                }
-                for b in printing.backs
-            ],
-            "low_contrast": [
-                _text_json(c)
-                | {
-                    "ratio": round(c.ratio, 2),
-                    "needed": needed(c.size),
-                    "colour": hex_colour(c.colour),
-                    "behind": hex_colour(c.behind),
-                }
-                for c in printing.contrast
-            ],
-        },
-        "translation": None
-        if report is None
-        else {
-            "language": report.language,
-            "missing": [at for at, _ in report.missing],
-            "fuzzy": [at for at, _ in report.fuzzy],
-            "broken": [{"at": at, "problem": problem} for at, _, problem in report.broken],
-            "undeclared": [
-                {"at": at, "field": name, "text": text} for at, name, text in report.undeclared
-            ],
-            "engine": game.words.missing(),
-            "engine_problems": [
-                {
-                    "at": f"{game.words.catalog}:{p.line}" if p.line else game.words.catalog,
-                    "problem": p.message,
-                }
-                for p in game.words.problems
-            ],
-            "obsolete": report.obsolete,
-        },
+        "printing": None if printing is None else _printing_record(printing),
+        "translation": None if report is None else _translation_record(game, report),
+    }
+
+
+def _printing_record(printing: PrintReport) -> dict:
+    """What the printer simulation found, for --json."""
+    return {
+        "sheets": printing.sheets,
+        "pages": printing.pages,
+        "sides": printing.sides,
+        "problems": list(printing.problems),
+        "floor_pt": printing.floor,
+        "small_text": [_text_json(t) for t in printing.small],
+        "thin_lines": [
+            {
+                "file": display_path(t.path),
+                "line": t.line,
+                "component": t.component,
+                "piece": t.piece,
+                "width": t.written,
+                "pt": round(t.pt, 3),
+            }
+            for t in printing.thin
+        ],
+        **_warnings_record(printing),
+        "low_contrast": [
+            _text_json(c)
+            | {
+                "ratio": round(c.ratio, 2),
+                "needed": needed(c.size),
+                "colour": hex_colour(c.colour),
+                "behind": hex_colour(c.behind),
+            }
+            for c in printing.contrast
+        ],
+    }
+
+
+def _warnings_record(printing: PrintReport) -> dict:
+    """The printer simulation's warnings (text near a shop's cut, seams, differing backs)."""
+    return {
+        "near_cut": [
+            {
+                "file": display_path(n.path),
+                "component": n.component,
+                "piece": n.piece,
+                "side": n.side,
+                "mm": round(n.distance, 2),
+                "edge": n.edge,
+                "message": n.message(),
+            }
+            for n in printing.near_cut
+        ],
+        "seams": [
+            {
+                "file": display_path(c.path),
+                "line": c.line,
+                "board": c.board,
+                "places": [place for place, _ in c.cuts],
+                "message": c.message(),
+            }
+            for c in printing.seams
+        ],
+        "backs_differ": [
+            {
+                "file": display_path(b.path),
+                "line": b.line,
+                "component": b.component,
+                "looks": b.looks,
+                "cards": list(b.cards),
+            }
+            for b in printing.backs
+        ],
+    }
+
+
+def _translation_record(game: Game, report: Any) -> dict:
+    """What the translation check found, for --json."""
+    return {
+        "language": report.language,
+        "missing": [at for at, _ in report.missing],
+        "fuzzy": [at for at, _ in report.fuzzy],
+        "broken": [{"at": at, "problem": problem} for at, _, problem in report.broken],
+        "undeclared": [
+            {"at": at, "field": name, "text": text} for at, name, text in report.undeclared
+        ],
+        "engine": game.words.missing(),
+        "engine_problems": [
+            {
+                "at": f"{game.words.catalog}:{p.line}" if p.line else game.words.catalog,
+                "problem": p.message,
+            }
+            for p in game.words.problems
+        ],
+        "obsolete": report.obsolete,
     }
 
 

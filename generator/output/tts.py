@@ -207,24 +207,8 @@ def _deck(
             for cell, f in enumerate(sheet.faces)
             for _ in range(f.copies)
         ]
-        sheets.append(
-            {
-                "file": face_file,
-                "back": back_file,
-                "px": [size[0] * sheet.columns, size[1] * sheet.rows],
-                "grid": [sheet.columns, sheet.rows],
-                "faces": [{"name": f.name, "copies": f.copies} for f in sheet.faces],
-            }
-        )
-        custom[str(key)] = {
-            "FaceURL": (folder / face_file).resolve().as_uri(),
-            "BackURL": (folder / back_file).resolve().as_uri(),
-            "NumWidth": sheet.columns,
-            "NumHeight": sheet.rows,
-            "BackIsHidden": True,
-            "UniqueBack": unique,
-            "Type": 0,
-        }
+        sheets.append(_sheet_entry(sheet, face_file, back_file, size))
+        custom[str(key)] = _custom_deck(folder, face_file, back_file, sheet, unique)
     saved_object = _saved_object(component, custom, cards)
     saved = tmp / f"{component}.json"
     saved.write_text(json.dumps(saved_object, indent=1) + "\n", "utf-8")
@@ -238,6 +222,30 @@ def _deck(
         "saved_object": saved.name,
     }
     return written, entry, saved_object["ObjectStates"][0]
+
+
+def _sheet_entry(sheet: Sheet, face_file: str, back_file: str, size: tuple[int, int]) -> dict:
+    """A sheet of a deck as ``tts.json`` lists it: its files, pixels, grid and faces."""
+    return {
+        "file": face_file,
+        "back": back_file,
+        "px": [size[0] * sheet.columns, size[1] * sheet.rows],
+        "grid": [sheet.columns, sheet.rows],
+        "faces": [{"name": f.name, "copies": f.copies} for f in sheet.faces],
+    }
+
+
+def _custom_deck(folder: Path, face_file: str, back_file: str, sheet: Sheet, unique: bool) -> dict:
+    """A sheet as TTS's CustomDeck entry: where its faces and back(s) are, and its grid."""
+    return {
+        "FaceURL": (folder / face_file).resolve().as_uri(),
+        "BackURL": (folder / back_file).resolve().as_uri(),
+        "NumWidth": sheet.columns,
+        "NumHeight": sheet.rows,
+        "BackIsHidden": True,
+        "UniqueBack": unique,
+        "Type": 0,
+    }
 
 
 def _told(drawn: Iterator[Image.Image], done: Callable[[], None]) -> Iterator[Image.Image]:
