@@ -41,6 +41,24 @@ def test_a_thin_line_is_a_warning_that_strict_fails_on(make_deck_game, pnp):
     assert "synth: 1 warning(s) above fail the check (--strict)" in strict.stderr
 
 
+def test_a_warning_said_once_is_counted_once(make_deck_game, pnp):
+    """A template two components draw with warns once (the same line), and --strict counts
+    the warnings it printed, not each component's copy of one."""
+    components = make_deck_game()
+    game = components / "synth"
+    ghost = "{#- fields\nghost: text  never drawn\n-#}\n"
+    face = game / "templates" / "face.svg.j2"
+    face.write_text(ghost + face.read_text(encoding="utf-8"), encoding="utf-8")
+    deck = next(p for p in game.glob("*.yaml") if p.name != "game.yaml")
+    twin = deck.read_text(encoding="utf-8")
+    (game / f"twin-{deck.name}").write_text(twin, encoding="utf-8")
+    strict = pnp("check", "--strict", "--components", components, "synth")
+    warned = [line for line in strict.stderr.splitlines() if ": warning: " in line]
+    assert len([line for line in warned if "'ghost'" in line]) == 1, strict.stderr
+    said = f"synth: {len(warned)} warning(s) above fail the check (--strict)"
+    assert said in strict.stderr, strict.stderr
+
+
 def test_the_help_says_what_strict_fails_on(pnp):
     said = " ".join(pnp("check", "--help").output.split())
     assert "Also fail on every warning" in said

@@ -50,7 +50,8 @@ class Verdict:
             if report
             else 0
         )
-        return len(self.game.warnings) + len(self.colours) + printing + self.drawing
+        said = len(dict.fromkeys(self.game.warnings))  # as printed: one template's twice, once
+        return said + len(self.colours) + printing + self.drawing
 
     @property
     def passed(self) -> bool:
