@@ -346,7 +346,9 @@ FONT_MODULES = {  # the font guard's modules (fonts, issue 38): what fontTools o
 GUARDS: dict[str, set[str]] = {
     "uharfbuzz": {"svg/shaping.py"},  # text: one text's length bounded, linear work
     "bidi": {"svg/shaping.py"},
-    "openpyxl": {"model/spreadsheets.py"},  # spreadsheets: the zip and its XML checked first
+    # spreadsheets: the zip and its XML checked first; workbooks reviews (hidden sheets,
+    # formulas without values) a workbook the guard has checked, called by it only
+    "openpyxl": {"model/spreadsheets.py", "model/workbooks.py"},
     "odf": set(),  # never: an ODS file's XML is read by lxml, in the spreadsheet guard
     "zipfile": {"model/spreadsheets.py"},
     "babel.messages.pofile": {"i18n/pofile.py", "i18n/catalogs.py"},  # a header read first

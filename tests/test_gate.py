@@ -445,7 +445,7 @@ def test_a_profile_that_is_no_file_is_an_error(tmp_path: Path, monkeypatch, make
         load_profile(("a4",))
 
 
-CLOCK_LIMITS = ("RENDER_SECONDS", "BUILD_SECONDS", "BUILD_OUTPUT")
+CLOCK_LIMITS = ("RENDER_SECONDS", "BUILD_SECONDS", "PIECE_SECONDS", "BUILD_OUTPUT", "PIECE_OUTPUT")
 
 
 def _limit_constants() -> list[tuple[str, object]]:

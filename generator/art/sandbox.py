@@ -17,9 +17,11 @@ Whatever would make a large string or list is measured *before* the C call that 
 - printing (``{{ x }}``, ``{% print x %}``): the value weighed (``weight``) before it is
   turned into text, refused past ``MAX_ITEMS`` characters;
 - ``range`` counts: one render may step through at most ``MAX_STEPS`` values in all;
-- a render stops after ``clock.RENDER_SECONDS`` (a watchdog thread: every platform, every
-  thread) and when its output passes ``MAX_OUTPUT`` characters; a build's renders share
-  ``clock.BUILD_SECONDS`` and ``clock.BUILD_OUTPUT``, and the first refused stops the rest.
+- a render stops after ``clock.RENDER_SECONDS`` of CPU time (a watchdog thread: every
+  thread) and when its output passes ``MAX_OUTPUT`` characters; a build's renders share a
+  budget of CPU time and output that grows with each render (``clock.BUILD_SECONDS`` and
+  ``clock.PIECE_SECONDS``, ``clock.BUILD_OUTPUT`` and ``clock.PIECE_OUTPUT``), and the first
+  refused stops the rest.
 
 Each refusal is a ``Budget`` error, which the renderer reports at the template's line.
 """
@@ -29,6 +31,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 import re
 import string
 import threading
@@ -116,6 +119,10 @@ def _sized(value: Any) -> Any:
     return items
 
 
+NUMBERS = frozenset({int, float})  # exactly these (not bool, not a subclass)
+BINOPS = {"*": operator.mul, "%": operator.mod, "+": operator.add}
+
+
 class LimitedEnvironment(SandboxedEnvironment):
     """Jinja2's sandbox with the budget of this module."""
 
@@ -129,6 +136,8 @@ class LimitedEnvironment(SandboxedEnvironment):
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         """``*``, ``**``, ``%`` and ``+``, refused when their result would be too large."""
+        if operator != "**" and left.__class__ in NUMBERS and right.__class__ in NUMBERS:
+            return BINOPS[operator](left, right)  # plain arithmetic: nothing to grow
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, str | list | tuple | bytes) and isinstance(n, int):

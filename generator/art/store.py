@@ -86,6 +86,7 @@ class ArtStore:
         self.pictures: Pictures = {}  # SVG pictures the art draws, each compiled once
         self.layers = LayerFinder(self._prepared, base, self.pictures)
         self._hrefs: dict[str, bool] | None = {} if record else None  # a worker's art
+        self.reading: set[str] = set()  # the art that draws other files (may change apart)
 
     @property
     def warnings(self) -> list[ArtWarning]:
@@ -127,7 +128,9 @@ class ArtStore:
         self.art[key] = art
         self._drawings[key] = drawing
         self._note(art.source, drawing)
-        if not reads_files:
+        if reads_files:
+            self.reading.add(key)
+        else:
             _remember(self._cache_key(key), art, drawing)
         self._charge(drawing, art.source, "")
 
@@ -159,6 +162,8 @@ class ArtStore:
         if key in self.art:
             return key
         reads_files = "href" in svg
+        if reads_files:
+            self.reading.add(key)
         cache_key = self._cache_key(key)
         root = None
         if not reads_files and cache_key in _CONVERTED:

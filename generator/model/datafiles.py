@@ -24,6 +24,7 @@ from typing import Any
 from generator.errors import SpecError
 from generator.limits import FILE_BYTES, MAX_COLUMNS, MAX_ROWS
 from generator.model import spreadsheets
+from generator.model.workbooks import merged_hint
 from generator.model.yamlsource import LONE_SURROGATE, YamlDoc, parse_yaml
 from generator.paths import PathRefused, TooLarge, read_bytes, within
 
@@ -238,7 +239,7 @@ def _rows_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
                         path,
                         line,
                         f"a value in column {index + 1}, which has no "
-                        "heading; give the column a heading or clear it",
+                        f"heading; give the column a heading or clear it{merged_hint(path)}",
                     )
                 continue
             record[columns[index]] = value

@@ -30,6 +30,7 @@ from generator.limits import (
     MAX_UNZIPPED,
     MAX_ZIP_ENTRIES,
 )
+from generator.model.workbooks import first_sheet, review
 
 PIECE = 1 << 20  # bytes inflated at a time
 ODS = {
@@ -123,15 +124,16 @@ def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, li
             f"cannot read the workbook ({type(exc).__name__}: {exc}); save it again as .xlsx",
         ) from None
     try:
-        worksheet = _pick_sheet(path, book.sheetnames, sheet)
+        worksheet = _pick_sheet(path, book.sheetnames, sheet) if sheet else first_sheet(path, book)
         rows = []
         for number, cells in enumerate(
             book[worksheet].iter_rows(max_col=MAX_COLUMNS + 1, values_only=True), 1
         ):
-            rows.append((number, [_whole(c) for c in cells[: MAX_COLUMNS + 1]]))
+            rows.append((number, list(cells[: MAX_COLUMNS + 1])))
             if len(rows) > MAX_ROWS + 1:
                 break
-        return rows
+        review(path, data, book, worksheet, rows)  # a hidden formula, a date, an empty sheet
+        return [(number, [_whole(c) for c in cells]) for number, cells in rows]
     except SpecError:
         raise
     except Exception as exc:
@@ -144,9 +146,7 @@ def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, li
 
 def _pick_sheet(path: Path, names: list[str], sheet: str | None) -> str:
     if sheet is None:
-        if not names:
-            raise SpecError(path, None, "the spreadsheet has no sheets")
-        return names[0]
+        return names[0] if names else first_sheet(path, None)
     if sheet not in names:
         raise SpecError(path, None, f"no sheet named '{sheet}'; it has: {', '.join(names)}")
     return sheet

@@ -37,6 +37,15 @@ def needed(text: str) -> bool:
     return any(script_of(c) in PRINTED for c in text)
 
 
+def reordered(text: str, rtl: bool | None) -> bool:
+    """Whether ``text`` with no letters that need shaping still changes in a right-to-left
+    run: a bracket drawn mirrored, or digits and the neutrals beside them at two levels
+    (a word "(8" or "3–8:" of a Hebrew line, which reportlab would set left to right)."""
+    if not rtl or len(text) < 2:
+        return False
+    return any(unicodedata.mirrored(c) for c in text) or len(set(levels(text, True))) > 1
+
+
 def base_rtl(text: str) -> bool:
     """Whether a paragraph of ``text`` runs right to left (its first strong character is
     Hebrew or Arabic: rules P2 and P3)."""
