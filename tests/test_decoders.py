@@ -284,16 +284,26 @@ SHEETS = {
         ".xlsx",
         5_002,
     ),
+    "empty formulas in a sheet that says it spans every cell": (
+        lambda: _rezipped(
+            _xlsx(), {"xl/worksheets/sheet1.xml": _spanning(b'<c r="A%d"><v>1</v></c>')}
+        ),
+        ".xlsx",
+        5_002,
+    ),
     "an ODS row repeated a billion times": (lambda: _ods_repeated(), ".ods", 5_002),
     "a damaged xlsx": (lambda: _xlsx(50)[:-700] + bytes(700), ".xlsx", "spreadsheet"),
 }
 
 
-def _spanning() -> bytes:
+def _spanning(first: bytes = b"") -> bytes:
     """A worksheet whose dimension is the whole grid (A1:XFD1048576), a cell in its last
-    column on each of 6,000 rows: openpyxl pads every row it yields out to the dimension."""
+    column on each of 6,000 rows (after ``first``, a cell of the row's own: the cells between
+    read empty, and the workbook review looks for their formulas): openpyxl pads every row
+    it yields out to the dimension."""
     cells = b"".join(
-        b'<row r="%d"><c r="XFD%d"><v>1</v></c></row>' % (n, n) for n in range(1, 6001)
+        b'<row r="%d">' % n + (first % n if first else b"") + b'<c r="XFD%d"><v>1</v></c></row>' % n
+        for n in range(1, 6001)
     )
     return (
         b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'

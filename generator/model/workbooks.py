@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import SpecError
+from generator.limits import MAX_COLUMNS
 
 MAX_SHEETS_LISTED = 8
 Rows = list[tuple[int, list[Any]]]  # (row number, cells) of a sheet
@@ -76,7 +77,8 @@ def _formulas(path: Path, data: bytes, read: str, rows: Rows) -> None:
     try:
         values = dict(rows)
         heads = [str(c) if c not in (None, "") else "" for c in rows[0][1]]
-        for number, cells in enumerate(book[read].iter_rows(values_only=True), 1):
+        rows_read = book[read].iter_rows(max_col=MAX_COLUMNS + 1, values_only=True)
+        for number, cells in enumerate(rows_read, 1):  # never padded out to the dimension
             if number > max(values):
                 break
             for index, formula in enumerate(cells[: len(values.get(number, []))]):
