@@ -18,6 +18,7 @@ FILE_BYTES = {
     "profile": 1 * MB,  # pnp.toml, the user config
     "manifest": 50 * MB,  # a pack's manifest.json, read back to tell if it is up to date
     "package": 50 * MB,  # the engine's own data: sizes, words, vendors, fonts, the ICC profile
+    "cache": 20 * MB,  # the hashes of files read, remembered in the user's cache (50,000 files)
 }
 MAX_PLURAL_FORMS = 6  # plural forms of one language: gettext's languages need at most 6
 MAX_TEXT_LENGTH = 100_000  # characters of one text printed: about thirty pages, a sheet's most

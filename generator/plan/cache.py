@@ -122,7 +122,7 @@ class Digests:
         self.changed = False
         if path is not None:
             try:
-                loaded = json.loads(path.read_text(encoding="utf-8"))
+                loaded = json.loads(read_text(path.parent, path, "cache"))
                 if isinstance(loaded, dict) and loaded.get("version") == DIGESTS_VERSION:
                     self.known = loaded["files"]
             except (OSError, ValueError, KeyError, TypeError):
