@@ -17,10 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 from generator.errors import SpecError, SpecFailure
-from generator.layout.furniture import label_text
+from generator.layout.furniture import counted_as, label_text
 from generator.layout.pack import Pack
 from generator.output import inventory
-from generator.plan.numbering import counted_as
 from generator.svg import shaping
 
 MAX_SAID = 12  # disagreements listed before the rest are counted
