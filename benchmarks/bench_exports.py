@@ -25,7 +25,9 @@ sys.argv = ["pnp", *{args!r}]
 from generator.cli import cli
 start = time.perf_counter()
 try:
-    cli(standalone_mode=False)
+    code = cli(standalone_mode=False)
+    if code:  # a build that failed returns its exit code: a benchmark must not time it
+        raise SystemExit(code)
 finally:
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -23,8 +23,8 @@ from PIL import Image
 HERE = Path(__file__).resolve().parent
 FACE = """<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
   <rect width="{{ box.w }}" height="{{ box.h }}" fill="#ffffff"/>
-  {% if card.art %}<image href="{{ asset(card.art) }}" x="10" y="10" width="30" height="40"
-         preserveAspectRatio="xMidYMid slice"/>{% endif %}
+  {% if card.art is defined %}<image href="{{ asset(card.art) }}" x="10" y="10" width="30"
+         height="40" preserveAspectRatio="xMidYMid slice"/>{% endif %}
 </svg>
 """
 

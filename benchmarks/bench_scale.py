@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from workload import load
+
 HERE = Path(__file__).resolve().parent
 CHILD = """
 import sys, tempfile
@@ -32,18 +34,19 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="54,540,5400")
     args = parser.parse_args(argv)
-    parts = []
+    parts, peak = [], 0.0
     for cards in (int(s) for s in args.sizes.split(",")):
         code = CHILD.format(here=str(HERE), cards=cards)
         result = subprocess.run(
             [sys.executable, "-c", code], check=True, capture_output=True, text=True
         )
         seconds, rss, worker, pages = result.stdout.split()
+        peak = max(peak, float(rss), float(worker))
         per_k = float(seconds) / cards * 1000
         parts.append(
             f"cards={cards}:{seconds}s/{rss}MB+worker{worker}MB/{pages}p({per_k:.2f}s_per_1000)"
         )
-    print(" ".join(parts))
+    print(" ".join(parts) + f" peak_mb={peak:.0f} {load()}")
 
 
 if __name__ == "__main__":

@@ -88,6 +88,12 @@ def no_printer_profile(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["PNP_CONFIG"] = str(tmp_path_factory.mktemp("config") / "none.toml")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def own_digests(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The remembered file hashes of a test run are its own, not the user's cache."""
+    os.environ["PNP_DIGESTS"] = str(tmp_path_factory.mktemp("digests") / "digests.json")
+
+
 def _invoke(*args: object) -> Result:
     return CliRunner().invoke(cli, [str(a) for a in args])
 

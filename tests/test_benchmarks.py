@@ -39,10 +39,15 @@ def test_bench_cards_compares_with_the_floor():
     assert figures["cards"] == "20"
     # a sheet for the inventory (its back blank), then 3 sheets of 9 fronts with their backs
     assert figures["pages"] == "8"
-    pnp, floor = float(figures["pnp_seconds"]), float(figures["floor_seconds"])
-    assert float(figures["time_ratio"]) == pytest.approx(pnp / floor, rel=0.1, abs=0.02)
+    for kind in ("cpu", "build_cpu", "wall"):  # CPU of all processes first, wall beside
+        pnp, floor = float(figures[f"pnp_{kind}"]), float(figures[f"floor_{kind}"])
+        assert floor > 0 and pnp > 0, figures
+        assert float(figures[f"{kind}_ratio"]) == pytest.approx(pnp / floor, rel=0.1, abs=0.05)
+    # the whole process holds the build and the interpreter's start
+    assert float(figures["pnp_cpu"]) > float(figures["pnp_build_cpu"])
     size = int(figures["pnp_bytes"]) / int(figures["floor_bytes"])
     assert float(figures["size_ratio"]) == pytest.approx(size, abs=0.01)
+    assert figures["load"].endswith("cores")
 
 
 def test_bench_art_embeds_each_png_once():
@@ -62,8 +67,9 @@ def test_bench_scale_gives_time_and_memory_for_each_size():
 def test_bench_bundled_builds_cold_warm_and_after_a_change():
     figures = run("bench_bundled.py", "--runs", "1")
     assert figures["games"] == "5"
-    cold, warm = float(figures["cold_seconds"]), float(figures["warm_seconds"])
+    cold, warm = float(figures["cold_cpu"]), float(figures["warm_cpu"])
     assert warm < cold  # nothing changed: nothing is built again
+    assert float(figures["warm_extra_cpu"]) < warm  # the interpreter's start taken off
 
 
 def test_bench_serve_times_a_save_to_its_picture():
@@ -72,6 +78,7 @@ def test_bench_serve_times_a_save_to_its_picture():
     save, plan = float(figures["save_to_picture_ms"]), float(figures["plan_ms"])
     assert 0 < plan < save <= float(figures["save_to_picture_max_ms"])  # the plan is a part
     assert float(figures["full_plan_ms"]) > 0
+    assert 0 <= float(figures["server_cpu_per_save"]) < 60
 
 
 def test_bench_exports_gives_time_and_memory_of_both_exports():
@@ -89,3 +96,20 @@ def test_bench_photo_gives_time_memory_and_the_pixels_kept():
     width, height = map(int, figures["image"].split("x"))
     assert height <= 946 and width <= 1419, figures  # 40 mm tall at 600 dpi, its 3:2 kept
     assert 0 < float(figures["peak_mb"]) < 500, figures
+    # the card without the photo builds too: the extra is over a real build
+    assert float(figures["extra_seconds"]) < float(figures["seconds"]), figures
+
+
+def test_bench_all_puts_each_goal_beside_its_figure():
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_all.py"), "--only", "bench_cli"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=BENCHMARKS.parent,
+    )
+    row = [line for line in result.stdout.splitlines() if line.startswith("pnp --help")]
+    assert len(row) == 1, result.stdout
+    figure = float(row[0].split()[-3])
+    assert figure > 0 and row[0].endswith("yes" if figure < 0.2 else "NO"), row
+    assert result.returncode == (0 if figure < 0.2 else 1)

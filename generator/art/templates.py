@@ -6,6 +6,7 @@ fields. Errors name the template and line, and the spec entry being drawn.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import traceback
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.meta
 from lxml import etree
 from markupsafe import Markup
 
@@ -164,6 +166,8 @@ class TemplateRenderer:
         self.overflows: list[Overflow] = []
         self._drawing: Subject | None = None
         self._callers: dict[str, jinja2.Template] = {}
+        self._shared: dict[str, str] = {}  # a render that draws no piece's fields, by its key
+        self._shareable_templates: dict[str, bool] = {}
         self.env.globals["asset"] = lambda name: resolve_asset(game.root, name)
 
     def render_design(
@@ -176,6 +180,10 @@ class TemplateRenderer:
     ) -> str:
         """The SVG text of one side of a design, drawn by ``template`` in ``box``."""
         spec = design.component.spec
+        own = _own_look(design, side)
+        shared = self._shared_key(design, template, box, side, extra, own)
+        if shared is not None and shared in self._shared:
+            return self._shared[shared]
         fields = design.fields()
         context = {
             "piece": fields,
@@ -183,15 +191,50 @@ class TemplateRenderer:
             "component": {"id": design.component.id, "title": spec.title},
             "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},
-            "style": merged_style(
-                self.game.spec.style, spec.style, design.entry.fields() if design.entry else {}
-            ),
+            "style": merged_style(self.game.spec.style, spec.style, own),
             "box": box,
             "side": side,
             **(extra or {}),
         }
         subject = Subject(design.component.id, design.name, *design.where)
-        return self.render(template, context, describe(design), design.locate, subject)
+        svg = self.render(template, context, describe(design), design.locate, subject)
+        if shared is not None:
+            self._shared[shared] = svg
+        return svg
+
+    def _shared_key(
+        self,
+        design: Design,
+        template: str,
+        box: dict[str, Any],
+        side: str,
+        extra: dict[str, Any] | None,
+        own: dict[str, Any],
+    ) -> str | None:
+        """What a render of ``template`` depends on when the template draws nothing of the
+        piece itself (a common back): its SVG is then the same for every piece with this
+        key, rendered once per build. None for a template that reads the piece, records
+        overflows against it, or draws other templates."""
+        if not self._shareable(template):
+            return None
+        spec = design.component.spec
+        style = merged_style(self.game.spec.style, spec.style, own)
+        try:
+            return json.dumps(
+                [template, design.component.id, spec.title, box, side, extra, style],
+                sort_keys=True,
+                default=_refuse,
+            )
+        except (TypeError, ValueError):  # a value the key cannot say all of: render it
+            return None
+
+    def _shareable(self, template: str) -> bool:
+        """Whether ``template`` reads no piece's fields, calls no function that records an
+        overflow at the piece, and includes, imports or extends nothing (read once)."""
+        found = self._shareable_templates.get(template)
+        if found is None:
+            found = self._shareable_templates[template] = _reads_no_piece(self.env, template)
+        return found
 
     def _fit(
         self,
@@ -383,6 +426,14 @@ class TemplateRenderer:
             self._drawing = None
 
 
+def _own_look(design: Design, side: str) -> dict[str, Any]:
+    """A piece's own style keys for ``side``: none on a back of a deck whose backs are alike
+    (a card's own look is its face's: its back stays like every other)."""
+    if side == "back" and getattr(design.component.spec, "backs", "differ") == "alike":
+        return {}
+    return design.entry.fields() if design.entry else {}
+
+
 NO_ATTRIBUTE = re.compile(r"'dict object' has no attribute '([^']*)'")
 ADDING = re.compile(r"can only concatenate str|unsupported operand type\(s\) for [-+*/]")
 
@@ -408,6 +459,57 @@ def designer_terms(exc: Exception) -> str:
     if isinstance(exc, jinja2.TemplateError):
         return message
     return f"the template failed: {type(exc).__name__}: {message}"
+
+
+OVERFLOWS = frozenset({"fit", "textbox"})  # globals that record an overflow at the piece
+OTHER_TEMPLATES = (jinja2.nodes.Include, jinja2.nodes.Import, jinja2.nodes.FromImport)
+
+
+def _reads_no_piece(env: jinja2.Environment, template: str) -> bool:
+    """Whether ``template``'s source names no piece (``piece``, a kind's noun: any name
+    a piece's fields go by), no ``fit`` or ``textbox``, and no other template."""
+    try:
+        assert env.loader is not None
+        source = env.loader.get_source(env, template)[0]
+    except Exception:  # noqa: BLE001 - not found, unreadable: the render reports it
+        return False
+    found = _SOURCES_READ.get(source)
+    if found is None:
+        if len(_SOURCES_READ) >= SOURCES_KEPT:
+            _SOURCES_READ.clear()
+        found = _SOURCES_READ[source] = _source_reads_no_piece(env, source)
+    return found
+
+
+SOURCES_KEPT = 256  # templates whose reading is kept in one process
+# by the template's text: read once per process (pnp serve plans with a new environment
+# after each save, and every renderer's environment parses alike)
+_SOURCES_READ: dict[str, bool] = {}
+
+
+def _source_reads_no_piece(env: jinja2.Environment, source: str) -> bool:
+    """``_reads_no_piece`` of a template's text."""
+    try:
+        tree = env.parse(source)
+    except jinja2.TemplateSyntaxError:  # the render reports it
+        return False
+    if any(tree.find_all((jinja2.nodes.Extends, *OTHER_TEMPLATES))):
+        return False
+    loaded = {node.name for node in tree.find_all(jinja2.nodes.Name) if node.ctx == "load"}
+    # (the environment's globals are not among the undeclared names)
+    return jinja2.meta.find_undeclared_variables(tree) <= SHARED_NAMES and not loaded & OVERFLOWS
+
+
+# what a template that draws no piece may name: the component, the game, the style, the box
+SHARED_NAMES = frozenset(
+    {"component", "deck", "game", "style", "box", "side", "range", "wrap", "ink_saver"}
+    | {"readable", "tint", "asset", "text_fits", "loop", "true", "false", "none"}
+)
+
+
+def _refuse(value: object) -> object:
+    """For a shared render's key: a value JSON cannot say all of (the render is not shared)."""
+    raise TypeError(type(value).__name__)
 
 
 def _template_position(exc: Exception, name: str, game: Game) -> tuple[Path, int | None]:

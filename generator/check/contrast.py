@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -28,8 +29,10 @@ from PIL import Image
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.art.inks import linear, relative_luminance
 from generator.art.layers import Layered
 from generator.check.printed import PrintedText, Tally
+from generator.layout.inksaver import outlined
 from generator.layout.pack import ComponentPlan, Pack
 from generator.layout.sheetflow import HEADING_INK, HEADING_SCALE
 from generator.model.designs import Design
@@ -174,17 +177,8 @@ def rendered(artworks: Sequence[object], dpi: float = DPI) -> list[Image.Image]:
     return images
 
 
-def _linear(channel: float) -> float:
-    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
-
-
-LINEAR = [_linear(v / 255) for v in range(256)]
-
-
-def luminance(rgb: RGB) -> float:
-    """WCAG's relative luminance of an sRGB colour (0-1 channels)."""
-    r, g, b = (_linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+LINEAR = [linear(v / 255) for v in range(256)]
+luminance = relative_luminance  # WCAG's relative luminance of an sRGB colour (0-1 channels)
 
 
 def ratio(a: float, b: float) -> float:
@@ -309,15 +303,15 @@ def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> tuple[Path, int] 
 
 def _placed(pack: Pack) -> dict[str, tuple[str, str, str]]:
     """Every piece of art the pack prints at full size, once, with the component, piece and
-    side it is first printed as: faces, backs (not in ink-saver mode, where backs are
-    outlines), the title bands of token pages."""
+    side it is first printed as: faces, backs (but those the ink saver prints as outlines),
+    the title bands of token pages."""
     found: dict[str, tuple[str, str, str]] = {}
     for sheet in pack.sheets:
         for page in (sheet.front, sheet.back):
             if page is None:
                 continue
             for p in page.placements:
-                if p.piece.flowed or (p.side == "back" and pack.options.ink_saver):
+                if p.piece.flowed or outlined(pack, p):
                     continue
                 key = p.piece.face if p.side == "front" else p.piece.back
                 if key:
@@ -333,16 +327,14 @@ def low_contrast(pack: Pack) -> tuple[LowContrast, ...]:
     text and ratio (the first piece, and how many more), then the reference sheets'
     headings."""
     placed = _placed(pack)
-    arts = [pack.art.drawing(key) for key in placed]
+    measures = _measured_all(pack, list(placed))
     components = {plan.component.id: plan for plan in pack.components}
     designs = {(p.component.id, d.name): d for p in pack.components for d in p.designs}
     tally: Tally[LowContrast] = Tally()
-    for (component, piece, side), artwork, image in zip(
-        placed.values(), arts, rendered(arts), strict=True
-    ):
+    for (component, piece, side), runs in zip(placed.values(), measures, strict=True):
         plan = components.get(component)
         design = designs.get((component, piece))
-        for run, reached, behind in measured(artwork, image):
+        for run, reached, behind in runs:
             colours = (hex_colour(run.colour), hex_colour(behind), round(reached, 2))
             where = (component, side, needed(run.size), *colours)
             place = (component, piece, side)
@@ -352,6 +344,33 @@ def low_contrast(pack: Pack) -> tuple[LowContrast, ...]:
         if isinstance(plan.component.spec, SheetSpec):
             tally.found.update(_headings(pack, plan))
     return tuple(sorted(tally.found.values(), key=lambda c: (c.component, c.ratio, c.text)))
+
+
+Measured = tuple[tuple[Run, float, RGB], ...]  # the texts of one piece of art under ratio
+MEASURED_KEPT = 4000  # pieces of art whose measure is kept between plans in one process
+_MEASURED: OrderedDict[tuple[str, str, bool], Measured] = OrderedDict()
+
+
+def _measured_all(pack: Pack, keys: list[str]) -> list[Measured]:
+    """The texts under ratio of each piece of art ``keys``: kept between plans of one
+    process (``pnp serve``, ``--watch``) by the art's key (the hash of its SVG), its game
+    and ink-saver mode, so that after a one-card edit only that card's art is rendered and
+    measured again; art that draws other files is always measured afresh."""
+    base, ink_saver = str(pack.art.base), pack.art.ink_saver
+    found: dict[str, Measured] = {}
+    for key in keys:
+        kept = _MEASURED.get((key, base, ink_saver))
+        if kept is not None and key not in pack.art.reading:
+            _MEASURED.move_to_end((key, base, ink_saver))
+            found[key] = kept
+    missing = [key for key in keys if key not in found]
+    arts = [pack.art.drawing(key) for key in missing]
+    for key, artwork, image in zip(missing, arts, rendered(arts), strict=True):
+        found[key] = tuple(measured(artwork, image))
+        _MEASURED[(key, base, ink_saver)] = found[key]
+    while len(_MEASURED) > MEASURED_KEPT:
+        _MEASURED.popitem(last=False)
+    return [found[key] for key in keys]
 
 
 def _found(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.layout.impose import flip_axis, offset_room
+from generator.layout.inksaver import outlined
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Box, Fold, Page, Placement
@@ -174,7 +175,7 @@ def page_ink(pack: Pack, page: Page, number: int) -> list[Ink]:
 def _art(pack: Pack, p: Placement) -> Ink:
     """A piece's art on the page: its bleed box (clipped), or its outline (an ink-saver
     back)."""
-    if p.side == "back" and pack.options.ink_saver:
+    if outlined(pack, p):
         return Ink("the outline of a back", (p.x, p.y, p.w, p.h), p.piece)
     return Ink(f"the {p.side} art", p.bleed_box, p.piece)
 

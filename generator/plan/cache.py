@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import stat
+import time
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -24,6 +25,9 @@ from generator.paths import PathRefused, chunks, read_text
 ENGINE = Path(__file__).resolve().parents[1]  # the generator package
 MAX_HASHED = 64_000_000  # bytes: a larger file counts by its size and time, not its content
 MAX_HASHED_TOTAL = 256_000_000  # bytes hashed in one tree: the files past it count likewise
+MAX_DIGESTS = 50_000  # files whose hash is remembered between commands (past it: forgotten)
+DIGESTS_VERSION = 1
+RACY_NS = 2_000_000_000  # a file changed this recently is read again next time
 
 
 def _hash_tree(digest: hashlib._Hash, folder: Path, skip: tuple[str, ...] = ()) -> None:
@@ -64,8 +68,8 @@ def _entries(folder: Path, skip: tuple[str, ...]) -> Iterator[Path]:
 
 
 def _hash_file(digest: hashlib._Hash, root: Path, path: Path, left: int) -> int:
-    """Feed one file to ``digest`` (its content when it is at most ``left`` bytes); the
-    bytes hashed."""
+    """Feed one file to ``digest`` (the hash of its content when it is at most ``left``
+    bytes, read again only when its size or times changed); the bytes counted as hashed."""
     hashed = 0
     try:
         info = path.lstat()
@@ -76,15 +80,89 @@ def _hash_file(digest: hashlib._Hash, root: Path, path: Path, left: int) -> int:
         elif info.st_size > min(MAX_HASHED, left):
             digest.update(f"large {info.st_size} {info.st_mtime_ns}".encode())
         else:
-            for piece in chunks(root, path, MAX_HASHED):
-                digest.update(piece)
-                hashed += len(piece)
+            content, hashed = _content(root, path, info)
+            digest.update(b"sha256 " + content.encode())
     except PathRefused as exc:  # swapped for a link or a pipe meanwhile: the loader says so
         digest.update(f"refused {exc}".encode())
     except OSError as exc:  # unreadable: its error is the loader's to report
         digest.update(f"unreadable {exc.errno}".encode())
     digest.update(b"\0")
     return hashed
+
+
+def _content(root: Path, path: Path, info: os.stat_result) -> tuple[str, int]:
+    """The SHA-256 of a regular file's content and its size: remembered by its size, times
+    and inode (``digests``), else read through the gate."""
+    stamp = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+    known = digests().get(str(path))
+    if known is not None and known[:4] == stamp:
+        return known[4], info.st_size
+    content = hashlib.sha256()
+    hashed = 0
+    for piece in chunks(root, path, MAX_HASHED):
+        content.update(piece)
+        hashed += len(piece)
+    found = content.hexdigest()
+    # a file changed within the clock's last moments may change again with the same times
+    if hashed == info.st_size and time.time_ns() - info.st_mtime_ns > RACY_NS:
+        digests().put(str(path), [*stamp, found])
+    return found, hashed
+
+
+class Digests:
+    """The content hashes of files already read, by path, with the size, times and inode
+    they had: kept in a file of the user's cache between commands, so that a build with
+    nothing to do reads no unchanged file. A file whose size, modification or status-change
+    time or inode differs is read again (an edit that puts the modification time back still
+    changes the status-change time)."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.known: dict[str, list] = {}
+        self.changed = False
+        if path is not None:
+            try:
+                loaded = json.loads(path.read_text(encoding="utf-8"))
+                if isinstance(loaded, dict) and loaded.get("version") == DIGESTS_VERSION:
+                    self.known = loaded["files"]
+            except (OSError, ValueError, KeyError, TypeError):
+                pass  # none yet, or unreadable: everything is read
+
+    def get(self, name: str) -> list | None:
+        found = self.known.get(name)
+        return found if isinstance(found, list) and len(found) == 5 else None
+
+    def put(self, name: str, entry: list) -> None:
+        if len(self.known) >= MAX_DIGESTS:
+            self.known.clear()
+        self.known[name] = entry
+        self.changed = True
+
+    def save(self) -> None:
+        """Write what was learnt (atomically; a failure only costs reading again)."""
+        if not self.changed or self.path is None:
+            return
+        data = json.dumps({"version": DIGESTS_VERSION, "files": self.known})
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(data, encoding="utf-8")
+            os.replace(temporary, self.path)
+            self.changed = False
+        except OSError:
+            temporary.unlink(missing_ok=True)
+
+
+@cache
+def digests() -> Digests:
+    """This process's remembered content hashes (PNP_DIGESTS names their file; empty: none
+    kept)."""
+    named = os.environ.get("PNP_DIGESTS")
+    if named is not None:
+        return Digests(Path(named) if named else None)
+    import platformdirs  # only when a build checks its packs
+
+    return Digests(platformdirs.user_cache_path("pnp") / "digests.json")
 
 
 @cache
@@ -101,6 +179,7 @@ def pack_key(game_root: Path, settings: dict) -> str:
     digest = hashlib.sha256(engine_key().encode())
     _hash_tree(digest, game_root, skip=("__pycache__", OWN_OUTPUT))
     digest.update(json.dumps(settings, sort_keys=True).encode())
+    digests().save()
     return digest.hexdigest()
 
 

@@ -56,6 +56,13 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def cores_asked() -> bool:
+    """Whether PNP_JOBS names how many cores to use (else work that costs CPU to split is
+    kept in one process)."""
+    wanted = os.environ.get("PNP_JOBS", "")
+    return wanted.isdigit() and int(wanted) > 0
+
+
 def can_fork() -> bool:
     """Whether ``map_forked`` may fork here: Linux, not in a worker, and not while this
     process does its own share beside workers (the cores are taken)."""

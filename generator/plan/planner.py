@@ -98,6 +98,7 @@ class Planner:
         self.memo: dict[int, Made] = memo if memo is not None else {}
         self.share = share  # (index, workers) in a worker making its share of the art
         self.made = 0  # designs whose art was asked for so far: the memo's key
+        self._template_paths: dict[str, Path] = {}
 
     def make(self, make: Callable[[], T], skipped: T) -> T:
         """A design's art, ``make()``: made here, taken from what a worker made, or, in a
@@ -186,11 +187,15 @@ class Planner:
         return self.store(template, svg, f"{side} of {describe(design)}")
 
     def template_path(self, template: str) -> Path:
-        """The file of ``template`` (the game's own before the shared one)."""
-        return next(
-            (d / template for d in self.game.template_dirs() if (d / template).is_file()),
-            Path(template),
-        )
+        """The file of ``template`` (the game's own before the shared one), looked up once
+        per build: every design drawn by it asks."""
+        found = self._template_paths.get(template)
+        if found is None:
+            found = self._template_paths[template] = next(
+                (d / template for d in self.game.template_dirs() if (d / template).is_file()),
+                Path(template),
+            )
+        return found
 
     def store(self, template: str, svg: str, where: str) -> str:
         """Store SVG rendered by ``template``; the key of its art."""

@@ -19,7 +19,10 @@ from generator.plan.components import plan_component
 from generator.plan.planner import Made, Planner
 from generator.svg.compiler import Drawer
 
-SHARED_DESIGNS = 48  # designs a game needs before its art is made on several cores
+SHARED_DESIGNS = 48  # designs a game needs before its art is made on several cores (PNP_JOBS)
+# ... unless PNP_JOBS asks for cores: a worker plans the whole game again and sends its art
+# back, ~25% more CPU in all, so it is forked only where it saves seconds of waiting
+SHARED_DESIGNS_UNASKED = 2000
 
 
 @dataclass
@@ -35,12 +38,12 @@ class Share:
 
 def made_on_all_cores(game: Game, paper_name: str, options: PrintOptions) -> list[Share]:
     """The art of a game with many designs, made in forked workers, each taking every n-th
-    design (nothing when there is one core, or too little to be worth a fork)."""
+    design (nothing when there is one core, or too little to be worth a fork's CPU)."""
     workers = parallel.cores()
     if workers < 2 or not parallel.can_fork():
         return []
     count = sum(len(designs(c, game.spec.colours)) for c in game.components)
-    if count < SHARED_DESIGNS:
+    if count < (SHARED_DESIGNS if parallel.cores_asked() else SHARED_DESIGNS_UNASKED):
         return []
     shares = [(index, workers) for index in range(workers)]
     return parallel.map_forked(

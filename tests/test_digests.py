@@ -1,0 +1,92 @@
+"""A build with nothing to do reads no unchanged file: each file's hash is remembered with
+its size, times and inode (in PNP_DIGESTS, else the user's cache), and read again only when
+one of those changed; an edit is always seen, even one that puts the file's size and
+modification time back."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.plan import cache
+
+OLD_NS = 1_600_000_000 * 10**9  # 2020: long past the racy window
+
+
+@pytest.fixture
+def remembered(tmp_path, monkeypatch):
+    """This test's own digests file, and a count of the files read through the gate."""
+    monkeypatch.setenv("PNP_DIGESTS", str(tmp_path / "digests.json"))
+    cache.digests.cache_clear()
+    cache.engine_key()  # once per process: the game's files are what is counted
+    read: list[Path] = []
+    chunks = cache.chunks
+
+    def counted(root, path, limit):
+        read.append(path)
+        return chunks(root, path, limit)
+
+    monkeypatch.setattr(cache, "chunks", counted)
+    yield read
+    cache.digests.cache_clear()
+
+
+def _game(root: Path) -> Path:
+    (root / "templates").mkdir(parents=True)
+    for name, text in {"game.yaml": "title: T\n", "templates/face.svg.j2": "<svg/>\n"}.items():
+        (root / name).write_text(text, encoding="utf-8")
+        os.utime(root / name, ns=(OLD_NS, OLD_NS))
+    return root
+
+
+def test_unchanged_files_are_not_read_again_in_a_later_command(tmp_path, remembered):
+    game = _game(tmp_path / "g")
+    first = cache.pack_key(game, {})
+    assert len(remembered) == 2
+    cache.digests.cache_clear()  # a new command: what was learnt comes from the file
+    remembered.clear()
+    assert cache.pack_key(game, {}) == first
+    assert remembered == []
+
+
+def test_an_edit_that_keeps_size_and_modification_time_is_seen(tmp_path, remembered):
+    game = _game(tmp_path / "g")
+    first = cache.pack_key(game, {})
+    spec = game / "game.yaml"
+    spec.write_text("title: U\n", encoding="utf-8")  # the same size
+    os.utime(spec, ns=(OLD_NS, OLD_NS))  # and the same time, put back
+    cache.digests.cache_clear()
+    remembered.clear()
+    assert cache.pack_key(game, {}) != first
+    assert remembered == [spec]  # that file alone is read again
+
+
+def test_the_key_is_the_same_whether_a_hash_was_remembered_or_not(tmp_path, remembered):
+    game = _game(tmp_path / "g")
+    learnt = cache.pack_key(game, {})
+    remembered_key = cache.pack_key(game, {})
+    (tmp_path / "digests.json").unlink()
+    cache.digests.cache_clear()
+    assert learnt == remembered_key == cache.pack_key(game, {})
+
+
+def test_a_file_changed_just_now_is_read_again_next_time(tmp_path, remembered):
+    game = _game(tmp_path / "g")
+    (game / "game.yaml").write_text("title: V\n", encoding="utf-8")  # its time is now
+    cache.pack_key(game, {})
+    cache.digests.cache_clear()
+    remembered.clear()
+    cache.pack_key(game, {})
+    assert remembered == [game / "game.yaml"]
+
+
+def test_a_broken_digests_file_only_costs_reading_again(tmp_path, remembered):
+    game = _game(tmp_path / "g")
+    first = cache.pack_key(game, {})
+    (tmp_path / "digests.json").write_text("{not json", encoding="utf-8")
+    cache.digests.cache_clear()
+    remembered.clear()
+    assert cache.pack_key(game, {}) == first
+    assert len(remembered) == 2
