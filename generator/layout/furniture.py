@@ -72,6 +72,21 @@ def _tile(page: Page) -> str | None:
     return next((p.tile for p in page.placements if p.tile and p.tile != "whole"), None)
 
 
+def counted_as(pack: Pack, page: Page) -> tuple[bool, str] | None:
+    """What a page's 'sheet N of M' counts it among: the tiles of its board, or the sheets of
+    its first component (a page that ends a deck and holds the next one's first cards counts
+    as the deck's: 'Event deck · Setup card · sheet 7 of 7'), or of a shared title such as
+    the counter sheets; None for a page that is no numbered sheet (the contents, a map)."""
+    if page.inventory is not None or page.side == "notes":
+        return None
+    if page.assembly is not None and not is_tile(page):
+        return None
+    titles = {plan.component.id: plan.component.spec.title for plan in pack.components}
+    first = titles.get(page.components[0], "") if page.components else ""
+    lead = first if first and page.title.startswith(first) else page.title
+    return is_tile(page), lead
+
+
 def label_text(pack: Pack, page: Page, number: int) -> str:
     """The label of page ``number``: the game, the page's components, its sheet and side."""
     return pack.words.text(

@@ -17,10 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 from generator.errors import SpecError, SpecFailure
-from generator.layout.furniture import label_text
+from generator.layout.furniture import counted_as, label_text
 from generator.layout.pack import Pack
 from generator.output import inventory
-from generator.plan.numbering import counted_as
 from generator.svg import shaping
 
 MAX_SAID = 12  # disagreements listed before the rest are counted
@@ -44,17 +43,18 @@ def read_pages(path: Path) -> list[str]:
         document.close()
 
 
-def read_bookmarks(path: Path) -> dict[str, int]:
-    """Each top-level bookmark's title and the page (from 1) it opens."""
+def read_bookmarks(path: Path) -> list[tuple[str, int]]:
+    """Each top-level bookmark's title and the page (from 1) it opens, in order."""
     import pypdfium2
 
     document = pypdfium2.PdfDocument(str(path))
     try:
-        out: dict[str, int] = {}
+        out: list[tuple[str, int]] = []
         for item in document.get_toc(max_depth=1):
-            index = item.get_dest().get_index() if item.get_dest() is not None else None
+            dest = item.get_dest()
+            index = dest.get_index() if dest is not None else None
             if index is not None:
-                out.setdefault(item.get_title(), index + 1)
+                out.append((item.get_title(), index + 1))
         return out
     finally:
         document.close()
@@ -144,14 +144,17 @@ def read_back(pack: Pack, path: Path) -> list[str]:
 
 
 def _bookmarks(pack: Pack, path: Path) -> list[str]:
-    """Components whose bookmark does not open their first page."""
+    """Components whose bookmark does not open their first page (two components may share a
+    title: each needs its own bookmark at its own page)."""
     marks = read_bookmarks(path)
+    titles = {title for title, _ in marks}
     drawn = drawn_pages(pack)
     out = []
     for plan in pack.components:
         title, pages = plan.component.spec.title, drawn[plan.component.id]
-        if pages and title in marks and marks[title] != pages[0]:
-            out.append(f"the bookmark {title!r} opens page {marks[title]}, not {pages[0]}")
+        if pages and title in titles and (title, pages[0]) not in marks:
+            opens = ", ".join(str(page) for t, page in marks if t == title)
+            out.append(f"the bookmark {title!r} opens page {opens}, not {pages[0]}")
     return out
 
 

@@ -3,7 +3,7 @@ those pages, so their count is settled first) are known."""
 
 from __future__ import annotations
 
-from generator.layout.furniture import is_tile
+from generator.layout.furniture import counted_as
 from generator.layout.pack import Pack
 from generator.layout.sheets import Page
 from generator.output import inventory
@@ -51,21 +51,6 @@ def _number(pack: Pack) -> None:
             pages = by_id[owner].pages
             if not pages or pages[-1] != at:
                 pages.append(at)
-
-
-def counted_as(pack: Pack, page: Page) -> tuple[bool, str] | None:
-    """What a page's 'sheet N of M' counts it among: the tiles of its board, or the sheets of
-    its first component (a page that ends a deck and holds the next one's first cards counts
-    as the deck's: 'Event deck · Setup card · sheet 7 of 7'), or of a shared title such as
-    the counter sheets; None for a page that is no numbered sheet (the contents, a map)."""
-    if page.inventory is not None or page.side == "notes":
-        return None
-    if page.assembly is not None and not is_tile(page):
-        return None
-    titles = {plan.component.id: plan.component.spec.title for plan in pack.components}
-    first = titles.get(page.components[0], "") if page.components else ""
-    lead = first if first and page.title.startswith(first) else page.title
-    return is_tile(page), lead
 
 
 def _label_sheets(pack: Pack) -> None:
