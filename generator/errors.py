@@ -110,3 +110,40 @@ class SpecFailure(Exception):
 
 class WorkerLost(Exception):
     """A worker process ended without finishing its work (killed, or out of memory)."""
+
+
+DRAWING = re.compile(r"^(?P<head>.*) \((?:while drawing )?(?P<where>[^()]*)\)$", re.DOTALL)
+MAX_PIECES_NAMED = 3  # pieces named when one template mistake stops many
+
+
+def said_once(errors: list[SpecError]) -> list[SpecError]:
+    """Errors at one template line that differ only in the piece being drawn, said once with
+    how many pieces it stops and the first few of them (in the order first found)."""
+    groups: dict[tuple[Path, int | None, str], list[str]] = {}
+    order: list[SpecError | tuple[Path, int | None, str]] = []
+    for error in errors:
+        found = DRAWING.match(error.message)
+        if found is None:
+            order.append(error)
+            continue
+        key = (error.path, error.line, found["head"])
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(found["where"])
+    out = []
+    for item in order:
+        if isinstance(item, SpecError):
+            out.append(item)
+            continue
+        pieces = groups[item]
+        if len(pieces) == 1:
+            out.append(SpecError(item[0], item[1], f"{item[2]} (while drawing {pieces[0]})"))
+            continue
+        named = "; ".join(pieces[:MAX_PIECES_NAMED])
+        more = (
+            f"; and {len(pieces) - MAX_PIECES_NAMED} more" if len(pieces) > MAX_PIECES_NAMED else ""
+        )
+        said = f"{item[2]} (the same for {len(pieces)} pieces: {named}{more})"
+        out.append(SpecError(item[0], item[1], said))
+    return out

@@ -145,7 +145,7 @@ def read_bytes(root: Path, path: Path, kind: str) -> bytes:
     inside ``root``: ``PathRefused`` for a link out, a missing or unreadable file, anything but
     a regular file, or a file larger than its kind may be, before any of it is read."""
     limit = FILE_BYTES[kind]
-    with os.fdopen(_open(root, path, limit, kind)[0], "rb") as handle:
+    with os.fdopen(_open(root, path, limit, kind)[0], "rb") as handle, _read_error():
         data = handle.read(limit + 1)
     if len(data) > limit:  # it grew while being read
         raise TooLarge(len(data), limit, kind)
@@ -158,9 +158,25 @@ def chunks(root: Path, path: Path, limit: int, size: int = 1 << 20) -> Iterator[
     should the file grow while it is read."""
     with os.fdopen(_open(root, path, limit, "hashed")[0], "rb") as handle:
         left = limit
-        while left > 0 and (piece := handle.read(min(size, left))):
+        while left > 0:
+            with _read_error():
+                piece = handle.read(min(size, left))
+            if not piece:
+                break
             left -= len(piece)
             yield piece
+
+
+@contextlib.contextmanager
+def _read_error() -> Iterator[None]:
+    """A read that fails on the disk (EIO, a vanished network share) as ``PathRefused`` in
+    the user's terms, for the caller to say at the file: never a traceback."""
+    try:
+        yield
+    except OSError as exc:
+        raise PathRefused(
+            f"cannot be read ({exc.strerror or exc}); copy it again or check the disk"
+        ) from None
 
 
 def read_text(root: Path, path: Path, kind: str, encoding: str = "utf-8") -> str:

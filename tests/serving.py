@@ -9,11 +9,11 @@ import http.client
 import json
 import shutil
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from click.testing import CliRunner
+from waiting import PATIENCE, stamp
 
 from generator.cli import cli
 from generator.serve.live import Preview
@@ -65,8 +65,9 @@ def serving(roots: list[Path], cache: Path, base: Settings | None = None) -> Ite
     engine = threading.Thread(target=preview.run, daemon=True)
     engine.start()
     with running(server):
+        assert server.watching.wait(PATIENCE), "the games' folders were never watched"
         yield server
-    engine.join(timeout=5)
+    engine.join(timeout=PATIENCE)
 
 
 def request(
@@ -74,7 +75,7 @@ def request(
 ) -> tuple[int, dict[str, str], bytes]:
     """The status, headers and body of one request, the path sent as it is written."""
     host, port = server.server_address[:2]
-    connection = http.client.HTTPConnection(host, port, timeout=120)
+    connection = http.client.HTTPConnection(host, port, timeout=PATIENCE)
     try:
         connection.request(method, path, headers=headers or {})
         answer = connection.getresponse()
@@ -94,13 +95,16 @@ def pieces(view: dict) -> dict[tuple[str, str], dict]:
     return {(c["id"], p["name"]): p for c in view["components"] for p in c["pieces"]}
 
 
-def until(check: Callable[[], object], seconds: float = 30, step: float = 0.1) -> object:
-    """``check()`` once it is true (AssertionError after ``seconds``)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not so within {seconds} s")
-        time.sleep(step)
+def includes(found: dict, root: Path, *paths: Path) -> bool:
+    """Whether a state was planned from ``paths`` as they are now (files under ``root``)."""
+    files = found.get("files", {})
+    return all(files.get(p.relative_to(root).as_posix()) == stamp(p) for p in paths)
+
+
+def state_after(server: Server, query: str, root: Path, *paths: Path) -> dict:
+    """The state asked for after writing ``paths``: it must hold every one of those writes
+    (the preview's promise: a state request waits for a plan begun after it)."""
+    found = state(server, query)
+    files = {p.relative_to(root).as_posix(): stamp(p) for p in paths}
+    assert includes(found, root, *paths), (files, found.get("files"))
+    return found

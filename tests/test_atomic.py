@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from waiting import PATIENCE
 
 from generator.output import atomic, manifest
 from generator.output.atomic import TMP_MARK, replacing
@@ -33,7 +34,7 @@ def run_real_cli(*args: object) -> subprocess.CompletedProcess[str]:
         text=True,
         cwd=REPO,
         env=env,
-        timeout=120,
+        timeout=PATIENCE,
     )
 
 
@@ -246,7 +247,7 @@ def test_a_commit_killed_between_its_renames_is_rolled_back_by_the_next_command(
         [sys.executable, "-c", KILLED_COMMIT, str(folder), f"{GAME}.pdf"],
         cwd=REPO,
         capture_output=True,
-        timeout=60,
+        timeout=PATIENCE,
     )
     assert killed.returncode == -9, killed.stderr
     assert (folder / f"{GAME}.pdf").read_bytes().startswith(b"the new build's")  # mixed
@@ -303,7 +304,7 @@ def test_calibrate_here_never_writes_through_a_link(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=PATIENCE,
     )
     assert run.returncode == 0, run.stderr
     assert victim.read_text() == "precious\n"
@@ -342,7 +343,7 @@ def test_a_pack_folder_that_cannot_be_written_exits_3_even_without_its_lock_file
                 capture_output=True,
                 text=True,
                 cwd=REPO,
-                timeout=300,
+                timeout=PATIENCE,
             )
             for extra in ((), ("--paper", "letter"))
         ]

@@ -28,9 +28,21 @@ def words(text: str) -> set[str]:
     return set(WORD.findall(ICON.sub("", text)))
 
 
+# The assembly map's miniature of a board prints its labels at 3-5 pt, read back as letters
+# scattered over the page ("if" of a German "Schiff"); every piece's own text is 6 pt or more
+# (the check's floor), so leaving out smaller text leaves out nothing there is to translate.
+# Only upright text: pdfplumber's size of a turned character is its width, not its size.
+SMALLEST = 5.5  # points
+
+
+def legible(obj: dict) -> bool:
+    upright = obj.get("object_type") == "char" and obj.get("upright")
+    return not upright or obj.get("size", 0) >= SMALLEST
+
+
 def page_words(pdf: Path) -> list[set[str]]:
     with pdfplumber.open(pdf) as doc:
-        return [words(page.extract_text() or "") for page in doc.pages]
+        return [words(page.filter(legible).extract_text() or "") for page in doc.pages]
 
 
 def translated_words(root: Path, language: str) -> set[str]:
@@ -98,3 +110,24 @@ def test_a_printed_field_kept_as_a_code_is_found(pnp, tmp_path):
     template.write_text(text.replace("factions.hint: text", "factions.hint: code"))
     found = slips(pnp, root, tmp_path / "out")
     assert any("nobody" in hit for _, hit in found["de"]), found
+
+
+def test_every_bundled_game_is_in_two_languages_and_one_in_a_right_to_left_one():
+    """Every bundled game ships a second language, each with its catalog (so the check above
+    runs on all of them), and one ships Hebrew or Arabic, so anyone can look at a
+    right-to-left pack."""
+    games = sorted(p.parent for p in BUNDLED.glob("*/game.yaml"))
+    declared = {
+        root.name: yaml.safe_load((root / "game.yaml").read_text(encoding="utf-8"))["languages"]
+        for root in games
+    }
+    assert len(declared) == 5 and all(len(langs) >= 2 for langs in declared.values()), declared
+    for name, languages in declared.items():
+        for language in languages[1:]:
+            assert (BUNDLED / name / "locale" / f"{language}.po").is_file(), (name, language)
+    assert sorted(declared) == TRANSLATED
+    right_to_left = {n for n, langs in declared.items() if {"he", "ar"} & set(langs)}
+    assert right_to_left, declared
+    for name in right_to_left:
+        for language in {"he", "ar"} & set(declared[name]):
+            assert catalogs.engine_file(BUNDLED / name, language).is_file(), (name, language)

@@ -18,7 +18,8 @@ RED, BLUE = (224, 16, 16), (16, 16, 224)
 TEMPLATES = {
     "card.svg.j2": ("kind: deck\nsize: poker\nface: card.svg.j2\n", "cards", "title: X"),
     "card-back.svg.j2": (
-        "kind: deck\nsize: poker\nface: text-card.svg.j2\nback: card-back.svg.j2\n",
+        # a back takes a card's own look only when the deck says its backs differ
+        "kind: deck\nsize: poker\nface: text-card.svg.j2\nback: card-back.svg.j2\nbacks: differ\n",
         "cards",
         "text: x",
     ),
@@ -68,7 +69,7 @@ def _printed(tmp_path: Path, pnp, template: str, style: str = "", accents: bool 
     assert result.exit_code == 0, result.output
     out = tmp_path / "out" / "looks"
     items = json.loads((out / "manifest.json").read_text())["items"]
-    side = "back" if template == "card-back.svg.j2" else "front"
+    side = "back" if template in ("card-back.svg.j2", "alike") else "front"
     found = {}
     with pdfium.PdfDocument(str(out / "looks.pdf")) as doc:
         for item in items:
@@ -87,6 +88,18 @@ def _printed(tmp_path: Path, pnp, template: str, style: str = "", accents: bool 
                 )
                 found.setdefault(item["name"], card_area(page, item, (0, 0, w, h), DPI))
     return found
+
+
+def test_a_back_keeps_the_decks_look_when_backs_are_alike(tmp_path, pnp):
+    spec, key, fields = TEMPLATES["card-back.svg.j2"]
+    TEMPLATES["alike"] = (spec.replace("backs: differ\n", ""), key, fields)
+    try:
+        areas = _printed(tmp_path, pnp, "alike")
+    finally:
+        del TEMPLATES["alike"]
+    assert set(areas) == {"red", "blue"}, areas.keys()
+    for name in ("red", "blue"):
+        assert _share(areas[name], RED) == 0 and _share(areas[name], BLUE) == 0, name
 
 
 @pytest.mark.parametrize("template", sorted(TEMPLATES))

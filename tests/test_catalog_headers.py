@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from waiting import PATIENCE
 
 from generator.i18n import pofile
 from generator.i18n.plurals import PluralError
@@ -82,7 +83,7 @@ def test_every_way_to_ask_babel_for_a_hundred_million_forms_is_refused_in_little
         input=json.dumps(cases),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PATIENCE,
         check=True,
     )
     found = json.loads(done.stdout)

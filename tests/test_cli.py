@@ -14,6 +14,7 @@ import pypdf
 import pytest
 import yaml
 from click.testing import CliRunner
+from waiting import PATIENCE
 
 from generator.cli import cli
 from generator.i18n.strings import english
@@ -81,7 +82,7 @@ def test_python_m_generator_help():
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=PATIENCE,
     )
     assert proc.returncode == 0, proc.stderr
     for command in ("build", "check", "list", "schema"):
@@ -324,7 +325,7 @@ def test_a_build_with_nothing_to_do_does_not_load_the_engine(bundled_build):
         "    print(exit.code, loaded)\n"
     )
     run = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=PATIENCE
     )
     assert run.returncode == 0, run.stderr
     assert "is up to date" in run.stdout

@@ -257,7 +257,7 @@ MISTAKES = {
     "an ODS whose zip points before itself": (
         "cards.ods",
         _zip_pointing_before_itself(_ods(ROWS)),
-        "cards.ods: not an OpenDocument spreadsheet",
+        "cards.ods: not a spreadsheet file (it is no zip archive)",
     ),
     "a number cell of value 'one' in an ODS": (
         "cards.ods",

@@ -4,10 +4,12 @@ code, and a message that names the file and its line or row and says how to fix 
 
 from __future__ import annotations
 
+import datetime
 import io
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -50,6 +52,47 @@ DROP_SHADOW = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20">
   <circle cx="10" cy="10" r="8" fill="#c33" style="filter:url(#s)"/>
 </svg>"""
 BOMB_PNG = png_header_only(30_000, 30_000)  # says 900 megapixels in a few bytes
+
+
+def workbook(make: Callable[[Any], None]) -> bytes:
+    """An .xlsx made by openpyxl (which saves no calculated values), ``make`` given it."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    make(book)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+XHEAD = ["title", "type", "text", "cost", "count"]
+XROWS = [["First Light", "Action", "Draw two.", 1, 2], ["Storm", "Event", "Rain.", 2, 1]]
+
+
+def _sheet(book: Any, name: str, rows: list[list[Any]], first: bool = False) -> Any:
+    sheet = book.active if first else book.create_sheet(name)
+    sheet.title = name
+    for cells in rows:
+        sheet.append(cells)
+    return sheet
+
+
+def _hidden_first(book: Any) -> None:
+    _sheet(book, "Notes", [["just notes"]], first=True).sheet_state = "hidden"
+    _sheet(book, "Cards", [XHEAD, *XROWS])
+
+
+def _merged(book: Any) -> None:
+    _sheet(book, "Cards", [XHEAD, *XROWS], first=True).merge_cells("C1:D1")
+
+
+TO_XLSX = {"cards.yaml": lambda t: t.replace("cards.csv", "cards.xlsx")}
+
+SUM_FACE = """<svg xmlns="http://www.w3.org/2000/svg" {{ box.svg_attrs }}>
+  <text x="5" y="10" font-size="4">{{ card.title }}</text>
+  <text x="5" y="20" font-size="4">{{ card.cost + 1 }}</text>
+</svg>
+"""
 
 Edit = Callable[[str], str] | str | bytes | None
 # name: ({file: new content, or a function of the old text; None deletes}, command, exit, said)
@@ -338,6 +381,21 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         2,
         ("cards.csv:2", "cannot be read as an image"),
     ),
+    "a broken SVG picture": (
+        {
+            "cards.csv": csv(rows=row(0, art="art/logo.svg")),
+            "art/logo.svg": '<svg xmlns="http://www.w3.org/2000/svg"><circle r="5"',
+        },
+        ("check",),
+        0,
+        (
+            "warning: 'art/logo.svg'",
+            "is not well-formed SVG",
+            "line 1 of the picture",
+            "save it as SVG again",
+            "cards.csv:2",
+        ),
+    ),
     "a picture of 900 megapixels": (
         {"cards.csv": csv(rows=row(0, art="art/huge.png")), "art/huge.png": BOMB_PNG},
         ("check",),
@@ -390,6 +448,12 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         1,
         ("lucky-coin",),
     ),
+    "a text many times too long for its card": (  # not thousands of mm (issue 37)
+        {"cards.csv": csv(rows=row(1, text=" ".join(["word"] * 990)))},
+        ("check",),
+        1,
+        ("cards.csv:3: text does not fit: lucky-coin", "times the box's height at 6.0 pt"),
+    ),
     # --- fonts -----------------------------------------------------------------------------------
     "a font file that is not there": (
         {"game.yaml": lambda t: t + "fonts:\n  - {family: Quill, file: fonts/Quill.otf}\n"},
@@ -433,6 +497,122 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         ("preview",),
         1,
         ("not built (--force builds anyway)",),
+    ),
+    # --- issue 37: what was silent or unclear ----------------------------------------------
+    "--lang all with a mistake in the specs": (
+        {
+            "game.yaml": lambda t: t + "languages: [en, de]\n",
+            "cards.yaml": lambda t: t.replace("size: poker ", "size: pokr "),
+        },
+        ("check", "--lang", "all"),
+        2,
+        ("cards.yaml:4: size: unknown card size 'pokr'; use one of poker",),
+    ),
+    "a workbook whose first sheet is hidden": (
+        {**TO_XLSX, "cards.xlsx": workbook(_hidden_first)},
+        ("check",),
+        2,
+        ("cards.xlsx: the first sheet, 'Notes', is hidden", "{from: cards.xlsx, sheet: Cards}"),
+    ),
+    "a workbook with its cards on another sheet": (
+        {
+            **TO_XLSX,
+            "cards.xlsx": workbook(
+                lambda b: (
+                    _sheet(b, "Readme", [["About these cards"]], first=True),
+                    _sheet(b, "Cards", [XHEAD, *XROWS]),
+                )
+            ),
+        },
+        ("check",),
+        2,
+        ("cards.xlsx:1: sheet 'Readme' has no rows below", "{from: cards.xlsx, sheet: Cards}"),
+    ),
+    "a formula with no saved value": (
+        {
+            **TO_XLSX,
+            "cards.xlsx": workbook(
+                lambda b: _sheet(b, "Cards", [XHEAD, [*XROWS[0][:3], "=1+1", 2]], first=True)
+            ),
+        },
+        ("check",),
+        2,
+        ("cards.xlsx:2: column 'cost': the formula =1+1 has no saved value", "save it"),
+    ),
+    "an Excel date in a number column": (
+        {
+            **TO_XLSX,
+            "cards.xlsx": workbook(
+                lambda b: _sheet(
+                    b, "Cards", [XHEAD, [*XROWS[0][:3], datetime.date(2024, 3, 1), 2]], first=True
+                )
+            ),
+        },
+        ("check",),
+        2,
+        ("cards.xlsx:2: column 'cost': 2024-03-01 is a date", "format the column as Text"),
+    ),
+    "merged heading cells": (
+        {**TO_XLSX, "cards.xlsx": workbook(_merged)},
+        ("check",),
+        2,
+        ("cards.xlsx:2: a value in column 4, which has no heading", "unmerge them"),
+    ),
+    "a template adding a number to an empty cell, on every card": (
+        {
+            "templates/face.svg.j2": SUM_FACE,
+            "cards.yaml": lambda t: t.replace("face: card.svg.j2", "face: face.svg.j2"),
+            "cards.csv": csv(rows=[r.replace(",1,,card,", ",,,card,") for r in ROWS]),
+        },
+        ("check",),
+        2,
+        (
+            "face.svg.j2:3: the template does arithmetic with a text (an empty cell is a text, "
+            "not 0): write (value or 0)|float",
+            "(the same for 3 pieces: card 'first-light' of ",
+            "mine/cards.csv:2; card 'lucky-coin' of ",
+            "1 error in the specs",
+        ),
+    ),
+    "a template reading a field no row has": (
+        {
+            "templates/face.svg.j2": SUM_FACE.replace("card.cost + 1", "card.nope.x"),
+            "cards.yaml": lambda t: t.replace("face: card.svg.j2", "face: face.svg.j2"),
+        },
+        ("check",),
+        2,
+        (
+            "face.svg.j2:3: the template reads a field 'nope' that this piece does not have",
+            "write .get('nope', '')",
+            "(the same for 3 pieces",
+        ),
+    ),
+    "two rows with one title": (
+        {"cards.csv": csv(rows=[*ROWS, "Storm,Event,Another storm.,,,,bolt,,1"])},
+        ("check",),
+        0,
+        (
+            "cards.csv:5: warning: a second card titled 'Storm' (as row 4): it gets the id "
+            "'storm-2' beside 'storm'",
+            "delete this row and give row 4 the count of both",
+            "add a 'name' column",
+        ),
+    ),
+    "an expect: key that names no component": (
+        {"game.yaml": lambda t: t + "expect:\n  card: 5\n"},
+        ("check",),
+        0,
+        ("game.yaml:19: card: no component has the id 'card' yet (the components: cards)",),
+    ),
+    "an expect: key that names no kind of a component": (
+        {"game.yaml": lambda t: t + "expect:\n  cards/stormy: 1\n"},
+        ("check",),
+        1,
+        (
+            "game.yaml:19: cards/stormy: the rulebook count is 1 but the specs generate 0; "
+            "no piece or group of 'cards' is called 'stormy'; it has: first-light, "
+            "lucky-coin, storm",
+        ),
     ),
 }
 
@@ -481,3 +661,120 @@ def test_a_designer_mistake_is_said_at_its_file_and_row(starter, pnp, tmp_path, 
     if command[0] in ("build", "preview") and status:
         pdf = tmp_path / "out" / "mine" / "mine.pdf"
         assert not pdf.exists() or pdf.read_bytes() == before, "a pack printed that failed"
+
+
+TRANSLATED = {"Action": "Aktion", "Treasure": "Schatz", "Event": "Ereignis"}
+
+
+@pytest.mark.parametrize(
+    "recipe, status",
+    [("Action, Action, Treasure, Treasure, Event", 0), ("Action, Treasure, Treasure, Event", 1)],
+)
+def test_a_recipe_compares_what_the_designer_wrote_in_every_language(
+    starter, pnp, tmp_path, recipe, status
+):
+    """A recipe keyed on a printed, translated field passes in German when it passes in
+    English, and fails the same way, in the designer's words (issue 37)."""
+    components = tmp_path / "components"
+    root = components / "mine"
+    shutil.copytree(starter, root)
+    game = root / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8")
+        + f"languages: [en, de]\nrecipes:\n  cards:\n    identify: [type]\n"
+        f"    cards:\n      - {{type: [{recipe}]}}\n",
+        encoding="utf-8",
+    )
+    assert pnp("i18n", "init", "mine", "de", "--components", components).exit_code == 0
+    po = root / "locale" / "de.po"
+    text = po.read_text(encoding="utf-8")
+    for source, german in TRANSLATED.items():
+        text = text.replace(f'msgid "{source}"\nmsgstr ""', f'msgid "{source}"\nmsgstr "{german}"')
+    po.write_text(text, encoding="utf-8")
+    said = {}
+    for language in ("en", "de"):
+        result = pnp("check", "mine", "--components", components, "--lang", language)
+        said[language] = result.stdout + result.stderr
+        assert (
+            "recipes ok: cards" in said[language] if status == 0 else "too many" in said[language]
+        )
+        assert not any(german in said[language] for german in TRANSLATED.values()), said[language]
+    if status:
+        assert "game.yaml:20: cards: 1 x Action too many (type)" in said["de"]
+
+
+def test_values_yaml_would_read_as_something_else_print_as_written(starter, pnp, tmp_path):
+    """'1:2' (YAML 1.1's base-60 number 62), 'no' (false) and '1e3' on a card print as the
+    designer wrote them (issue 37); quoted or not, true stays a yes and 12 a number."""
+    from pypdf import PdfReader
+
+    from generator.model.yamlsource import parse_yaml
+
+    read = parse_yaml(Path("x.yaml"), "a: 1:2\nb: no\nc: 1e3\nd: Off\ne: true\nf: 12\ng: '7'\n")
+    assert read.data == {
+        "a": "1:2",
+        "b": "no",
+        "c": "1e3",
+        "d": "Off",
+        "e": True,
+        "f": 12,
+        "g": "7",
+    }
+    components = tmp_path / "components"
+    root = components / "mine"
+    shutil.copytree(starter, root)
+    spec = root / "cards.yaml"
+    spec.write_text(
+        spec.read_text(encoding="utf-8").replace(
+            "cards: {from: cards.csv}",
+            "cards:\n  - {name: odds, title: Odds, type: no, value: 1:2, cost: 1e3, count: 1}",
+        ),
+        encoding="utf-8",
+    )
+    result = pnp("build", "mine", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    text = " ".join(p.extract_text() for p in PdfReader(tmp_path / "out/mine/mine.pdf").pages)
+    words = text.split()
+    assert "1:2" in words and "no" in words and "1e3" in words, text
+    assert "62" not in words and "False" not in words, text
+
+
+@pytest.mark.parametrize("command", [("extract",), ("update",), ("init", "de")])
+def test_pnp_i18n_inside_the_folder_of_games_names_them(
+    starter, pnp, tmp_path, monkeypatch, command
+):
+    """``pnp i18n`` run inside components/ (a folder of games, not a game): it says which
+    games are there and the command with one (issue 37)."""
+    shutil.copytree(starter, tmp_path / "mine")
+    monkeypatch.chdir(tmp_path)
+    result = pnp("i18n", *command)
+    assert result.exit_code == 2
+    text = result.stdout + result.stderr
+    assert "Traceback" not in text
+    assert "this folder holds games (mine), not one game" in text, text
+    assert f"(pnp i18n {' '.join([command[0], 'mine', *command[1:]])} --components .)" in text
+
+
+def test_a_board_label_icon_with_no_icons_template_is_drawn_not_printed_as_text(pnp, tmp_path):
+    """A board label's ':drop:' on a board that names no icons template is drawn by the stock
+    icons, never printed as the text ':drop:' (issue 37)."""
+    from pypdf import PdfReader
+
+    harbour = Path(__file__).resolve().parent.parent / "docs" / "examples" / "harbour"
+    root = tmp_path / "components" / "harbour"
+    shutil.copytree(harbour, root)
+    board = root / "board.yaml"
+    text = board.read_text(encoding="utf-8")
+    dropped = ("icons:", "icons_at:", "  - {icon: coin")  # no icons template, no icon placed
+    text = "\n".join(ln for ln in text.splitlines() if not ln.startswith(dropped))
+    text = text.replace(", icon: star}", "}").replace(", marks: {6: drop}}", "}")
+    text = text.replace("{text: The tide rises", '{text: "The tide :drop: rises')
+    text = text.replace("each round, at:", 'each round", at:')
+    board.write_text(text + "\n", encoding="utf-8")
+    assert ":drop:" in board.read_text(encoding="utf-8") and "\nicons" not in text
+    result = pnp("build", "harbour", "--components", root.parent, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pages = PdfReader(tmp_path / "out" / "harbour" / "harbour.pdf").pages
+    words = " ".join(page.extract_text() for page in pages)
+    assert "The tide" in words and "rises each round" in words, words
+    assert ":drop:" not in words

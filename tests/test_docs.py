@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from test_bundled import CHECK_MODES
 
 from generator.cli.schema import spec_schema
 from generator.profile import load_profile
@@ -145,8 +147,23 @@ def test_the_example_games_build_and_pass_the_check_in_every_language(pnp, tmp_p
         assert result.exit_code == 0, result.output
         result = pnp("build", game, "--components", EXAMPLES, "--lang", "all", "--out", tmp_path)
         assert result.exit_code == 0, result.output
-        assert (tmp_path / game / "de" / f"{game}.pdf").is_file()
-    assert "harbour" in GAMES
+        languages = yaml.safe_load((EXAMPLES / game / "game.yaml").read_text("utf-8"))["languages"]
+        for language in languages:
+            assert (tmp_path / game / language / f"{game}.pdf").is_file()
+    assert {"harbour", "lanterns", "ridge", "orchard"} <= set(GAMES)
+
+
+@pytest.mark.acceptance
+@pytest.mark.parametrize("mode", CHECK_MODES)
+def test_the_example_games_pass_every_rule_in_every_print_mode(pnp, mode):
+    """The docs' example games (the wargame's gang-cut double-sided counters and tiled map, the
+    pad, the decks) print right in every mode the check simulates, with no warning at all."""
+    result = pnp("check", "--components", EXAMPLES, "--lang", "all", "--strict", *CHECK_MODES[mode])
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.stderr, result.stderr
+    for game in ("ridge", "orchard"):
+        assert f"({game})" in result.output
+    assert result.output.count("every back behind its own front") >= len(GAMES)
 
 
 def test_the_check_prints_each_message_as_the_docs_quote_it(pnp, tmp_path, monkeypatch):

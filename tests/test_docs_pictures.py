@@ -20,7 +20,8 @@ DOCS = REPO / "docs"
 sys.path.insert(0, str(DOCS))
 import make_pictures  # noqa: E402 - the docs' own scripts
 
-BUDGET = 600_000  # bytes of every picture together (370 KB when they came into git)
+BUDGET = 700_000  # bytes of every picture together (370 KB when they came into git, 630 KB
+# with the pictures of the wargame and roll-and-write examples)
 FIX = "run `make pictures` and commit docs/pictures/"
 
 

@@ -73,3 +73,38 @@ def test_no_docstring_names_a_module_that_is_gone():
 def test_a_module_that_is_gone_is_found():
     assert _resolves("model.loader") and _resolves("i18n.plurals.Forms")
     assert not _resolves("spec.loader") and not _resolves("model.loader.nothing_here")
+
+
+MAX_MODULE_LINES = 600  # the house rule (docs/contributing.md): a module a reader can hold
+MAX_FUNCTION_LINES = 60  # and a function that fits on a screen, decorators and docstring in
+
+
+def _too_long(source: str) -> list[tuple[str, int]]:
+    """The functions (and methods) of ``source`` longer than ``MAX_FUNCTION_LINES``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            length = (node.end_lineno or node.lineno) - first + 1
+            if length > MAX_FUNCTION_LINES:
+                found.append((node.name, length))
+    return found
+
+
+def test_no_module_or_function_is_over_the_house_size():
+    """No module of the package over 600 lines, no function over 60 (issue 42)."""
+    long_modules, long_functions = [], []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        where = path.relative_to(PACKAGE.parent)
+        if source.count("\n") > MAX_MODULE_LINES:
+            long_modules.append(f"{where}: {source.count(chr(10))} lines")
+        long_functions += [f"{where}: {name}() {n} lines" for name, n in _too_long(source)]
+    assert not long_modules, long_modules
+    assert not long_functions, long_functions
+
+
+def test_the_size_rule_finds_a_long_function():
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_FUNCTION_LINES))
+    assert _too_long(f"@decorated\ndef long():\n{body}\n") == [("long", 62)]
+    assert _too_long("def short():\n    return 1\n") == []

@@ -18,6 +18,7 @@ import numpy as np
 import pdfx_check
 import pikepdf
 import pymupdf
+import pypdf
 import pytest
 import softproof
 import yaml
@@ -245,12 +246,30 @@ def test_black_prints_the_printers_way() -> None:
 
 def test_sheets_hold_69_faces_on_at_most_10_by_7() -> None:
     grids = [(s.columns, s.rows, len(s.faces)) for s in tts.sheets_of(list(range(150)))]
-    assert grids == [(10, 7, 69), (10, 7, 69), (10, 2, 12)]
+    assert grids == [(10, 7, 69), (10, 7, 69), (7, 2, 12)], "12 faces and the hidden: 13 cells"
     assert [(s.columns, s.rows) for s in tts.sheets_of(list(range(2)))] == [(3, 1)]
+    for faces in range(1, 70):  # the fewest cells that hold the faces and the hidden image
+        (sheet,) = tts.sheets_of(list(range(faces)))
+        cells = sheet.columns * sheet.rows
+        assert sheet.columns <= 10 and sheet.rows <= 7 and cells >= faces + 1
+        exact = [c for c in range(1, 11) if (faces + 1) % c == 0 and (faces + 1) // c <= 7]
+        assert not exact or cells == faces + 1, f"{faces} faces: {sheet.columns}x{sheet.rows}"
+        fewer = [(c, r) for c in range(1, 11) for r in range(1, 8) if faces < c * r < cells]
+        assert fewer == [], f"{faces} faces: {sheet.columns}x{sheet.rows} where {fewer} hold them"
     for w, h in ((63.5, 88.9), (88.9, 63.5), (41, 63), (70, 120)):
         cw, ch = tts.card_px(w, h)
         assert cw * 10 <= tts.MAX_SIDE and ch * 7 <= tts.MAX_SIDE, (w, h)
         assert cw / ch == pytest.approx(w / h, rel=0.01)
+
+
+def test_the_hidden_image_takes_the_grids_last_cell() -> None:
+    faces = [Image.new("RGB", (4, 6), (0, 10 * n, 0)) for n in range(10)]
+    sheet = tts.Sheet(faces=list(range(10)), columns=6, rows=2)  # 11 cells, 12 in the grid
+    sheet_image = tts._grid(sheet, iter(faces), Image.new("RGB", (4, 6), "red"), (4, 6))
+    assert sheet_image.size == (24, 12)
+    assert sheet_image.getpixel((5 * 4 + 1, 6 + 1)) == (255, 0, 0), "TTS's hidden cell: the last"
+    assert sheet_image.getpixel((4 * 4 + 1, 6 + 1)) == (255, 255, 255), "the one left over"
+    assert sheet_image.getpixel((3 * 4 + 1, 6 + 1)) == (0, 90, 0), "the tenth face"
 
 
 def test_tts_deck(pnp, make_deck_game, tmp_path) -> None:
@@ -361,6 +380,56 @@ def test_vendor_tokens_are_chits_of_their_shape(pnp, make_deck_game, tmp_path) -
     (face,) = marks["faces"]
     with Image.open(out / "tokens/shop-thegamecrafter" / face["face"]) as image:
         assert image.size == (300, 300)
+
+
+FRAMED_TOKEN = FRAMED.replace("card.name", "token.name")
+
+
+def test_a_chit_not_of_the_products_size_is_scaled_to_its_cut(pnp, make_deck_game, tmp_path):
+    components = token_game(framed_deck(make_deck_game))
+    (components / "tokens/templates/face.svg.j2").write_text(FRAMED_TOKEN, encoding="utf-8")
+    out = tmp_path / "out"
+    args = ("export", "tokens", "--shop", "thegamecrafter", "--components", components)
+    result = pnp(*args, "--out", out)
+    assert result.exit_code == 0, result.output
+    said = "marks: 20×20 mm scaled by 0.952 to medium-square-chit (19.0×19.0 mm), its art reaching"
+    assert said in result.stdout, result.stdout
+    folder = out / "tokens/shop-thegamecrafter"
+    (marks,) = json.loads((folder / "thegamecrafter.json").read_text())["components"]
+    assert marks["scale"] == pytest.approx(19.05 / 20)
+    with Image.open(folder / marks["faces"][0]["face"]) as image:
+        assert image.size == (300, 300)
+        row = [image.convert("RGB").getpixel((x, 150)) for x in range(300)]
+    # the 20 mm mark's trim (blue) is the chit's 0.75 in cut, 37.5 px in from each side:
+    # printed at 20 mm, its edge was 0.475 mm (5.6 px) outside the cut
+    for x in (35, 264):  # 2 px outside the cut: the bleed
+        assert row[x][0] > 150 and row[x][2] < 100, (x, row[x])
+    for x in (40, 259):  # 2 px inside it: the mark's own art
+        assert row[x][2] > 150 and row[x][0] < 100, (x, row[x])
+
+
+def test_a_vendors_trimbox_is_its_products(pnp, make_deck_game, tmp_path) -> None:
+    components = framed_deck(make_deck_game, size="tarot", cards={"a": 1})  # 70 x 120 mm
+    out = tmp_path / "out"
+    args = ("export", "--shop", "drivethrucards", "--components", components, "--out", out)
+    result = pnp(*args)
+    assert result.exit_code == 0, result.output
+    assert "deck: 70×120 mm scaled by 1.005 to tarot-card (69.8×120.6 mm)" in result.stdout
+    pdf = out / "synth/shop-drivethrucards/deck.pdf"
+    reader = pypdf.PdfReader(pdf)
+    for page in reader.pages:  # the product's 2.75 x 4.75 in, with 1/8 in of bleed around it
+        assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, 216, 360], abs=0.01)
+        assert [float(v) for v in page.trimbox] == pytest.approx([9, 9, 207, 351], abs=0.01)
+        assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, 216, 360], abs=0.01)
+    with pymupdf.open(pdf) as document:  # the face: its art's trim (blue) reaches the cut
+        pixmap = document[1].get_pixmap(dpi=600, alpha=False)
+    face = Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples)
+    px = 600 / PT_PER_IN
+    for x, y in ((108, 9.5), (108, 350.5), (9.5, 180), (206.5, 180)):  # 0.18 mm inside the cut
+        r, _, b = face.getpixel((round(x * px), round((360 - y) * px)))
+        assert b > r + 60, f"the cut at ({x}, {y}) pt is not in the card's art: {(r, b)}"
+    r, _, b = face.getpixel((round(108 * px), round(8 * px)))  # in the bleed beyond it: red
+    assert r > b + 60, (r, b)
 
 
 def test_fit_scales_a_deck_to_the_nearest_product_and_says_so(

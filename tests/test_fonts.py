@@ -14,6 +14,7 @@ from pathlib import Path
 import fontmaking
 import pytest
 from pdfread import fonts_and_spans
+from waiting import PATIENCE
 
 DECK = "kind: deck\ntitle: Mine\nsize: poker\nface: face.svg.j2\ncards:\n"
 DECK += "  - {name: a, count: 1, title: TITLE}\n"
@@ -135,7 +136,7 @@ def test_a_woff2_font_without_brotli_says_how_to_install_it(tmp_path):
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=PATIENCE,
         env={**os.environ, "PNP_CONFIG": str(tmp_path / "none.toml")},
     )
     assert run.returncode == 2, run.stdout + run.stderr

@@ -43,6 +43,7 @@ import pypdf
 import pytest
 from children import hears_ctrl_c
 from PIL import Image
+from waiting import PATIENCE
 
 from generator.model.fields import MAX_COPIES
 from generator.model.sizes import paper_sizes
@@ -50,7 +51,7 @@ from generator.model.yamlsource import MAX_FILE_BYTES, MAX_NODES
 from generator.output.atomic import TMP_MARK
 
 REPO = Path(__file__).resolve().parent.parent
-TIMEOUT = 180  # s; a run that takes longer has hung
+TIMEOUT = PATIENCE  # s; a safety cap: a run that takes longer has hung
 SECRET = "TOPSECRET-4711"  # the text of every file outside the game folder
 PWNED = "PWNED"  # a file a template or spec would create if it could run a command
 
@@ -1645,7 +1646,7 @@ def test_yaml_nested_past_what_libyaml_survives_is_an_error_not_a_crash(tmp_path
         capture_output=True,
         text=True,
         cwd=Path(__file__).resolve().parent.parent,
-        timeout=120,
+        timeout=PATIENCE,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "deep.yaml" in run.stdout and re.search("nest|deep", run.stdout), run.stdout

@@ -19,6 +19,7 @@ import pytest
 from conftest import CARD_FACE
 from test_hostile import DECK, game, limited_build, pnp
 from test_sheets import ICON_SHEET, make_game, sheet
+from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parent.parent
 SURROGATES = {
@@ -75,7 +76,7 @@ def test_an_unreadable_home_is_a_warning_not_an_internal_error(tmp_path):
             env=env,
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=PATIENCE,
         )
     finally:
         home.chmod(0o755)
@@ -106,7 +107,7 @@ def test_ctrl_c_as_a_command_ends_prints_no_traceback(tmp_path):
         time.sleep(seconds * random.uniform(0.8, 1.1))
         with contextlib.suppress(ProcessLookupError):  # it ended already
             os.killpg(child.pid, signal.SIGINT)
-        _, stderr = child.communicate(timeout=60)
+        _, stderr = child.communicate(timeout=PATIENCE)
         # stopped (130, also while click parses the command line), killed by it before
         # Python listens (-2) or done (0); never click's own 'Aborted!' (exit 1)
         assert child.returncode in (0, 130, -2), (child.returncode, stderr)
@@ -128,7 +129,7 @@ def test_a_sheets_icons_leave_no_file_in_the_temp_folder(tmp_path):
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PATIENCE,
     )
     assert run.returncode == 0, run.stderr
     assert list(temp.iterdir()) == []

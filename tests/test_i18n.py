@@ -336,7 +336,7 @@ def test_a_single_word_no_template_declares_fails_the_check_until_declared(pnp, 
 def test_a_column_a_sheet_prints_is_text_and_a_field_nothing_uses_is_left_alone(pnp, game):
     """A deck's field shown in a sheet's table prints, whatever the deck's templates say; a
     field no template names and no table shows cannot print, so it is neither offered nor an
-    error, even when it reads like a code."""
+    error, even when it reads like a code: only a warning that it prints nowhere."""
     cards = game / "cards.yaml"
     text = cards.read_text().replace('"#aa7733"}', '"#aa7733", hint: nobody, spare: alpha}')
     cards.write_text(text)
@@ -359,5 +359,6 @@ def test_a_column_a_sheet_prints_is_text_and_a_field_nothing_uses_is_left_alone(
     assert "printed: a column of a table on Rules" in found["nobody"].auto_comments
     init_german(pnp, game, {**GERMAN, "nobody": "niemand", "Rules": "Regeln"})
     result = pnp("check", GAME, "--components", game.parent, "--lang", "de")
-    assert "spare" not in result.stderr and "'alpha'" not in result.stderr, result.stderr
+    assert "field 'spare'" not in result.stderr and "'alpha'" not in result.stderr, result.stderr
+    assert "warning: column 'spare' is used by no field of face.svg.j2" in result.stderr
     assert "not translated into de: 'Who'" in result.stderr  # the header is text too

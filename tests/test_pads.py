@@ -210,6 +210,30 @@ def test_elements_take_what_they_measure_and_no_more():
     assert die_icon("die-6") is not None and die_icon("die-7") is None
 
 
+def test_a_small_map_is_drawn_by_the_boards_grid_module():
+    """A pad's grid with a coordinate scheme, terrain, a hexside and a path is drawn as a
+    board's grid: each hex's coordinate printed, the terrain's fill, the river and the road."""
+    grid = {
+        "cols": 4,
+        "rows": 3,
+        "layout": "hex-flat",
+        "cell": 12,
+        "coords": "wargame",
+        "terrains": [{"name": "woods", "fill": "#99cc99"}],
+        "cells": [{"cell": "0201", "terrain": "woods"}],
+        "hexsides": [{"cell": "0202", "side": "NE", "style": "river"}],
+        "paths": [{"cells": "0101 0201 0301", "style": "road"}],
+    }
+    element = PadElement(grid=grid)
+    assert element.grid is not None and element.grid.mapped
+    svg = draw_side([element], (5, 5, 85, 60), Look(), None, None)
+    for coordinate in ("0101", "0401", "0303"):
+        assert f">{coordinate}<" in svg, coordinate
+    assert "#99cc99" in svg.lower()
+    plain = draw_side([PadElement(grid={"cols": 4, "rows": 3})], (5, 5, 85, 60), Look(), None, None)
+    assert "0101" not in plain and plain.count("<polygon") == 12
+
+
 def test_numbers_count_up_or_down_and_must_match_the_boxes():
     assert PadElement(boxes=3, numbers="12-10").shown == ["12", "11", "10"]
     with pytest.raises(ValueError, match="2 numbers for 3 boxes"):
@@ -239,6 +263,20 @@ MISTAKES = {
     "too much": ("elements:\n  - space: 100\n  - boxes: 5\n    size: 40\n", 5, "take"),
     "a sheet larger than the page": ("size: 300 x 200\nelements:\n  - text: Hi\n", 3, "smaller"),
     "more up than fit": ("size: 95 x 135\nup: 6\nelements:\n  - text: Hi\n", 4, "4 do"),
+    "a map's cell off the grid": (
+        "elements:\n  - grid:\n      cols: 3\n      rows: 2\n      coords: wargame\n"
+        "      terrains: [{name: woods, fill: '#99cc99'}]\n"
+        "      cells: [{cell: '0405', terrain: woods}]\n",
+        4,
+        "0405",
+    ),
+    "a map's unknown terrain": (
+        "elements:\n  - grid:\n      cols: 3\n      rows: 2\n      coords: wargame\n"
+        "      terrains: [{name: woods, fill: '#99cc99'}]\n"
+        "      cells: [{cell: '0101', terrain: wood}]\n",
+        4,
+        "woods",
+    ),
 }
 
 

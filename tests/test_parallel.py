@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from conftest import BUNDLED
 from lxml import etree
 from reportlab.lib.fonts import tt2ps
+from waiting import until
 
 from generator.errors import ErrorList
 from generator.model.designs import designs
@@ -27,8 +29,16 @@ from generator.svg.safexml import SAFE_PARSER
 GAMES = ("candiescollectors", "chaos-cove", "chocolate-coin", "chocolate-market", "schokoly")
 
 
+_MARKS: Path | None = None  # where each worker marks that it began (set before the fork)
+
+
 def _pid_of(item: int) -> tuple[int, int]:
-    time.sleep(0.05)  # long enough that one worker cannot take every item before the other starts
+    """The item and the process that took it; with ``_MARKS`` set, an item waits until two
+    workers have each begun one (no time allowance: one worker cannot take every item before
+    the other starts, however busy the machine)."""
+    if _MARKS is not None:
+        (_MARKS / str(os.getpid())).touch()
+        until(lambda: len(list(_MARKS.iterdir())) >= 2)
     return item, os.getpid()
 
 
@@ -38,8 +48,9 @@ def _fail_on_three(item: int) -> int:
     return item
 
 
-def test_work_is_spread_over_forked_workers_and_comes_back_in_order(monkeypatch):
+def test_work_is_spread_over_forked_workers_and_comes_back_in_order(monkeypatch, tmp_path):
     monkeypatch.setenv("PNP_JOBS", "2")
+    monkeypatch.setattr(sys.modules[__name__], "_MARKS", tmp_path)
     results = parallel.map_forked(_pid_of, list(range(6)), weight=lambda i: i)
     assert [item for item, _ in results] == list(range(6))
     pids = {pid for _, pid in results}

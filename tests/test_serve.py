@@ -16,7 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -29,18 +29,22 @@ from serving import (
     CSV_CARDS,
     REPO,
     card_row,
+    includes,
     make_games,
     pieces,
     request,
     serving,
     state,
+    state_after,
     write_rows,
 )
+from waiting import PATIENCE, until
 
 from generator.cli import cli
 from generator.model.designs import designs
 from generator.plan.games import load_games, plan_games
 from generator.serve.pictures import SHEET_DPI
+from generator.serve.settings import Settings
 
 SCHOKOLY = "game=schokoly"
 DECK = "game=deck"
@@ -119,7 +123,7 @@ def test_a_changed_row_redraws_that_card_alone(server, games):
     rows[2] = card_row(3, "Dragon Hoard")
     write_rows(deck, rows)
     try:
-        after_state = state(server, DECK)
+        after_state = state_after(server, DECK, deck, deck / "cards.csv")
         after = pieces(after_state["view"])
         changed = {key for key in after if after[key]["sides"] != before.get(key, {}).get("sides")}
         assert changed == {("cards", "dragon-hoard")}
@@ -132,7 +136,7 @@ def test_a_changed_row_redraws_that_card_alone(server, games):
         assert card["sides"][1] == old["sides"][1] and card["sides"][0] != old["sides"][0]
     finally:
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
-    assert pieces(state(server, DECK)["view"]) == before
+    assert pieces(state_after(server, DECK, deck, deck / "cards.csv")["view"]) == before
 
 
 def test_an_unknown_icon_and_an_unread_column_are_shown_where_they_are(server, games):
@@ -148,7 +152,7 @@ def test_an_unknown_icon_and_an_unread_column_are_shown_where_they_are(server, g
         "\n".join([text[0] + ",Suit", *(line + ",hearts" for line in text[1:])]) + "\n", "utf-8"
     )
     try:
-        view = state(server, DECK)["view"]
+        view = state_after(server, DECK, deck, csv)["view"]
         (found,) = [
             f for f in pieces(view)[("cards", "card-4")]["findings"] if f["kind"] == "warning"
         ]
@@ -160,7 +164,7 @@ def test_an_unknown_icon_and_an_unread_column_are_shown_where_they_are(server, g
         )
     finally:
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
-    state(server, DECK)  # the rows put back are planned before the next test listens
+    state_after(server, DECK, deck, deck / "cards.csv")  # planned before the next test listens
 
 
 def test_the_pictures_drawn_are_counted_for_the_terminal(server, games):
@@ -174,12 +178,7 @@ def test_the_pictures_drawn_are_counted_for_the_terminal(server, games):
         return heard[-1][2].append
 
     def finished() -> bool:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if all(len(ticks) == total for _, total, ticks in heard):
-                return True
-            time.sleep(0.05)
-        return False
+        return bool(until(lambda: all(len(ticks) == total for _, total, ticks in heard)))
 
     server.preview.progress = progress
     deck = games / "deck"
@@ -190,20 +189,21 @@ def test_the_pictures_drawn_are_counted_for_the_terminal(server, games):
     rows[5] = card_row(6, "Moon Gate")
     write_rows(deck, rows)
     try:
-        card = pieces(state(server, DECK)["view"])[("cards", "moon-gate")]
+        found = state_after(server, DECK, deck, deck / "cards.csv")
+        card = pieces(found["view"])[("cards", "moon-gate")]
         picture(server, card["sides"][0]["picture"])
         assert finished()
         assert heard == [("drawing deck", 1, ["cards moon-gate"])], heard
     finally:
         server.preview.progress = lambda label, total: lambda what: None
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
-    state(server, DECK)  # the rows put back are planned before the next test listens
+    state_after(server, DECK, deck, deck / "cards.csv")  # planned before the next test listens
 
 
 def test_a_listening_page_is_told_of_a_change(server, games):
     deck = games / "deck"
     host, port = server.server_address[:2]
-    connection = http.client.HTTPConnection(host, port, timeout=30)
+    connection = http.client.HTTPConnection(host, port, timeout=PATIENCE)
     connection.request("GET", f"/api/events?{DECK}")
     stream = connection.getresponse()
     assert stream.headers["Content-Type"].startswith("text/event-stream")
@@ -221,14 +221,13 @@ def test_a_listening_page_is_told_of_a_change(server, games):
     first = next_state()
     rows = [card_row(n) for n in range(1, CSV_CARDS + 1)]
     rows[0] = card_row(1, "Saved Just Now")
-    started = time.monotonic()
     write_rows(deck, rows)
     try:
-        pushed = next_state()
-        took = time.monotonic() - started
+        pushed = next_state()  # pushed unasked: the watch saw the write (a part of it first?)
+        while not includes(pushed, deck, deck / "cards.csv"):
+            pushed = next_state()
         assert pushed["version"] > first["version"]
         assert ("cards", "saved-just-now") in pieces(pushed["view"])
-        assert took < 5, took
     finally:
         connection.close()
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
@@ -240,7 +239,7 @@ def test_a_spec_error_is_shown_at_its_line_beside_the_last_good_render(server, g
     before = state(server, DECK)
     spec.write_text(good.replace("size: poker", "size: [poker"), encoding="utf-8")
     try:
-        broken = state(server, DECK)
+        broken = state_after(server, DECK, spec.parent, spec)
         assert broken["errors"], broken
         first = broken["errors"][0]
         assert first["file"] == "cards.yaml"
@@ -248,10 +247,12 @@ def test_a_spec_error_is_shown_at_its_line_beside_the_last_good_render(server, g
         assert first["line"] in (line, line + 1)  # YAML names the line it stopped on
         assert broken["stale"] is True
         assert pieces(broken["view"]) == pieces(before["view"])  # the last good render
+        assert broken["view"]["check"]["passed"] is True  # that render's check passed...
+        assert broken["passed"] is False  # ...but the page's verdict is not that, beside errors
     finally:
         spec.write_text(good, encoding="utf-8")
-    fixed = state(server, DECK)
-    assert not fixed["errors"] and fixed["stale"] is False
+    fixed = state_after(server, DECK, spec.parent, spec)
+    assert not fixed["errors"] and fixed["stale"] is False and fixed["passed"] is True
 
 
 def test_findings_are_shown_on_the_pieces_they_are_on(server, games):
@@ -263,7 +264,7 @@ def test_findings_are_shown_on_the_pieces_they_are_on(server, games):
     write_rows(deck, rows)
     game_file.write_text(good + "expect:\n  cards: 99\n", encoding="utf-8")
     try:
-        found = state(server, DECK)
+        found = state_after(server, DECK, deck, deck / "cards.csv", game_file)
         view = found["view"]
         card = pieces(view)[("cards", "card-5")]
         (overflow,) = [f for f in card["findings"] if f["kind"] == "overflow"]
@@ -282,7 +283,8 @@ def test_findings_are_shown_on_the_pieces_they_are_on(server, games):
     finally:
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
         game_file.write_text(good, encoding="utf-8")
-    assert state(server, DECK)["view"]["check"]["passed"] is True
+    fixed = state_after(server, DECK, deck, deck / "cards.csv", game_file)
+    assert fixed["view"]["check"]["passed"] is True
 
 
 def test_low_contrast_is_shown_on_the_pieces_at_its_line(server, games):
@@ -292,7 +294,7 @@ def test_low_contrast_is_shown_on_the_pieces_at_its_line(server, games):
     good = game_file.read_text(encoding="utf-8")
     game_file.write_text(good.replace('accent: "#2f4f7f"', 'accent: "#d8e0ee"'), "utf-8")
     try:
-        view = state(server, DECK)["view"]
+        view = state_after(server, DECK, game_file.parent, game_file)["view"]
         found = {
             k: [f for f in p["findings"] if f["kind"] == "contrast"]
             for k, p in pieces(view).items()
@@ -305,14 +307,14 @@ def test_low_contrast_is_shown_on_the_pieces_at_its_line(server, games):
         assert view["check"]["passed"] is False
     finally:
         game_file.write_text(good, encoding="utf-8")
-    view = state(server, DECK)["view"]
+    view = state_after(server, DECK, game_file.parent, game_file)["view"]
     assert not any(f["kind"] == "contrast" for p in pieces(view).values() for f in p["findings"])
     assert view["check"]["passed"] is True
 
 
 def test_another_language_and_other_print_options(server):
     english = state(server, SCHOKOLY)
-    assert english["languages"] == ["en", "de"]
+    assert english["languages"] == ["en", "de", "he"]
     german = state(server, SCHOKOLY + "&lang=de")
     assert german["view"]["language"] == "de" and german["settings"]["lang"] == "de"
     labels = {p["label"] for p in pieces(german["view"]).values()}
@@ -398,7 +400,7 @@ def test_a_link_out_of_the_game_is_not_followed(server, games, tmp_path):
     rows[1][7] = "art/leak.png"
     write_rows(deck, rows)
     try:
-        leaked = state(server, DECK)
+        leaked = state_after(server, DECK, deck, deck / "cards.csv")
         (error,) = leaked["errors"]
         assert "leak.png" in error["message"]
         assert error["file"] == "cards.csv" and error["line"] == 3
@@ -412,7 +414,7 @@ def test_a_link_out_of_the_game_is_not_followed(server, games, tmp_path):
     finally:
         (deck / "art" / "leak.png").unlink()
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
-    assert not state(server, DECK)["errors"]
+    assert not state_after(server, DECK, deck, deck / "cards.csv")["errors"]
 
 
 # --- the command --------------------------------------------------------------------------
@@ -463,13 +465,13 @@ def test_the_command_listens_on_loopback_writes_only_its_folder_and_stops_on_ctr
     try:
         host, port = re.match(r"http://([\d.]+):(\d+)/", url).groups()
         assert host == "127.0.0.1"
-        with socket.create_connection((host, int(port)), timeout=5):
+        with socket.create_connection((host, int(port)), timeout=PATIENCE):
             pass
         outside = _outside_address()
         if outside is not None:  # another interface of this machine: nothing listens there
             with pytest.raises(OSError):
                 socket.create_connection((outside, int(port)), timeout=2).close()
-        connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        connection = http.client.HTTPConnection(host, int(port), timeout=PATIENCE)
         connection.request("GET", "/api/state?game=deck")
         view = json.loads(connection.getresponse().read())["view"]
         key = view["sheets"][0]["pages"][0]["picture"]
@@ -481,7 +483,7 @@ def test_the_command_listens_on_loopback_writes_only_its_folder_and_stops_on_ctr
         assert (cache.stat().st_mode & 0o777) == 0o700  # this user's alone
     finally:
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=20)
+        out, err = process.communicate(timeout=PATIENCE)
     assert process.returncode == 0, err
     assert "stopped" in out
     assert not list(temp.iterdir())  # its folder is gone
@@ -493,7 +495,7 @@ def test_another_host_is_warned_of(tmp_path):
     components = make_games(tmp_path)
     process, url = _start(["--port", "0", "--host", "0.0.0.0"], components.parent, tmp_path)
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=20)
+    out, err = process.communicate(timeout=PATIENCE)
     assert url.startswith("http://0.0.0.0:")
     assert "warning: listening on 0.0.0.0" in err
     assert process.returncode == 0, err
@@ -530,18 +532,19 @@ def test_a_changed_template_or_picture_redraws_what_uses_it(server, games):
     rows[3][7] = "art/red.png"  # card 4 draws the picture
     write_rows(deck, rows)
     own = deck / "templates" / "card.svg.j2"
+    red = deck / "art" / "red.png"
     try:
-        with_picture = pieces(state(server, DECK)["view"])
+        with_picture = pieces(state_after(server, DECK, deck, deck / "cards.csv", red)["view"])
         changed = {k for k in before if with_picture[k]["sides"] != before[k]["sides"]}
         assert changed == {("cards", "card-4")}
         Image.new("RGB", (60, 40), (30, 30, 200)).save(deck / "art" / "red.png")
-        repainted = pieces(state(server, DECK)["view"])
+        repainted = pieces(state_after(server, DECK, deck, red)["view"])
         changed = {k for k in before if repainted[k]["sides"] != with_picture[k]["sides"]}
         assert changed == {("cards", "card-4")}  # the same SVG, but the file it draws changed
         stock = (REPO / "templates" / "card.svg.j2").read_text(encoding="utf-8")
         own.parent.mkdir(exist_ok=True)
         own.write_text(stock.replace("<svg ", "<svg data-own='1' ", 1), encoding="utf-8")
-        restyled = pieces(state(server, DECK)["view"])
+        restyled = pieces(state_after(server, DECK, deck, own)["view"])
         fronts = [k for k in before if restyled[k]["sides"][0] != repainted[k]["sides"][0]]
         assert len(fronts) == CSV_CARDS  # the game's own template: every front drawn anew
         assert all(restyled[k]["sides"][1] == repainted[k]["sides"][1] for k in before)
@@ -549,4 +552,50 @@ def test_a_changed_template_or_picture_redraws_what_uses_it(server, games):
         own.unlink(missing_ok=True)
         (deck / "art" / "red.png").unlink()
         write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
-    assert pieces(state(server, DECK)["view"]) == before
+    assert pieces(state_after(server, DECK, deck, deck / "cards.csv")["view"]) == before
+
+
+def test_a_state_asked_for_during_a_plan_holds_every_write_made_before_it(server, games):
+    """A plan already running read the files before the last write (the spreadsheet, then
+    game.yaml): a state asked for now waits for a plan begun after it, and says so by the
+    files' stamps (it once answered with the first change alone)."""
+    deck = games / "deck"
+    game_file = deck / "game.yaml"
+    good = game_file.read_text(encoding="utf-8")
+    preview = server.preview
+    session = preview.session(Settings("deck"), check=False)
+    began, go = threading.Event(), threading.Event()
+    plan = preview.plan
+
+    def held(settings: Settings, folder):  # noqa: ANN001, ANN202
+        began.set()
+        assert go.wait(PATIENCE)
+        return plan(settings, folder)
+
+    rows = [card_row(n) for n in range(1, CSV_CARDS + 1)]
+    rows[0] = card_row(1, "Written First")
+    preview.plan = held
+    try:
+        write_rows(deck, rows)
+        first = threading.Thread(target=state, args=(server, DECK))
+        first.start()
+        assert began.wait(PATIENCE)
+        preview.plan = plan
+        game_file.write_text(good + "expect:\n  cards: 99\n", encoding="utf-8")
+        answers: list[dict] = []
+        second = threading.Thread(target=lambda: answers.append(state(server, DECK)))
+        second.start()
+        until(lambda: session.queued)  # the second request queued a plan of its own
+        go.set()
+        first.join(PATIENCE)
+        second.join(PATIENCE)
+        (found,) = answers
+        assert includes(found, deck, deck / "cards.csv", game_file), found["files"]
+        assert found["view"]["components"][0]["counts"][0]["expected"] == 99
+        assert found["passed"] is False
+    finally:
+        preview.plan = plan
+        go.set()
+        write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
+        game_file.write_text(good, encoding="utf-8")
+    assert state_after(server, DECK, deck, deck / "cards.csv", game_file)["passed"] is True

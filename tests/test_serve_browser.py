@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageFilter
 from serving import CSV_CARDS, card_row, make_games, serving, write_rows
+from waiting import PATIENCE
 
 from generator.cli import cli
 from generator.plan.games import load_games, plan_games
@@ -29,7 +30,7 @@ from generator.plan.games import load_games, plan_games
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 ZOOM = 2.5  # the page's default size: CSS pixels per mm
-WAIT = 30  # seconds a step may take before the test fails
+WAIT = PATIENCE  # a safety cap: each step waits on what the page shows, not on time
 TOLERANCE = 6  # mean difference (0-255) of a screenshot from the printed piece
 
 
@@ -282,6 +283,8 @@ def test_a_broken_spec_shows_its_line_and_the_fix_brings_the_pieces_back(
         assert any(f"cards.yaml:{n}" in errors.text for n in (line, line + 1)), errors.text
         assert "last good render" in errors.text
         assert len(shown_pieces(browser)) == CSV_CARDS  # still shown beside the error
+        verdict = browser.find_element("css selector", ".verdict").text
+        assert verdict == "✗ The check fails", verdict  # the last good view passed: not now
         browser.save_screenshot(str(screenshots / "deck-spec-error.png"))
     finally:
         spec.write_text(good, encoding="utf-8")

@@ -461,3 +461,30 @@ def test_a_shaped_paragraph_wrapped_again_narrower_breaks_again():
     paragraph = ShapedParagraph("שלוף קלף אחד והנח אותו על השולחן", style)
     assert paragraph.wrap(400, 1000)[1] == 12
     assert paragraph.wrap(60, 1000)[1] > 24
+
+
+def test_digits_and_a_bracket_of_a_right_to_left_line_are_set_right_to_left(tmp_path):
+    """A word with no Hebrew letter in a Hebrew line ("(8" of "נייר (8 עמודים)") is set as
+    bidi sets it: the bracket, mirrored, right of the digit. reportlab set it as typed, so
+    the Hebrew contents page printed "נייר 8) עמודים)"; in a left-to-right line it still is."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.svg import canvas as rl
+
+    register_fonts()
+    pdf = tmp_path / "bracket.pdf"
+    page = Canvas(str(pdf), pagesize=(200, 100))
+    rl.draw_run(page, REGULAR, 20, 20, 30, "(8", rtl=True, down=False)
+    rl.draw_run(page, REGULAR, 20, 20, 70, "(8", rtl=False, down=False)
+    page.save()
+    document = pdfium.PdfDocument(pdf)
+    try:
+        text, boxes = char_boxes(document[0])
+    finally:
+        document.close()
+    digits = [k for k, c in enumerate(text) if c == "8"]
+    brackets = [k for k, c in enumerate(text) if c in "()"]
+    by_line = sorted(zip(digits, brackets, strict=True), key=lambda pair: boxes[pair[0]][1])
+    (rtl_digit, rtl_bracket), (ltr_digit, ltr_bracket) = by_line
+    assert boxes[rtl_bracket][0] > boxes[rtl_digit][2]  # right to left: "8)" as drawn
+    assert boxes[ltr_bracket][2] < boxes[ltr_digit][0]  # left to right: "(8" as typed

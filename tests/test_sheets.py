@@ -548,6 +548,19 @@ def test_sheet_shrinks_as_far_as_min_font_size(pnp, tmp_path):
     assert result.exit_code == 0, result.stderr
 
 
+@pytest.mark.parametrize(
+    "lines, said", [(300, "about 3 more pages"), (2500, "about 28 more pages")]
+)
+def test_a_sheet_far_too_long_says_how_many_pages_are_missing(pnp, tmp_path, lines, said):
+    """Text far beyond its page is said in pages ('about 30 more pages of text at 6 pt'),
+    never as an absurd height in one column ('5918629 mm of text missing', issue 37)."""
+    components = make_game(tmp_path, {"rules.yaml": fit_sheet(lines, pages=1)})
+    check = pnp("check", "--components", components)
+    assert check.exit_code == 1, check.output
+    problem = next(ln for ln in check.stderr.splitlines() if "does not fit" in ln)
+    assert said in problem, problem
+
+
 def test_sheet_that_cannot_fit_fails_the_check_and_the_build(pnp, tmp_path):
     n = 200
     components = make_game(tmp_path, {"rules.yaml": fit_sheet(n, pages=1)})
@@ -556,7 +569,7 @@ def test_sheet_that_cannot_fit_fails_the_check_and_the_build(pnp, tmp_path):
     problem = [ln for ln in check.stderr.splitlines() if "does not fit" in ln]
     assert len(problem) == 1, check.stderr
     assert "rules" in problem[0] and "1 page(s)" in problem[0], problem
-    missing = re.search(r"(\d+(?:\.\d+)?) mm", problem[0])
+    missing = re.search(r"(\d+(?:\.\d+)?) mm of (?:text|column)", problem[0])
     assert missing, problem
 
     refused = pnp("build", "--components", components, "--out", tmp_path / "out")

@@ -30,8 +30,10 @@ import pytest
 import softproof
 from conftest import BUNDLED, _invoke
 from PIL import Image
+from test_shop_preflight import inks, shown
 
 from generator.cli.common import load_games, plan_games
+from generator.output.colour import SMALL_BLACK_CMY, SMALL_COLOUR_TYPE_PT
 from generator.output.flatten import SHOP_RGB
 from generator.output.shop import draw_pdf, shop_pages
 
@@ -189,3 +191,18 @@ def test_the_tts_bag_holds_every_piece_with_its_pictures(exported, packs, game) 
     readme = (folder / "README.txt").read_text("utf-8")
     objects = [line for line in readme.splitlines() if line.startswith("- ")]
     assert len(objects) == len(listing["decks"]) + len(listing["pieces"]), "a line per object"
+
+
+def test_small_type_prints_on_two_inks_or_on_black(exported) -> None:
+    """Every text under 8 pt in every shop file: on two inks at most, or a near-black on
+    black ink with little of the others (``colour.small_black``)."""
+    small = 0
+    for pdf in [*shop_files(exported), *dtc_files(exported)]:
+        for _, size, fill in shown(pdf, slice(None)):
+            if size >= SMALL_COLOUR_TYPE_PT:
+                continue
+            small += 1
+            assert len(fill) == 4, f"{pdf.name}: text in {fill}"
+            black = fill[3] >= 0.5 and sum(fill[:3]) <= SMALL_BLACK_CMY + 1e-3
+            assert inks(fill) <= 2 or black, f"{pdf.name}: {size:.2f} pt text on {fill}"
+    assert small > 100, "the games' small text is read back"

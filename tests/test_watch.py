@@ -4,26 +4,25 @@ writing the packs does not wake it; a mistake is reported and the watch goes on.
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
+
+from waiting import PATIENCE, until
 
 from generator.cli.packs import Request
 from generator.cli.watch import watch_games
 from generator.options import PrintOptions
 
 
-def _later(actions: list, stop: threading.Event, timeout: float = 60) -> threading.Thread:
+def _later(actions: list, stop: threading.Event, ready: threading.Event) -> threading.Thread:
     """Run ``actions`` (each a (do, done) pair: act, then wait until done() is true) in a
-    thread, then stop the watch."""
+    thread once the watch is listening (``ready``), then stop the watch."""
 
     def run() -> None:
         try:
+            assert ready.wait(PATIENCE), "the watch never said it was listening"
             for do, done in actions:
-                time.sleep(0.5)  # the watch is listening
                 do()
-                deadline = time.monotonic() + timeout
-                while not done() and time.monotonic() < deadline:
-                    time.sleep(0.05)
+                until(done)
         finally:
             stop.set()
 
@@ -49,9 +48,10 @@ def test_a_change_rebuilds_its_game_alone_and_a_mistake_does_not_end_the_watch(
         ),
         (lambda: deck.write_text("kind: deck\ntitle: [broken\n"), lambda: False),
     ]
-    thread = _later(actions[:1], stop)
+    ready = threading.Event()
+    thread = _later(actions[:1], stop, ready)
     request = Request(components, (), out, None, PrintOptions(), None, False)
-    watch_games([game, other], request, stop)
+    watch_games([game, other], request, stop, ready)
     thread.join()
     said = capsys.readouterr()
     assert pdf.exists() and not other_pdf.exists(), said.out + said.err
@@ -63,8 +63,9 @@ def test_a_change_rebuilds_its_game_alone_and_a_mistake_does_not_end_the_watch(
         errors.append(capsys.readouterr().err)
         return any("deck.yaml:3: YAML syntax error" in e for e in errors)
 
-    thread = _later([(actions[1][0], reported)], stop, 10)
-    watch_games([game], request, stop)
+    ready.clear()
+    thread = _later([(actions[1][0], reported)], stop, ready)
+    watch_games([game], request, stop, ready)
     thread.join()
     assert any("deck.yaml:3: YAML syntax error" in e for e in errors), errors  # at its line
     assert "stopped watching" in capsys.readouterr().out

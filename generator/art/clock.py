@@ -1,15 +1,20 @@
-"""The time and output templates may take: per render, and per build in all.
+"""The work templates may do: CPU time and output per render, and per build in all.
 
-The timer is a watchdog thread, not SIGALRM: it works on every platform, in every thread
-(``pnp serve`` renders in worker threads), and leaves the caller's own alarms alone. When a
+Time is the CPU time of the thread that renders, never the wall clock: a render on a slow or
+busy machine gets as much work done as on a quiet one. The timer is a watchdog thread, not
+SIGALRM: it works in every thread (``pnp serve`` renders in worker threads) and leaves the
+caller's own alarms alone. It reads each watched thread's CPU clock, sleeping no longer than
+the CPU time that thread has left (a thread cannot use more CPU than time passes). When a
 render passes its time, the watchdog raises ``RenderTimeout`` in the thread that renders (at
 its next Python instruction: the C calls a template can make are bounded before they run, by
 the sandbox), and again every ``REPEAT_SECONDS`` should something swallow it; whatever
 happened inside, the render ends with ``RenderTimeout``.
 
-A build (one command, or one preview of ``pnp serve``) shares one ``BuildBudget``: its renders
-together may take ``BUILD_SECONDS`` and write ``BUILD_OUTPUT`` characters, the style sheets of
-its art may take ``MAX_BUILD_SELECTOR_STEPS`` steps to match (each document's own limit is
+A build (one command, or one preview of ``pnp serve``) shares one ``BuildBudget``, which
+grows with the renders it makes: ``BUILD_SECONDS`` of CPU and ``BUILD_OUTPUT`` characters to
+start with, and ``PIECE_SECONDS`` and ``PIECE_OUTPUT`` more for each render, so a 1,000-card
+export gets 1,000 renders' worth. The style sheets of its art may take
+``MAX_BUILD_SELECTOR_STEPS`` steps to match (each document's own limit is
 ``svg.css.MAX_SELECTOR_STEPS``: a sheet repeated on 500 cards would take minutes within it),
 and the first render refused stops the rest (30 cards that each spin for their 5 s would take
 minutes otherwise). Forked workers count in their own copy, as they do time and output.
@@ -20,15 +25,16 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import ctypes
-import math
 import os
 import threading
 import time
 from collections.abc import Iterator
 
-RENDER_SECONDS = 5.0  # one render
-BUILD_SECONDS = 120.0  # every render of one build (the bundled games take under 15 s)
-BUILD_OUTPUT = 200_000_000  # characters of SVG every render of one build may write
+RENDER_SECONDS = 5.0  # CPU seconds of one render
+BUILD_SECONDS = 60.0  # CPU seconds every render of one build may take, to start with
+PIECE_SECONDS = 0.5  # CPU seconds more for each render (the bundled games: ~0.05 each)
+BUILD_OUTPUT = 200_000_000  # characters of SVG every render of one build may write...
+PIECE_OUTPUT = 200_000  # ...and this many more for each render
 # steps all the CSS cascades of one build's art may take together (about two minutes)
 MAX_BUILD_SELECTOR_STEPS = 30_000_000
 REPEAT_SECONDS = 0.5  # a timeout raised again this often until the render ends
@@ -46,32 +52,52 @@ class RenderTimeout(Budget):
     """Raised in a render's thread by the watchdog (a class: raised without arguments)."""
 
     def __str__(self) -> str:
-        return self.args[0] if self.args else "the template ran for more than its time"
+        return self.args[0] if self.args else "the template used more than its CPU time"
+
+
+def _cpu_clock(ident: int) -> int | None:
+    """The CPU clock of thread ``ident`` (None where the system has none: the wall clock
+    stands in)."""
+    try:
+        return time.pthread_getcpuclockid(ident)
+    except (AttributeError, OSError):
+        return None
+
+
+def _read(clock_id: int | None) -> float:
+    """Seconds on ``clock_id``: a thread's CPU time, or the monotonic clock for None."""
+    return time.monotonic() if clock_id is None else time.clock_gettime(clock_id)
+
+
+def thread_seconds() -> float:
+    """The CPU time this thread has used (what a render's time is counted in)."""
+    return time.thread_time()
 
 
 class _Watchdog:
-    """One thread that raises ``RenderTimeout`` in the threads whose render is overdue."""
+    """One thread that raises ``RenderTimeout`` in the threads whose render is overdue, each
+    read on its own CPU clock."""
 
     def __init__(self) -> None:
         self._lock = threading.Condition()
-        self._due: dict[int, float] = {}  # thread id -> when its render is overdue
+        self._due: dict[int, float] = {}  # thread id -> its CPU time when the render is overdue
+        self._clocks: dict[int, int | None] = {}  # thread id -> its CPU clock
         self._fired: set[int] = set()
         self._thread: threading.Thread | None = None
-        self._wakes = math.inf  # when the thread wakes next on its own
 
     def start(self, seconds: float) -> float | None:
-        """Watch this thread's render for ``seconds``; the deadline of an outer render, kept
-        for ``stop``."""
+        """Watch this thread's render for ``seconds`` of its CPU time; the deadline of an
+        outer render, kept for ``stop``."""
         ident = threading.get_ident()
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="pnp-timer", daemon=True)
                 self._thread.start()
+            clock_id = self._clocks.setdefault(ident, _cpu_clock(ident))
             outer = self._due.get(ident)
-            due = time.monotonic() + seconds
+            due = _read(clock_id) + seconds
             self._due[ident] = min(due, outer) if outer is not None else due
-            if self._due[ident] < self._wakes:  # else it wakes in time: no switch to it
-                self._lock.notify()
+            self._lock.notify()
         return outer
 
     def stop(self, outer: float | None) -> bool:
@@ -86,24 +112,30 @@ class _Watchdog:
                 _raise_in(ident, None)
             if outer is None or fired:
                 self._due.pop(ident, None)
+                self._clocks.pop(ident, None)
             else:
                 self._due[ident] = outer
         return fired
 
     def _run(self) -> None:
+        """Fire at each overdue render; sleep as long as the least CPU time left (it cannot
+        be used up sooner)."""
         with self._lock:
             while True:
-                now = time.monotonic()
+                soonest: float | None = None
                 for ident, due in list(self._due.items()):
+                    try:
+                        now = _read(self._clocks.get(ident))
+                    except OSError:  # the thread is gone
+                        self._due.pop(ident, None)
+                        continue
                     if due <= now:
                         self._fired.add(ident)
-                        self._due[ident] = now + REPEAT_SECONDS
+                        due = self._due[ident] = now + REPEAT_SECONDS
                         _raise_in(ident, RenderTimeout)
-                # idle, it still wakes every RENDER_SECONDS: a render started after it
-                # (due later) then needs no notify, which would switch to this thread
-                soonest = min(self._due.values(), default=now + RENDER_SECONDS)
-                self._wakes = max(soonest, now + 0.001)
-                self._lock.wait(self._wakes - now)
+                    left = due - now
+                    soonest = left if soonest is None else min(soonest, left)
+                self._lock.wait(None if soonest is None else max(soonest, 0.001))
 
 
 def _raise_in(ident: int, exception: type[BaseException] | None) -> None:
@@ -127,23 +159,41 @@ os.register_at_fork(after_in_child=_new_watchdog)
 
 
 class BuildBudget:
-    """What the renders of one build have taken so far, and the first one refused."""
+    """What the renders of one build have taken so far (CPU seconds, characters), what they
+    may take (growing with each render), and the first one refused."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self.renders = 0
         self.seconds = 0.0
         self.output = 0
         self.selector_steps = 0
         self.refused: str | None = None
 
+    @property
+    def allowed_seconds(self) -> float:
+        """The CPU seconds the build's renders may take together, as many as they are."""
+        return BUILD_SECONDS + self.renders * PIECE_SECONDS
+
+    @property
+    def allowed_output(self) -> int:
+        """The characters the build's renders may write together, as many as they are."""
+        return BUILD_OUTPUT + self.renders * PIECE_OUTPUT
+
     def left(self) -> float:
-        """The seconds a render may take now: its own, or what the build has left."""
+        """Count a render begun; the CPU seconds it may take: its own, or what the build has
+        left."""
         with self._lock:
-            if self.refused is None and self.seconds >= BUILD_SECONDS:
-                self.refused = f"the build's templates ran for more than {BUILD_SECONDS:g} s"
+            self.renders += 1
+            allowed = self.allowed_seconds
+            if self.refused is None and self.seconds >= allowed:
+                self.refused = (
+                    f"the build's templates used more than {allowed:g} s of CPU "
+                    f"({self.renders - 1:,} renders)"
+                )
             if self.refused is not None:  # one line per template, however many renders
                 raise self._stopped(self.refused)
-            return min(RENDER_SECONDS, BUILD_SECONDS - self.seconds)
+            return min(RENDER_SECONDS, allowed - self.seconds)
 
     @staticmethod
     def _stopped(refused: str) -> Stopped:
@@ -159,8 +209,11 @@ class BuildBudget:
         """Count output; past the build's limit, a Budget error."""
         with self._lock:
             self.output += characters
-            if self.output > BUILD_OUTPUT:
-                raise Budget(f"the build's templates wrote more than {BUILD_OUTPUT:,} characters")
+            if self.output > self.allowed_output:
+                raise Budget(
+                    f"the build's templates wrote more than {self.allowed_output:,} characters "
+                    f"({self.renders:,} renders)"
+                )
 
     def match(self, steps: int) -> None:
         """Count the steps a document's style sheets took; past the build's limit, the build
@@ -206,13 +259,13 @@ def new_build() -> Iterator[BuildBudget]:
 
 @contextlib.contextmanager
 def timed() -> Iterator[None]:
-    """Run the block (a render) within its time: ``RenderTimeout`` once the render, or the
+    """Run the block (a render) within its CPU time: ``RenderTimeout`` once the render, or the
     build, has used its time; a render refused for any reason stops the build's others."""
     build = current()
     seconds = build.left()
     outer = _watchdog.start(seconds)
-    started = time.monotonic()
-    message = f"the template ran for more than {seconds:g} s"
+    started = thread_seconds()
+    message = f"the template used more than {seconds:g} s of CPU"
     fired = raised = False
     try:
         yield
@@ -231,7 +284,7 @@ def timed() -> Iterator[None]:
                 break
             except RenderTimeout:
                 fired = True
-        build.spend(time.monotonic() - started)
+        build.spend(thread_seconds() - started)
         if fired and not raised:  # the timeout was swallowed on the way: the render ends
             build.refuse(message)
             raise RenderTimeout(message)

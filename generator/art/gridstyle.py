@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
+from generator.art.inks import relative_luminance
 from generator.model.gridgeometry import Point
 from generator.model.grids import LineLook
 
@@ -102,9 +103,8 @@ def luminance(colour: str) -> float:
     """WCAG relative luminance of '#rrggbb' (white for 'none')."""
     if not colour.startswith("#"):
         return 1.0
-    values = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in values]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return relative_luminance((r, g, b))
 
 
 def ink_on(colour: str) -> str:

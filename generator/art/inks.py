@@ -18,13 +18,21 @@ def _channels(colour: object, helper: str) -> tuple[float, float, float]:
     return r, g, b
 
 
+def linear(channel: float) -> float:
+    """An sRGB channel (0-1) as linear light, as WCAG computes it."""
+    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+
+def relative_luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG's relative luminance of an sRGB colour (0-1 channels): the one formula the
+    templates' ink helpers, the grids' words and the contrast check all use."""
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
 def _luminance(colour: object, helper: str) -> float:
     """WCAG's relative luminance of a '#rrggbb' colour."""
-    r, g, b = (
-        c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-        for c in _channels(colour, helper)
-    )
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return relative_luminance(_channels(colour, helper))
 
 
 def readable(ground: object, *inks: object) -> str:

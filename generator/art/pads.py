@@ -4,9 +4,9 @@ Each element is laid out by one function that both measures and draws it, so wha
 measured is what prints; text goes through ``richtext`` (markup, ``:icon:``, never under
 6 pt) and a die face, ``:die-1:`` to ``:die-6:`` in a text too, is drawn here as pips.
 
-Grid maps are drawn as plain cells (square cells may have A1 coordinates) from the board's
-grid geometry; the grid module that gives boards coordinates and terrain is where a pad's
-map is meant to get them too.
+Grid maps are plain cells (square cells may have A1 coordinates beside them), or, given a
+coordinate scheme, terrain, hexsides or paths, drawn by the board's grid module
+(``hexgrid.grid_group``) as a board's grid is.
 """
 
 from __future__ import annotations
@@ -15,8 +15,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from lxml import etree
+
 from generator.art import richtext
+from generator.art.hexgrid import GridArt, grid_group
 from generator.model.gridgeometry import Geometry
+from generator.model.gridplan import plan
 from generator.model.kinds.pad import PadElement, PadGrid, PadTable
 
 PT = richtext.PT
@@ -347,8 +351,10 @@ class Painter:
         """A small map's cells: squares (with A1 coordinates if asked) or hexagons."""
         grid = element.grid
         assert grid is not None  # a grid element has one
-        room = COORD if grid.coords and grid.layout == "square" else 0.0
+        room = COORD if grid.coords is True and grid.layout == "square" else 0.0
         cell = grid.cell or _cell(grid, width - room)
+        if grid.mapped:
+            return self.mapped_grid(grid, x, y, width, cell)
         geometry = Geometry(grid.layout, cell, grid.cols, grid.rows, (x + room, y + room))
         cells = [geometry.corners(c) for c in geometry.cells()]
         ink = element.colour or self.look.ink
@@ -369,6 +375,24 @@ class Painter:
             )
         if room:
             self.coordinates(grid, x, y, cell, ink)
+        return bottom - y
+
+    def mapped_grid(self, grid: PadGrid, x: float, y: float, width: float, cell: float) -> float:
+        """A small map drawn as a board's grid is: coordinates, terrain, hexsides, paths."""
+        ink = self.look.ink
+        board = grid.as_grid((x, y), cell, ink, "#ffffff")
+        problems = plan(board)[1]
+        if problems:
+            raise PadTooFull(problems[0][1], ("grid", "cell"))
+        left, top, right, bottom = board.geometry().box()
+        if right > x + width + 1e-6:
+            raise PadTooFull(
+                f"the grid is {right - x:.1f} mm wide; there are {width:.1f} mm (give a smaller "
+                "'cell')",
+                ("grid", "cell"),
+            )
+        art = GridArt(icon=self.icon_of, fill="#ffffff", ids=f"pad{len(self.svg)}-")
+        self.add(etree.tostring(grid_group(board, art), encoding="unicode"))
         return bottom - y
 
     def coordinates(self, grid: PadGrid, x: float, y: float, cell: float, ink: str) -> None:

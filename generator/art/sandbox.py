@@ -14,10 +14,14 @@ Whatever would make a large string or list is measured *before* the C call that 
   ``insert``, by the result they would make; the filters likewise (``join``, ``replace``,
   ``indent``, ``wordwrap``, ``tojson``, ``sum``, ``format``...), and every filter refuses a
   number argument past ``MAX_ITEMS`` and a result longer than that;
+- printing (``{{ x }}``, ``{% print x %}``): the value weighed (``weight``) before it is
+  turned into text, refused past ``MAX_ITEMS`` characters;
 - ``range`` counts: one render may step through at most ``MAX_STEPS`` values in all;
-- a render stops after ``clock.RENDER_SECONDS`` (a watchdog thread: every platform, every
-  thread) and when its output passes ``MAX_OUTPUT`` characters; a build's renders share
-  ``clock.BUILD_SECONDS`` and ``clock.BUILD_OUTPUT``, and the first refused stops the rest.
+- a render stops after ``clock.RENDER_SECONDS`` of CPU time (a watchdog thread: every
+  thread) and when its output passes ``MAX_OUTPUT`` characters; a build's renders share a
+  budget of CPU time and output that grows with each render (``clock.BUILD_SECONDS`` and
+  ``clock.PIECE_SECONDS``, ``clock.BUILD_OUTPUT`` and ``clock.PIECE_OUTPUT``), and the first
+  refused stops the rest.
 
 Each refusal is a ``Budget`` error, which the renderer reports at the template's line.
 """
@@ -31,7 +35,8 @@ import operator
 import re
 import string
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections import deque
+from collections.abc import Callable, ItemsView, Iterable, KeysView, Mapping, ValuesView
 from types import CodeType
 from typing import Any
 
@@ -39,6 +44,7 @@ import jinja2
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, markup_join, str_join
 from jinja2.sandbox import SandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
+from jinja2.utils import Namespace
 from markupsafe import Markup
 
 from generator.art import clock
@@ -75,15 +81,28 @@ def weight(value: object, limit: int = MAX_ITEMS) -> int:
             total += 2 + 2 * len(item)
             if total <= limit:
                 stack.extend(item)
-        elif isinstance(item, dict):
+        elif isinstance(item, Mapping):
             total += 2 + 4 * len(item)
             if total <= limit:
                 stack.extend(itertools.chain.from_iterable(item.items()))
+        elif isinstance(item, Namespace):  # printed as Namespace({...}): its attributes
+            stack.append(item._Namespace__attrs)  # type: ignore[attr-defined]
+        elif isinstance(item, KeysView | ValuesView | ItemsView | deque):
+            total += 2 + 2 * len(item)
+            if total <= limit:
+                stack.extend(item)
         elif isinstance(item, int) and not isinstance(item, bool):
             total += item.bit_length() // 3 + 2
         else:
             total += 24
     return total
+
+
+def printable(value: Any) -> Any:
+    """A value a template prints (``{{ x }}``, ``{% print x %}``), weighed before it is
+    turned into text: a list of a million copies of a long list would take gigabytes."""
+    _refuse_past(weight(value), "characters")
+    return value
 
 
 def _refuse_past(size: int, what: str = "items") -> None:
@@ -110,7 +129,7 @@ class LimitedEnvironment(SandboxedEnvironment):
     intercepted_binops = frozenset(["*", "**", "%", "+"])
 
     def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, finalize=printable, **kwargs)
         self.template_class = _Template
         self.globals["range"] = _range
         self.filters = {name: _guarded(name, f) for name, f in self.filters.items()}

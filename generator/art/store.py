@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,7 +18,6 @@ from pathlib import Path
 from typing import Protocol
 
 from lxml import etree
-from PIL import Image
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
@@ -28,10 +26,10 @@ from generator.art.layers import Layered, LayerFinder
 from generator.errors import SpecError
 from generator.paths import PathRefused, check, read_bytes, within
 from generator.svg.compiler import Drawer, SvgError, compile_svg
+from generator.svg.imageguard import ImageProblem, image_size, verify
 from generator.svg.images import Pictures
 from generator.svg.path import path_geometry
 from generator.svg.pdf import RGB, Colours
-from generator.svg.raster import ImageProblem, image_size, open_image
 from generator.svg.safexml import TEXT_PARSER
 from generator.svg.values import IDENTITY, Matrix, apply, bbox_through, multiply, transform
 
@@ -322,14 +320,9 @@ def image_problem(root: Path, path: Path) -> str | None:
             return None
         raw = read_bytes(root, real, "image")
         image_size(raw)  # the pixels its header says, against the limit, in our words
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # said with the picture when it is drawn
-            with open_image(raw) as image:
-                image.verify()
+        verify(raw)
     except (PathRefused, ImageProblem) as exc:
         return str(exc)
-    except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as exc:
-        return f"cannot be read as an image ({exc.__class__.__name__}); export it as PNG or JPEG"
     return None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from generator.svg.fonts import text_width, wrap
 from generator.svg.safexml import SAFE_PARSER
 
 MAX_FIT = 10_000  # mm or pt: fit() measures nothing larger (a NaN or 1e20 never loops)
+MANY_TIMES = 3  # text this many times its box's height is said as a ratio, not in mm
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,8 @@ class TemplateRenderer:
     ) -> str:
         """The SVG text of one side of a design, drawn by ``template`` in ``box``."""
         spec = design.component.spec
-        shared = self._shared_key(design, template, box, side, extra)
+        own = _own_look(design, side)
+        shared = self._shared_key(design, template, box, side, extra, own)
         if shared is not None and shared in self._shared:
             return self._shared[shared]
         fields = design.fields()
@@ -188,9 +191,7 @@ class TemplateRenderer:
             "component": {"id": design.component.id, "title": spec.title},
             "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},
-            "style": merged_style(
-                self.game.spec.style, spec.style, design.entry.fields() if design.entry else {}
-            ),
+            "style": merged_style(self.game.spec.style, spec.style, own),
             "box": box,
             "side": side,
             **(extra or {}),
@@ -208,6 +209,7 @@ class TemplateRenderer:
         box: dict[str, Any],
         side: str,
         extra: dict[str, Any] | None,
+        own: dict[str, Any],
     ) -> str | None:
         """What a render of ``template`` depends on when the template draws nothing of the
         piece itself (a common back): its SVG is then the same for every piece with this
@@ -216,9 +218,7 @@ class TemplateRenderer:
         if not self._shareable(template):
             return None
         spec = design.component.spec
-        style = merged_style(
-            self.game.spec.style, spec.style, design.entry.fields() if design.entry else {}
-        )
+        style = merged_style(self.game.spec.style, spec.style, own)
         try:
             return json.dumps(
                 [template, design.component.id, spec.title, box, side, extra, style],
@@ -286,6 +286,8 @@ class TemplateRenderer:
         if subject is None:  # a macro drawn for no piece (an icon): nothing to report it at
             return
         short = [f"{needed - height:.1f} mm of height"] if needed > height + 1e-6 else []
+        if height > 0 and needed > MANY_TIMES * height:  # a figure nobody can picture
+            short = [f"{needed / height:.0f} times the box's height"]
         short += [f"{widest - width:.1f} mm of width"] if widest > width + 1e-6 else []
         self.overflows.append(
             Overflow(
@@ -379,9 +381,7 @@ class TemplateRenderer:
             raise SpecError(path, line, f"{exc.message or type(exc).__name__} ({where})") from None
         except Exception as exc:  # a template's own arithmetic, a runaway loop...
             path, line = _template_position(exc, template, self.game)
-            raise SpecError(
-                path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
-            ) from None
+            raise SpecError(path, line, f"{designer_terms(exc)} ({where})") from None
 
     def render(
         self,
@@ -417,15 +417,48 @@ class TemplateRenderer:
             raise SpecError(Path(name), None, f"template not found: {exc.name}") from None
         except jinja2.TemplateError as exc:
             path, line = _template_position(exc, name, self.game)
-            message = exc.message or type(exc).__name__
+            message = designer_terms(exc)
             raise SpecError(path, line, f"{message} (while drawing {where})") from None
         except Exception as exc:  # a template's own arithmetic (1e309, division by zero...)
             path, line = _template_position(exc, name, self.game)
-            raise SpecError(
-                path, line, f"the template failed: {type(exc).__name__}: {exc} ({where})"
-            ) from None
+            raise SpecError(path, line, f"{designer_terms(exc)} (while drawing {where})") from None
         finally:
             self._drawing = None
+
+
+def _own_look(design: Design, side: str) -> dict[str, Any]:
+    """A piece's own style keys for ``side``: none on a back of a deck whose backs are alike
+    (a card's own look is its face's: its back stays like every other)."""
+    if side == "back" and getattr(design.component.spec, "backs", "differ") == "alike":
+        return {}
+    return design.entry.fields() if design.entry else {}
+
+
+NO_ATTRIBUTE = re.compile(r"'dict object' has no attribute '([^']*)'")
+ADDING = re.compile(r"can only concatenate str|unsupported operand type\(s\) for [-+*/]")
+
+
+def designer_terms(exc: Exception) -> str:
+    """A template's error as a designer can act on it, not in Python's words: a field no
+    row has, a number and a text added, a division by zero; else Python's own message."""
+    message = exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)
+    message = message or type(exc).__name__
+    missing = NO_ATTRIBUTE.search(message)
+    if missing:
+        return (
+            f"the template reads a field '{missing[1]}' that this piece does not have (no "
+            f"column or key of that name); add it, or write .get('{missing[1]}', '')"
+        )
+    if isinstance(exc, TypeError) and ADDING.search(message):
+        return (
+            "the template does arithmetic with a text (an empty cell is a text, not 0): "
+            f"write (value or 0)|float, or ~ to join texts ({message})"
+        )
+    if isinstance(exc, ZeroDivisionError):
+        return "the template divides by zero (a cell that is 0 or empty?); check the divisor"
+    if isinstance(exc, jinja2.TemplateError):
+        return message
+    return f"the template failed: {type(exc).__name__}: {message}"
 
 
 OVERFLOWS = frozenset({"fit", "textbox"})  # globals that record an overflow at the piece

@@ -29,8 +29,10 @@ from PIL import Image
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.art.inks import linear, relative_luminance
 from generator.art.layers import Layered
 from generator.check.printed import PrintedText, Tally
+from generator.layout.inksaver import outlined
 from generator.layout.pack import ComponentPlan, Pack
 from generator.layout.sheetflow import HEADING_INK, HEADING_SCALE
 from generator.model.designs import Design
@@ -175,17 +177,8 @@ def rendered(artworks: Sequence[object], dpi: float = DPI) -> list[Image.Image]:
     return images
 
 
-def _linear(channel: float) -> float:
-    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
-
-
-LINEAR = [_linear(v / 255) for v in range(256)]
-
-
-def luminance(rgb: RGB) -> float:
-    """WCAG's relative luminance of an sRGB colour (0-1 channels)."""
-    r, g, b = (_linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+LINEAR = [linear(v / 255) for v in range(256)]
+luminance = relative_luminance  # WCAG's relative luminance of an sRGB colour (0-1 channels)
 
 
 def ratio(a: float, b: float) -> float:
@@ -310,15 +303,15 @@ def _text_line(doc: YamlDoc, text: str, within: Path_ = ()) -> tuple[Path, int] 
 
 def _placed(pack: Pack) -> dict[str, tuple[str, str, str]]:
     """Every piece of art the pack prints at full size, once, with the component, piece and
-    side it is first printed as: faces, backs (not in ink-saver mode, where backs are
-    outlines), the title bands of token pages."""
+    side it is first printed as: faces, backs (but those the ink saver prints as outlines),
+    the title bands of token pages."""
     found: dict[str, tuple[str, str, str]] = {}
     for sheet in pack.sheets:
         for page in (sheet.front, sheet.back):
             if page is None:
                 continue
             for p in page.placements:
-                if p.piece.flowed or (p.side == "back" and pack.options.ink_saver):
+                if p.piece.flowed or outlined(pack, p):
                     continue
                 key = p.piece.face if p.side == "front" else p.piece.back
                 if key:

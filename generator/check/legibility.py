@@ -40,9 +40,9 @@ def _scale(m: Matrix) -> float:
     return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
 
 
-def text_sizes(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, float]]:
-    """Every text a drawing's operations print, with its size in the units ``ctm`` maps to
-    (points, from a viewport); groups and gradient-painted shapes are followed in."""
+def text_runs(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[tuple, Matrix]]:
+    """Every text operation of a drawing's operations, with the transform it prints through
+    (to the units ``ctm`` maps to); groups and gradient-painted shapes are followed in."""
     stack: list[Matrix] = []
     for op in ops:
         if op.__class__ is str:
@@ -55,13 +55,19 @@ def text_sizes(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, float]
         elif code == TRANSFORM:
             ctm = multiply(ctm, op[1])
         elif code == TEXT:
-            text = op[5]
-            if text.strip():
-                yield text, op[2] * _scale(ctm)
+            yield op, ctm
         elif code == GROUP:
-            yield from text_sizes(op[3], ctm)
+            yield from text_runs(op[3], ctm)
         elif code == PAINT:
-            yield from text_sizes(op[6], ctm)
+            yield from text_runs(op[6], ctm)
+
+
+def text_sizes(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, float]]:
+    """Every text a drawing's operations print, with its size in the units ``ctm`` maps to
+    (points, from a viewport)."""
+    for op, at in text_runs(ops, ctm):
+        if op[5].strip():
+            yield op[5], op[2] * _scale(at)
 
 
 def walk_art(

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.check.backs import BacksDiffer, differing_backs
 from generator.check.contrast import LowContrast, low_contrast
 from generator.check.cuts import cut_problems
 from generator.check.legibility import SmallText, small_texts
+from generator.check.safezone import NearCut, near_cut
 from generator.check.seams import SeamCut, seam_cuts
 from generator.check.strokes import ThinStroke, thin_strokes
 from generator.layout.furniture import Ink, page_ink
@@ -43,6 +45,8 @@ class PrintReport:
     contrast: tuple[LowContrast, ...] = ()  # text that does not stand out from its ground
     ink_saver: bool = False  # the art was lightened for the ink saver
     seams: tuple[SeamCut, ...] = ()  # board seams through places (warnings, not failures)
+    backs: tuple[BacksDiffer, ...] = ()  # decks told apart face down (warnings, not failures)
+    near_cut: tuple[NearCut, ...] = ()  # text inside a print shop's safe zone (warnings)
 
     @property
     def failures(self) -> tuple[object, ...]:
@@ -215,4 +219,6 @@ def check_printing(pack: Pack) -> PrintReport:
         low_contrast(pack),
         options.ink_saver,
         tuple(seam_cuts(pack)),
+        differing_backs(pack),
+        near_cut(pack),
     )

@@ -6,10 +6,10 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.errors import display_path
+from generator.errors import ErrorList, display_path
 from generator.model.designs import designs, generated_counts
 from generator.model.game import Recipe
-from generator.model.loader import Game
+from generator.model.loader import Component, Game, load_game
 
 OK = "ok"
 MISMATCH = "MISMATCH"
@@ -26,6 +26,7 @@ class CountRow:
     generated: int | None
     status: str
     line: int | None = None
+    note: str = ""  # for a key that matches nothing: what exists instead
 
 
 def check_counts(game: Game) -> list[CountRow]:
@@ -36,14 +37,37 @@ def check_counts(game: Game) -> list[CountRow]:
     for key, expected in game.spec.expect.items():
         line = game.doc.line_of(("expect", key))
         if key.split("/")[0] not in specified:
-            rows.append(CountRow(key, expected, None, NOT_YET, line))
+            note = f"no component has the id '{key.split('/')[0]}' yet ({_listed(specified)})"
+            rows.append(CountRow(key, expected, None, NOT_YET, line, note))
             continue
         made = generated.get(key, 0)
-        rows.append(CountRow(key, expected, made, OK if made == expected else MISMATCH, line))
+        status = OK if made == expected else MISMATCH
+        rows.append(CountRow(key, expected, made, status, line, _no_such_kind(key, generated)))
     for component in game.components:
         if component.id not in game.spec.expect:
             rows.append(CountRow(component.id, None, generated[component.id], NO_COUNT))
     return rows
+
+
+MAX_LISTED = 12  # names listed when an expect: key matches none of them
+
+
+def _listed(names: set[str] | list[str]) -> str:
+    """'the components: a, b, c' (the first few, then how many more)."""
+    found = sorted(names)
+    more = f" and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
+    return f"the components: {', '.join(found[:MAX_LISTED])}{more}" if found else "none yet"
+
+
+def _no_such_kind(key: str, generated: Counter[str]) -> str:
+    """For ``id/name`` that names no piece or group of the component: what it has."""
+    component, _, part = key.partition("/")
+    if not part or key in generated:
+        return ""
+    parts = sorted(k.partition("/")[2] for k in generated if k.startswith(f"{component}/"))
+    more = f" and {len(parts) - MAX_LISTED} more" if len(parts) > MAX_LISTED else ""
+    listing = ", ".join(parts[:MAX_LISTED]) + more if parts else "no named kinds"
+    return f"no piece or group of '{component}' is called '{part}'; it has: {listing}"
 
 
 def mismatches(rows: list[CountRow]) -> list[CountRow]:
@@ -60,10 +84,21 @@ def _expected_cards(recipe: Recipe) -> list[Counter[tuple[str, ...]]]:
     return lines
 
 
+def _as_written(game: Game) -> dict[str, Component]:
+    """The game's components as the designer wrote them, in the source language: a recipe
+    names the cards by what the specs say (``identify: [type, value]``), never by their
+    translation, so that it passes in every language when it passes in the source one."""
+    if game.language == game.spec.languages[0]:
+        return {c.id: c for c in game.components}
+    source = load_game(game.root, ErrorList(), None, partial=True)
+    found = source.components if source is not None else game.components
+    return {c.id: c for c in found}
+
+
 def check_recipes(game: Game) -> list[str]:
     """Problems with the decks' compositions and setup piles, card by card."""
     problems: list[str] = []
-    components = {c.id: c for c in game.components}
+    components = _as_written(game) if game.spec.recipes else {}
     for deck_id, recipe in game.spec.recipes.items():
         where = f"{display_path(game.doc.path)}:{game.doc.line_of(('recipes', deck_id))}"
         component = components.get(deck_id)

@@ -1,9 +1,10 @@
 """One verdict on a game, the rule that build, check, watch and preview share: what fails
 the check (a count the rulebook disagrees with, text that does not fit, a deck off its
 recipe, pieces too large for where they stand, a pack that would print wrong, too small or
-too faint to read, an incomplete translation, and with ``strict`` a rulebook count no spec
-covers yet or a warning of loading, such as a column no template reads) and whether the game
-passes."""
+too faint to read, an incomplete translation, and with ``strict`` every warning as well: a
+rulebook count no spec covers yet, a warning of loading (a column no template reads, a font,
+a picture), of drawing, a line too thin, a board seam through a place, colours alike) and
+whether the game passes."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class Verdict:
     pending: list[CountRow] = field(default_factory=list)  # rulebook counts not specified yet
     fit: list[Misfit] = field(default_factory=list)  # pieces too large for where they stand
     colours: list[CloseColours] = field(default_factory=list)  # warnings: colours alike
+    drawing: int = 0  # warnings of drawing the pack (a picture not drawn ...)
 
     @property
     def broken(self) -> bool:
@@ -40,9 +42,20 @@ class Verdict:
         return any(found)
 
     @property
+    def warnings(self) -> int:
+        """How many warnings were found: what ``--strict`` fails on besides pending counts."""
+        report = self.printing
+        printing = (
+            len(report.thin) + len(report.seams) + len(report.backs) + len(report.near_cut)
+            if report
+            else 0
+        )
+        return len(self.game.warnings) + len(self.colours) + printing + self.drawing
+
+    @property
     def passed(self) -> bool:
         """Whether the game passes the check."""
-        doubtful = self.pending or self.game.warnings  # what --strict fails on
+        doubtful = self.pending or self.warnings  # what --strict fails on
         return not (self.broken or self.untranslated or (self.strict and doubtful))
 
 
@@ -52,14 +65,26 @@ def judge(
     printing: PrintReport | None,
     untranslated: int = 0,
     strict: bool = False,
+    drawing: int = 0,
 ) -> Verdict:
-    """The verdict on ``game`` as planned (its overflows and how its pack prints)."""
+    """The verdict on ``game`` as planned (its overflows and how its pack prints, and the
+    number of warnings of drawing it)."""
     counts = check_counts(game)
     pending = [r for r in counts if r.status == NOT_YET]
     recipes = check_recipes(game)
     fit, colours = check_fit(game), close_colours(game)
     return Verdict(
-        game, counts, overflows, recipes, printing, untranslated, strict, pending, fit, colours
+        game,
+        counts,
+        overflows,
+        recipes,
+        printing,
+        untranslated,
+        strict,
+        pending,
+        fit,
+        colours,
+        drawing,
     )
 
 

@@ -52,7 +52,8 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
     for r in mismatches(rows):
         click.echo(
             f"{display_path(game.doc.path)}:{r.line}: {r.key}: the rulebook count is "
-            f"{r.expected} but the specs generate {r.generated}",
+            f"{r.expected} but the specs generate {r.generated}"
+            + (f"; {r.note}" if r.note else ""),
             err=True,
         )
 
@@ -60,7 +61,12 @@ def explain_mismatches(game: Game, rows: list[CountRow]) -> None:
 @click.command("check")
 @games_argument
 @components_option
-@click.option("--strict", is_flag=True, help="Also fail on counts not yet specified.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Also fail on every warning (columns, fonts, pictures, thin lines, seams, colours "
+    "alike) and on rulebook counts not yet specified.",
+)
 @lang_option
 @paper_option
 @print_options
@@ -89,7 +95,14 @@ def command(
         results = plan_on_all_cores(loaded, paper, options)
         for game, planned in zip(loaded.games, results, strict=True):
             untranslated = translation_problems(game) if language is not None else 0
-            verdict = judge(game, planned.overflows, planned.printing, untranslated, strict)
+            verdict = judge(
+                game,
+                planned.overflows,
+                planned.printing,
+                untranslated,
+                strict,
+                len(planned.warnings),
+            )
             explain(verdict, language is not None)
             found.append(as_record(verdict, planned))
     failed = not all(record["passed"] for record in found)
@@ -109,6 +122,10 @@ def explain(verdict: Verdict, translation: bool) -> None:
         describe_printing(verdict.printing)
         explain_thin_lines(verdict.printing)
         explain_seams(verdict.printing)
+        for differ in verdict.printing.backs:
+            at = f"{display_path(differ.path)}:{differ.line}"
+            click.echo(f"{at}: {clean(differ.message())}", err=True)
+        explain_near_cut(verdict.printing)
     explain_failures(verdict)
     if game.spec.recipes and not verdict.recipes:
         click.echo(f"  recipes ok: {', '.join(game.spec.recipes)}")
@@ -116,9 +133,11 @@ def explain(verdict: Verdict, translation: bool) -> None:
         click.echo(
             f"  {len(verdict.pending)} rulebook count(s) not yet specified by any component."
         )
-    if verdict.strict and game.warnings:
+        for r in verdict.pending:  # a misspelt id looks like one still to come: say which exist
+            click.echo(f"  {display_path(game.doc.path)}:{r.line}: {r.key}: {r.note}")
+    if verdict.strict and verdict.warnings:
         click.echo(
-            f"{clean(game.name)}: {len(game.warnings)} warning(s) above fail the check (--strict)",
+            f"{clean(game.name)}: {verdict.warnings} warning(s) above fail the check (--strict)",
             err=True,
         )
 
@@ -161,67 +180,102 @@ def as_record(verdict: Verdict, planned: Planned) -> dict:
             {"file": display_path(path), "line": line, "message": message}
             for path, line, message in [*game.warnings, *planned.warnings]
         ],
-        "printing": None
-        if printing is None
-        else {
-            "sheets": printing.sheets,
-            "pages": printing.pages,
-            "sides": printing.sides,
-            "problems": list(printing.problems),
-            "floor_pt": printing.floor,
-            "small_text": [_text_json(t) for t in printing.small],
-            "thin_lines": [
-                {
-                    "file": display_path(t.path),
-                    "line": t.line,
-                    "component": t.component,
-                    "piece": t.piece,
-                    "width": t.written,
-                    "pt": round(t.pt, 3),
-                }
-                for t in printing.thin
-            ],
-            "seams": [
-                {
-                    "file": display_path(c.path),
-                    "line": c.line,
-                    "board": c.board,
-                    "places": [place for place, _ in c.cuts],
-                    "message": c.message(),
-                }
-                for c in printing.seams
-            ],
-            "low_contrast": [
-                _text_json(c)
-                | {
-                    "ratio": round(c.ratio, 2),
-                    "needed": needed(c.size),
-                    "colour": hex_colour(c.colour),
-                    "behind": hex_colour(c.behind),
-                }
-                for c in printing.contrast
-            ],
-        },
-        "translation": None
-        if report is None
-        else {
-            "language": report.language,
-            "missing": [at for at, _ in report.missing],
-            "fuzzy": [at for at, _ in report.fuzzy],
-            "broken": [{"at": at, "problem": problem} for at, _, problem in report.broken],
-            "undeclared": [
-                {"at": at, "field": name, "text": text} for at, name, text in report.undeclared
-            ],
-            "engine": game.words.missing(),
-            "engine_problems": [
-                {
-                    "at": f"{game.words.catalog}:{p.line}" if p.line else game.words.catalog,
-                    "problem": p.message,
-                }
-                for p in game.words.problems
-            ],
-            "obsolete": report.obsolete,
-        },
+        "printing": None if printing is None else _printing_record(printing),
+        "translation": None if report is None else _translation_record(game, report),
+    }
+
+
+def _printing_record(printing: PrintReport) -> dict:
+    """What the printer simulation found, for --json."""
+    return {
+        "sheets": printing.sheets,
+        "pages": printing.pages,
+        "sides": printing.sides,
+        "problems": list(printing.problems),
+        "floor_pt": printing.floor,
+        "small_text": [_text_json(t) for t in printing.small],
+        "thin_lines": [
+            {
+                "file": display_path(t.path),
+                "line": t.line,
+                "component": t.component,
+                "piece": t.piece,
+                "width": t.written,
+                "pt": round(t.pt, 3),
+            }
+            for t in printing.thin
+        ],
+        **_warnings_record(printing),
+        "low_contrast": [
+            _text_json(c)
+            | {
+                "ratio": round(c.ratio, 2),
+                "needed": needed(c.size),
+                "colour": hex_colour(c.colour),
+                "behind": hex_colour(c.behind),
+            }
+            for c in printing.contrast
+        ],
+    }
+
+
+def _warnings_record(printing: PrintReport) -> dict:
+    """The printer simulation's warnings (text near a shop's cut, seams, differing backs)."""
+    return {
+        "near_cut": [
+            {
+                "file": display_path(n.path),
+                "component": n.component,
+                "piece": n.piece,
+                "side": n.side,
+                "mm": round(n.distance, 2),
+                "edge": n.edge,
+                "message": n.message(),
+            }
+            for n in printing.near_cut
+        ],
+        "seams": [
+            {
+                "file": display_path(c.path),
+                "line": c.line,
+                "board": c.board,
+                "places": [place for place, _ in c.cuts],
+                "message": c.message(),
+            }
+            for c in printing.seams
+        ],
+        "backs_differ": [
+            {
+                "file": display_path(b.path),
+                "line": b.line,
+                "component": b.component,
+                "looks": b.looks,
+                "cards": list(b.cards),
+            }
+            for b in printing.backs
+        ],
+    }
+
+
+def _translation_record(game: Game, report: Any) -> dict:
+    """What the translation check found, for --json."""
+    return {
+        "language": report.language,
+        "missing": [at for at, _ in report.missing],
+        "fuzzy": [at for at, _ in report.fuzzy],
+        "broken": [{"at": at, "problem": problem} for at, _, problem in report.broken],
+        "undeclared": [
+            {"at": at, "field": name, "text": text} for at, name, text in report.undeclared
+        ],
+        "engine": game.words.missing(),
+        "engine_problems": [
+            {
+                "at": f"{game.words.catalog}:{p.line}" if p.line else game.words.catalog,
+                "problem": p.message,
+            }
+            for p in game.words.problems
+        ],
+        "obsolete": report.obsolete,
     }
 
 
@@ -273,6 +327,12 @@ def explain_thin_lines(printing: PrintReport) -> None:
     """A warning per template line that draws a line too thin for a print shop."""
     for stroke in printing.thin:
         click.echo(f"{file_line(stroke.path, stroke.line)}: {clean(stroke.message())}", err=True)
+
+
+def explain_near_cut(printing: PrintReport) -> None:
+    """A warning per component side whose text comes inside a print shop's safe zone."""
+    for near in printing.near_cut:
+        click.echo(f"{display_path(near.path)}: {clean(near.message())}", err=True)
 
 
 def explain_seams(printing: PrintReport) -> None:

@@ -152,7 +152,8 @@ def print_options(func):
         click.option(
             "--ink-saver/--no-ink-saver",
             default=None,
-            help="Outline-only backs and lighter dark areas.",
+            help="Lighter dark areas; plain backs (wordless, grey) as outlines (a back with "
+            "words, a colour or a look of its own is kept, lightened).",
         ),
     ]
     for option in reversed(options):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from generator.check.safezone import near_cut
 from generator.cli import Failed
 from generator.cli.common import (
     EXIT_CANNOT_WRITE,
@@ -28,6 +29,7 @@ from generator.layout.pack import Pack
 from generator.output import shop as generic_shop
 from generator.output import tts as tabletop
 from generator.output import vendors
+from generator.output.shop import MM_PER_IN
 from generator.paths import read_text
 
 GENERIC = "generic"
@@ -135,12 +137,14 @@ def _say_left_out(pack: Pack, items: list[dict[str, str]]) -> None:
 
 def _vendor(vendor: vendors.Vendor, fit: bool) -> Export:
     """The export for one vendor: what it prints written, a warning for each component it
-    cannot print and a line for each deck ``--fit`` scaled."""
+    cannot print and a line for each batch scaled to its product."""
 
     def run(pack: Pack, folder: Path, tick: Tick) -> str:
         written, found, skipped = vendors.export(pack, vendor, folder, fit, tick)
         for reason in skipped:
             click.echo(f"warning: {clean(pack.game.name)}: {clean(reason)}", err=True)
+        for near in near_cut(pack, vendor.safe_in * MM_PER_IN):
+            click.echo(f"{display_path(near.path)}: {clean(near.message())}", err=True)
         for batch in found:
             if vendors.fitted(batch):
                 click.echo(f"{clean(pack.game.name)}: {clean(vendors.fitted(batch))}")

@@ -67,7 +67,7 @@ def _write(catalog: catalogs.Catalog, game: Game, path: Path) -> None:
 @in_game_folder
 def extract(game: str | None, components_dir: Path) -> None:
     """Write locale/<game>.pot: every string the game prints, with its spec file and line."""
-    loaded = _one_game(components_dir, _named(game))
+    loaded = _one_game(components_dir, _named(game, components_dir, "extract GAME"))
     catalog = _template(loaded)
     path = catalogs.catalog_dir(loaded.root) / f"{loaded.name}.pot"
     _write(catalog, loaded, path)
@@ -116,14 +116,34 @@ def _game_and_language(
     if len(names) == 2:
         return ((here.parent if here else components_dir), names[0]), language
     if here is None:
-        raise click.UsageError("name the game (pnp i18n init GAME LANGUAGE), or run it in one")
+        raise click.UsageError(_which_game(components_dir, f"init GAME {language}"))
     return (here.parent, here.name), language
 
 
-def _named(game: str | None) -> str:
+def _named(game: str | None, components_dir: Path, command: str) -> str:
     if game is None:
-        raise click.UsageError("name the game, or run it in a game folder")
+        raise click.UsageError(_which_game(components_dir, command))
     return game
+
+
+MAX_GAMES_NAMED = 8  # games named when a command needs one and none is given
+
+
+def _which_game(components_dir: Path, command: str) -> str:
+    """What to do when no game is named and this is no game folder: the games found here
+    (run inside components/) or in the components folder, and the command with one."""
+    for folder, option in ((Path("."), " --components ."), (components_dir, "")):
+        games = sorted(p.parent.name for p in folder.glob("*/game.yaml"))
+        if games:
+            more = ", ..." if len(games) > MAX_GAMES_NAMED else ""
+            shown = ", ".join(games[:MAX_GAMES_NAMED]) + more
+            where = "this folder" if option else display_path(components_dir)
+            return (
+                f"{where} holds games ({shown}), not one game: name the game "
+                f"(pnp i18n {command.replace('GAME', games[0])}{option}), or run it inside "
+                "the game's own folder"
+            )
+    return "name the game, or run it in a game folder (the folder with its game.yaml)"
 
 
 @command.command("update")
@@ -135,7 +155,7 @@ def update(game: str | None, components_dir: Path) -> None:
     strings added, changed ones marked fuzzy, unused ones kept as obsolete, a translation
     made before message contexts carried over), locale/engine-<language>.po with the
     engine's words. A catalog that cannot be read is an error at its line."""
-    loaded = _one_game(components_dir, _named(game))
+    loaded = _one_game(components_dir, _named(game, components_dir, "update GAME"))
     template = _template(loaded)
     folder = catalogs.catalog_dir(loaded.root)
     for path in sorted(folder.glob("*.po")):

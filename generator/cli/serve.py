@@ -74,23 +74,8 @@ def command(
     from generator.cli.progress import counted
     from generator.serve.live import Preview
     from generator.serve.server import running
-    from generator.serve.settings import LANGUAGE, Settings
 
-    if language is not None and not LANGUAGE.match(language):
-        raise click.BadParameter("a language code the game declares, e.g. de", param_hint="--lang")
-    try:
-        roots = select_games(components_dir, (game,) if game else ())
-    except SpecFailureFor as exc:
-        raise SpecFailure([exc.error]) from None
-    paper, options = make_options(paper, **printing)
-    base = Settings(
-        roots[0].name,
-        language or "",
-        paper or "",
-        options.duplex,
-        options.layout,
-        options.ink_saver,
-    )
+    roots, base, options = _settings(game, components_dir, language, paper, printing)
     cache = Path(tempfile.mkdtemp(prefix="pnp-serve-"))
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: close, as any other end
@@ -102,6 +87,28 @@ def command(
         shutil.rmtree(cache, ignore_errors=True)
     click.echo("stopped")
     return 0
+
+
+def _settings(
+    game: str | None,
+    components_dir: Path,
+    language: str | None,
+    paper: str | None,
+    printing: dict[str, Any],
+) -> tuple[list[Path], Any, Any]:
+    """The games served and the settings the page starts with, from the command line."""
+    from generator.serve.settings import LANGUAGE, Settings
+
+    if language is not None and not LANGUAGE.match(language):
+        raise click.BadParameter("a language code the game declares, e.g. de", param_hint="--lang")
+    try:
+        roots = select_games(components_dir, (game,) if game else ())
+    except SpecFailureFor as exc:
+        raise SpecFailure([exc.error]) from None
+    paper, options = make_options(paper, **printing)
+    look = (options.duplex, options.layout, options.ink_saver)
+    base = Settings(roots[0].name, language or "", paper or "", *look)
+    return roots, base, options
 
 
 def _bind(preview, host: str, port: int | None):  # noqa: ANN001, ANN202

@@ -63,16 +63,27 @@ def rebuild(root: Path, request: Request) -> None:
         click.echo(f"{clean(root.name)}: rebuilt in {seconds:.2f} s")
 
 
-def watch_games(roots: list[Path], request: Request, stop: Event | None = None) -> None:
+def _ready(said: str, ready: Event | None) -> None:
+    """The folders are watched: say so (and tell a test waiting for it)."""
+    click.echo(said)
+    if ready is not None:
+        ready.set()
+
+
+def watch_games(
+    roots: list[Path], request: Request, stop: Event | None = None, ready: Event | None = None
+) -> None:
     """Wait for changes to the games' folders and the shared templates; rebuild what
     changed. Each real folder is watched by itself: a link inside a game is never followed,
-    out of it least of all. Stops on Ctrl-C (or when ``stop`` is set, for tests)."""
+    out of it least of all. Stops on Ctrl-C (or when ``stop`` is set, for tests); says
+    "watching" (and sets ``ready``) once a change is sure to be seen."""
     roots = sorted({root.resolve() for root in roots})
     where = display_path(request.components_dir)
-    click.echo(f"watching {len(roots)} game(s) in {where}; Ctrl-C stops")
+    said = f"watching {len(roots)} game(s) in {where}; Ctrl-C stops"
     try:
         for changes in watch_real_folders(
             [*roots, SHARED_TEMPLATES],
+            lambda: _ready(said, ready),
             watch_filter=_watched(request.out_dir, roots),
             debounce=SETTLE_MS * 4,
             step=SETTLE_MS // 6,

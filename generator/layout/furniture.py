@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.layout.impose import flip_axis, offset_room
+from generator.layout.inksaver import outlined
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.layout.sheets import Box, Fold, Page, Placement
@@ -60,6 +61,11 @@ def label_key(page: Page) -> str:
     elif page.assembly:
         key = "page_label_map"
     return key
+
+
+def is_tile(page: Page) -> bool:
+    """Whether a page holds one tile of a board (its label counts tiles, not sheets)."""
+    return _tile(page) is not None
 
 
 def _tile(page: Page) -> str | None:
@@ -154,7 +160,7 @@ def page_ink(pack: Pack, page: Page, number: int) -> list[Ink]:
 def _art(pack: Pack, p: Placement) -> Ink:
     """A piece's art on the page: its bleed box (clipped), or its outline (an ink-saver
     back)."""
-    if p.side == "back" and pack.options.ink_saver:
+    if outlined(pack, p):
         return Ink("the outline of a back", (p.x, p.y, p.w, p.h), p.piece)
     return Ink(f"the {p.side} art", p.bleed_box, p.piece)
 

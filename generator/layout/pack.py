@@ -55,6 +55,7 @@ class Pack:
     overflows: list[Overflow] = field(default_factory=list)
     options: PrintOptions = DEFAULT_OPTIONS
     key: str = ""  # what the pack is made from (see build.cache); stored in the manifest
+    plain_backs: frozenset[str] | None = None  # backs the ink saver outlines (see inksaver)
 
     @property
     def words(self) -> Words:

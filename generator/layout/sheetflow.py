@@ -11,6 +11,7 @@ is reported as an overflow rather than clipped.
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -198,8 +199,19 @@ class FlowLayout:
             component,
             component,
             f"{allowed} page(s) of {self.spec.columns} column(s)",
-            f"{left:.0f} mm of text at {size:g} pt",
+            self._lacking(left, size),
         )
+
+    def _lacking(self, left: float, size: float) -> str:
+        """What does not fit, in pages a reader can picture ('about 3 more pages of text at
+        6 pt'), never only as a height of many metres in one column."""
+        page = self.area[3] * self.spec.columns  # mm of column a full page holds
+        more = math.ceil(left / page) if page > 0 else 0
+        if more > MAX_PAGES:
+            return f"more than {MAX_PAGES} more pages of text at {size:g} pt"
+        if more <= 1:
+            return f"{left:.0f} mm of text at {size:g} pt (less than one more page)"
+        return f"about {more} more pages of text at {size:g} pt ({left:.0f} mm of column)"
 
     def draw_page(self, canvas: Canvas, title: str) -> None:
         """Draw the next page of the sheet (pages are drawn in order)."""

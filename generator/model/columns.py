@@ -21,8 +21,9 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from generator.model.choices import unknown_choices
+from generator.model.fielduse import disagreements, icon_names, template_use
 from generator.model.game import PER_PIECE, STYLE_VALUES, GameSpec, Style, StyleMap
-from generator.model.templatefields import declared_fields, declared_icons
+from generator.model.templatefields import FieldsError, template_file
 
 Notice = tuple[Path, int | None, str]  # file, line, what is wrong and how to fix it
 
@@ -39,6 +40,7 @@ HINTS = {
     "description": "text",
     "rules": "text",
 }
+PRINTED_NAME = ("title", "label")  # what the contents and listings call a piece (Design.label)
 ICON_CODE = re.compile(r":([a-z0-9][a-z0-9-]*):")
 
 
@@ -73,16 +75,14 @@ def entry_columns(
     return Columns(doc_path, headings, first)
 
 
-def template_fields(root: Path, templates: list[str]) -> dict[str, str] | None:
-    """Field → kind over the templates that draw a piece; None when one of them declares no
-    fields (what it reads is not known)."""
-    found: dict[str, str] = {}
-    for name in templates:
-        fields = declared_fields(root, name)
-        if fields is None:
-            return None
-        found.update({n: f.kind for n, f in fields.items()})
-    return found
+def fields_block_error(root: Path, exc: FieldsError) -> Notice:
+    """The error of a template's fields block that cannot be read, at the template's line."""
+    path = template_file(root, exc.template) if exc.template else None
+    return (
+        path or root / "templates" / (exc.template or "?"),
+        exc.line,
+        f"{exc}; the fields block lists 'name: kind  what it is for'",
+    )
 
 
 def unused_columns(
@@ -204,13 +204,11 @@ def _unmapped(key: str, rule: StyleMap[Any], own: dict[str, Any]) -> str | None:
 
 
 def unknown_icons(
-    root: Path, icons: str, declared: dict[str, str], entries: list[Any], where: Any
+    icons: str, known: frozenset[str], declared: dict[str, str], entries: list[Any], where: Any
 ) -> list[Notice]:
     """A notice for each icon a piece names (a field of kind ``icons``, or ``:name:`` in a
-    field of kind ``text``) that the icon template ``icons`` does not have, at its row."""
-    known = declared_icons(root, icons)
-    if known is None:
-        return []
+    field of kind ``text``) that the icon template ``icons`` (drawing ``known``) lacks, at
+    its row."""
     notices: list[Notice] = []
     for index, entry in enumerate(entries):
         fields = entry.fields()
@@ -244,11 +242,12 @@ def _named_icons(fields: dict[str, Any], declared: dict[str, str]) -> Iterator[t
 
 def engine_fields(game: GameSpec, component: Any, components: list[Any]) -> set[str]:
     """The fields of a component's entries the engine reads: the entry's own keys (name,
-    count, group ...), the style keys a piece may set, the fields its style is mapped by,
+    count, group ...), its printed name (the contents page lists a piece by its title), the
+    style keys a piece may set, the fields its style is mapped by,
     the fields the game's recipe of it identifies cards by, its tally's field, and the
     columns of every sheet table made from it."""
     spec = component.spec
-    found = {"name", *PER_PIECE, *mapped_by(game, spec.style)}
+    found = {"name", *PRINTED_NAME, *PER_PIECE, *mapped_by(game, spec.style)}
     for entry in spec.entries[:1]:
         found.update(type(entry).model_fields)
     recipe = game.recipes.get(component.id)
@@ -284,16 +283,20 @@ def review(
     errors = style_problems(game, spec.style, entries, where)
     names = [n for k, n in spec.templates().items() if k in ("face", "back") and n]
     errors += unknown_choices(root, names, entries, where)
-    declared = template_fields(root, names)
-    if declared is None:
+    try:
+        use = template_use(root, names, {"piece", spec.noun})
+    except FieldsError as exc:  # a typo in a fields block: an error to fix at its line
+        return [*errors, fields_block_error(root, exc)], []
+    if not use.known:
         return errors, []
     raw = doc.data.get(spec.entries_key) if isinstance(doc.data, dict) else None
     columns = entry_columns(doc.path, raw if isinstance(raw, list) else [], doc.lines, table)
-    noun = spec.noun
-    warnings = unused_columns(
-        columns, names, declared, engine_fields(game, component, components), noun
-    )
-    icons = spec.style.icons if "icons" in spec.style.model_fields_set else game.style.icons
-    if isinstance(icons, str):
-        warnings += unknown_icons(root, icons, declared, entries, where)
+    engine = engine_fields(game, component, components)
+    shared = set(spec.fields)
+    warnings = unused_columns(columns, names, use.fields, engine, spec.noun)
+    warnings += disagreements(root, use, {**dict.fromkeys(shared, 0), **columns.lines}, engine)
+    style_icons = spec.style.icons if "icons" in spec.style.model_fields_set else game.style.icons
+    drawn = icon_names(root, use, style_icons if isinstance(style_icons, str) else None)
+    if drawn is not None:
+        warnings += unknown_icons(*drawn, use.fields, entries, where)
     return errors, warnings

@@ -17,32 +17,23 @@ import io
 import json
 import re
 import unicodedata
-import zipfile
-import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from lxml import etree
-
 from generator.errors import SpecError
-from generator.limits import FILE_BYTES
+from generator.limits import FILE_BYTES, MAX_COLUMNS, MAX_ROWS
+from generator.model import spreadsheets
+from generator.model.workbooks import merged_hint
 from generator.model.yamlsource import LONE_SURROGATE, YamlDoc, parse_yaml
 from generator.paths import PathRefused, TooLarge, read_bytes, within
 
 MAX_DATA_BYTES = FILE_BYTES["data"]  # a data file's size
-MAX_UNZIPPED = 50_000_000  # what a spreadsheet (a zip) may unpack to
-MAX_ROWS = 5_000
-MAX_COLUMNS = 100
+
 MAX_CELL = 5_000  # characters in one cell
 MAX_DIGITS = 4_300  # digits of an integer (Python's own limit for converting text)
 FORMATS = (".csv", ".tsv", ".xlsx", ".ods", ".json", ".yaml", ".yml")
 RESERVED = ("name", "count", "per_player", "series", "counts", "group")
-ODS = {
-    "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
-    "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
-    "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
-}
 
 
 @dataclass
@@ -95,8 +86,7 @@ def read_rows(root: Path, name: str, sheet: str | None = None) -> Table:
     if suffix in (".csv", ".tsv"):
         grid = _csv_rows(path, data)
     else:
-        _check_zip(path, data)
-        grid = _xlsx_rows(path, data, sheet) if suffix == ".xlsx" else _ods_rows(path, data, sheet)
+        grid = spreadsheets.rows(path, data, suffix, sheet)
     return _rows_from_grid(path, grid)
 
 
@@ -135,149 +125,6 @@ def _number(cell: str) -> Any:
     if re.fullmatch(r"-?\d{1,15}\.\d{1,15}", text):
         return float(text)
     return cell
-
-
-# what zipfile raises on a damaged archive: a bad header or directory (BadZipFile, a negative
-# seek: ValueError), a cut member (EOFError), bad compressed data (zlib.error), an unknown method
-ZIP_DAMAGE = (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error, NotImplementedError)
-
-
-def _check_zip(path: Path, data: bytes) -> None:
-    """A spreadsheet is a zip: refuse one that is not, or unpacks to too much."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except ZIP_DAMAGE:
-        raise SpecError(
-            path,
-            None,
-            "not a spreadsheet file (it is no zip archive); save it "
-            "again from the spreadsheet program",
-        ) from None
-    if unpacked > MAX_UNZIPPED:
-        raise SpecError(
-            path,
-            None,
-            f"the spreadsheet unpacks to {unpacked:,} bytes; the limit is {MAX_UNZIPPED:,}",
-        )
-
-
-def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(row number, cells) of a worksheet of an Excel file: the first, or ``sheet``."""
-    import openpyxl  # only games with Excel data pay for loading it
-
-    try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds on a damaged file
-        raise SpecError(
-            path,
-            None,
-            f"cannot read the workbook ({type(exc).__name__}: {exc}); save it again as .xlsx",
-        ) from None
-    try:
-        worksheet = _pick_sheet(path, book.sheetnames, sheet)
-        rows = []
-        for number, cells in enumerate(book[worksheet].iter_rows(values_only=True), 1):
-            rows.append((number, [_whole(c) for c in cells[: MAX_COLUMNS + 1]]))
-            if len(rows) > MAX_ROWS + 1:
-                break
-        return rows
-    except SpecError:
-        raise
-    except Exception as exc:
-        raise SpecError(
-            path, None, f"cannot read the workbook ({type(exc).__name__}); save it again as .xlsx"
-        ) from None
-    finally:
-        book.close()
-
-
-def _pick_sheet(path: Path, names: list[str], sheet: str | None) -> str:
-    if sheet is None:
-        if not names:
-            raise SpecError(path, None, "the spreadsheet has no sheets")
-        return names[0]
-    if sheet not in names:
-        raise SpecError(path, None, f"no sheet named '{sheet}'; it has: {', '.join(names)}")
-    return sheet
-
-
-def _whole(value: Any) -> Any:
-    """A spreadsheet cell: a whole float (Excel stores 3 as 3.0) as an int, a date as text."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return int(value)
-    if value is None or isinstance(value, (int, float, str, bool)):
-        return value
-    return str(value)
-
-
-def _ods_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(row number, cells) of a table of an OpenDocument spreadsheet: the first, or ``sheet``.
-    Repeated rows and cells (how ODS stores blank runs) are expanded only up to the limits."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            content = archive.read("content.xml")
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
-        root = etree.fromstring(content, parser)
-    except (KeyError, etree.XMLSyntaxError, *ZIP_DAMAGE):
-        raise SpecError(
-            path,
-            None,
-            "not an OpenDocument spreadsheet (no readable content.xml); save it again as .ods",
-        ) from None
-    tables = root.iterfind(".//table:table", ODS)
-    found = {t.get(f"{{{ODS['table']}}}name", ""): t for t in tables}
-    table = found[_pick_sheet(path, list(found), sheet)]
-    rows: list[tuple[int, list[Any]]] = []
-    number = 0
-    for row in table.iterfind(".//table:table-row", ODS):
-        where = (path, number + 1)
-        cells = _ods_cells(row, where)
-        repeat = min(_repeat(row, "number-rows-repeated", where), MAX_ROWS + 2)
-        for _ in range(repeat):
-            number += 1
-            rows.append((number, list(cells)))
-        if len(rows) > MAX_ROWS + 1:
-            break
-    return rows
-
-
-def _ods_cells(row: etree._Element, where: tuple[Path, int]) -> list[Any]:
-    """The values of one ODS row (``where``: its file and row, for a mistake), blank runs
-    expanded up to ``MAX_COLUMNS`` + 1."""
-    cells: list[Any] = []
-    office = ODS["office"]
-    for cell in row:
-        if etree.QName(cell).localname not in ("table-cell", "covered-table-cell"):
-            continue
-        repeat = min(_repeat(cell, "number-columns-repeated", where), MAX_COLUMNS + 1)
-        kind = cell.get(f"{{{office}}}value-type")
-        if kind in ("float", "percentage", "currency"):
-            value: Any = _whole(_ods_number(cell.get(f"{{{office}}}value", "0"), where))
-        else:
-            paragraphs = cell.iterfind("text:p", ODS)
-            value = "\n".join("".join(p.itertext()) for p in paragraphs) or None
-        cells.extend([value] * repeat)
-        if len(cells) > MAX_COLUMNS:
-            break
-    return cells[: MAX_COLUMNS + 1]
-
-
-def _repeat(element: etree._Element, name: str, where: tuple[Path, int]) -> int:
-    """An ODS element's repeat count (``table:number-rows-repeated`` or ``-columns-``): a
-    whole number (a huge one counts as huge), else a SpecError at its row."""
-    text = element.get(f"{{{ODS['table']}}}{name}", "1")
-    if not text.isascii() or not text.isdigit():
-        raise SpecError(*where, f"{name}={text[:20]!r} is not a whole number; save it again")
-    return int(text) if len(text) < 10 else 10**9
-
-
-def _ods_number(text: str, where: tuple[Path, int]) -> float:
-    """An ODS cell's ``office:value``: a number, else a SpecError at its row."""
-    try:
-        return float(text[:100])
-    except ValueError:
-        raise SpecError(*where, f"the cell's value {text[:20]!r} is not a number") from None
 
 
 def _records(
@@ -392,7 +239,7 @@ def _rows_from_grid(path: Path, grid: list[tuple[int, list[Any]]]) -> Table:
                         path,
                         line,
                         f"a value in column {index + 1}, which has no "
-                        "heading; give the column a heading or clear it",
+                        f"heading; give the column a heading or clear it{merged_hint(path)}",
                     )
                 continue
             record[columns[index]] = value

@@ -18,6 +18,11 @@ from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTCollection, TTLibError, newTable
 from fontTools.ttLib import TTFont as OpenTypeFont
 
+from generator.model.fonterrors import FontFileError
+from generator.model.fontguard import BROTLI_MISSING, guard
+
+__all__ = ["FontFileError", "as_truetype", "embedding_problem", "face_names"]
+
 MAX_ERROR = 1.0  # font units (of 1000 or 2048 an em) a quadratic curve may stray from a cubic
 MAX_CONVERTED_GLYPHS = 20_000  # CFF glyphs converted at most (a CJK font has 65,535: ~1 min)
 TRUETYPE = (b"\x00\x01\x00\x00", b"true")  # the sfnt versions of TrueType outlines
@@ -25,13 +30,25 @@ EMBED_FORBIDDEN = 0x0002  # OS/2 fsType: restricted licence, no embedding at all
 EMBED_BITMAP_ONLY = 0x0200  # fsType: only bitmaps may be embedded (no outlines)
 
 
-class FontFileError(ValueError):
-    """A file that cannot be used as a font (what is wrong, in the user's terms)."""
-
-
 def as_truetype(data: bytes, face: str | None = None) -> bytes:
     """The TrueType form of the font in ``data`` (a TrueType file unchanged); ``face`` picks
-    a font of a collection by its name. ``FontFileError`` says what cannot be used."""
+    a font of a collection by its name. ``FontFileError`` says what cannot be used: the font
+    guard's bounds first (before any library reads the file), then whatever fontTools raises
+    on a damaged file, said as the file's error."""
+    guard(data)
+    try:
+        return _converted(data, face)
+    except FontFileError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged table raises anything in fontTools
+        raise FontFileError(
+            f"cannot be converted for printing ({type(exc).__name__}: the file is damaged); "
+            "use the font's TrueType (.ttf) version"
+        ) from None
+
+
+def _converted(data: bytes, face: str | None) -> bytes:
+    """``as_truetype`` on a file the guard let through."""
     if data[:4] in TRUETYPE and face is None:
         _licence(data)
         return data
@@ -85,8 +102,8 @@ def _opened(data: bytes, face: str | None) -> OpenTypeFont:
     """The font in ``data`` parsed by fontTools (a collection's face picked by name)."""
     try:
         if data[:4] == b"ttcf":
-            return _face_of(TTCollection(io.BytesIO(data), lazy=False), face)
-        font = OpenTypeFont(io.BytesIO(data), lazy=False)
+            return _face_of(TTCollection(io.BytesIO(data)), face)
+        font = OpenTypeFont(io.BytesIO(data))
     except FontFileError:
         raise
     except (TTLibError, ImportError) as exc:
@@ -103,10 +120,7 @@ def _opened(data: bytes, face: str | None) -> OpenTypeFont:
 def _unreadable(exc: Exception) -> str:
     """A fontTools parse error in the user's terms."""
     if isinstance(exc, ImportError) or "brotli" in str(exc).lower():
-        return (
-            "is a WOFF2 font, which needs the optional brotli package: "
-            "pip install 'pnp-generator[woff2]' (or convert the font to .ttf)"
-        )
+        return BROTLI_MISSING
     return f"is not a font file (TrueType, OpenType, WOFF, WOFF2 or a collection) ({exc})"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ SHARED_TEMPLATES = STOCK_TEMPLATES  # the stock template library (messages: stoc
 BUNDLED_GAMES = shipped("examples", "components")  # the example games pnp new --from copies
 DEFAULT_COMPONENTS = Path("components")
 OWN_OUTPUT = "output"  # where pnp run inside a game folder writes; never part of the game
+READY_MS = 500  # a watch that has heard nothing this long says it is watching
 MAX_WATCHED = 2_000  # folders a watch follows (each one an inotify watch)
 
 
@@ -73,17 +74,28 @@ def real_folders(roots: list[Path]) -> list[Path]:
     return found
 
 
-def watch_real_folders(roots: list[Path], **options: Any) -> Iterator[set[tuple[Any, str]]]:
+def watch_real_folders(
+    roots: list[Path], ready: Callable[[], None] | None = None, **options: Any
+) -> Iterator[set[tuple[Any, str]]]:
     """The bursts of changes (watchfiles' ``watch`` with ``options``) in the real folders of
     ``roots``, each folder watched by itself: listed again after every burst, and watched
-    anew when they changed (a folder made, removed or renamed)."""
+    anew when they changed (a folder made, removed or renamed). ``ready`` hears once that
+    the folders are watched (every change from then on is seen): the first quiet spell of
+    ``READY_MS`` or the first burst, whichever comes first."""
     import watchfiles  # only a watch pays for it
 
+    if ready is not None:
+        options = {**options, "yield_on_timeout": True, "rust_timeout": READY_MS}
     folders = real_folders(roots)
     while folders:
         bursts = watchfiles.watch(*folders, recursive=False, **options)
         try:
             for changes in bursts:
+                if ready is not None:
+                    ready()
+                    ready = None
+                if not changes:
+                    continue
                 yield changes
                 now = real_folders(roots)
                 if now != folders:

@@ -112,7 +112,7 @@ class Coords(StrictModel):
     )
 
 
-def _coords(value: Any) -> Any:
+def coords_scheme(value: Any) -> Any:
     """``coords: wargame`` is ``coords: {scheme: wargame}``."""
     return {"scheme": value} if isinstance(value, str) else value
 
@@ -270,12 +270,12 @@ class Grid(StrictModel):
         "even (the 2nd, 4th ...) or odd (the 1st, 3rd ...)",
     )
     group: Slug | None = Field(default=None, description="the group its cells belong to")
-    coords: Annotated[Coords, BeforeValidator(_coords, json_schema_input_type=Scheme | Coords)] = (
-        Field(
-            default_factory=lambda: Coords(scheme="none"),
-            description="the cells' names and printed coordinates: a scheme, or {scheme, at, "
-            "size, colour, start}",
-        )
+    coords: Annotated[
+        Coords, BeforeValidator(coords_scheme, json_schema_input_type=Scheme | Coords)
+    ] = Field(
+        default_factory=lambda: Coords(scheme="none"),
+        description="the cells' names and printed coordinates: a scheme, or {scheme, at, "
+        "size, colour, start}",
     )
     fill: Colour | None = Field(
         default=None, description="the colour of cells without a terrain; default: its group's"

@@ -53,6 +53,7 @@ class FieldsError(ValueError):
     def __init__(self, line: int, message: str):
         super().__init__(message)
         self.line = line
+        self.template = ""  # the template's name, once known
 
 
 def parse_fields(source: str) -> dict[str, Field] | None:

@@ -32,6 +32,9 @@ FAST_MAX_NESTING = 10_000  # libyaml's composer overflows the C stack somewhere 
 
 INT_TAG = "tag:yaml.org,2002:int"
 LEADING_ZERO = re.compile(r"[-+]?0[0-7_]+")  # what YAML 1.1 reads as an octal number
+BOOL_TAG = "tag:yaml.org,2002:bool"
+FLOAT_TAG = "tag:yaml.org,2002:float"
+BOOL_WORDS = {"true", "false"}  # the booleans YAML 1.2 keeps; yes, no, on, off stay words
 
 LONE_SURROGATE = (
     "the text holds an escape that is no character (a lone surrogate); write the character itself"
@@ -71,6 +74,20 @@ def _deepest(lines: dict[Path_, int], loc: Path_, default: int) -> int:
     return default
 
 
+def _kept_as_written(node: yaml.Node) -> bool:
+    """Whether a plain value stays the text it is, where YAML 1.1 would read something else
+    from it: 0101 (octal 65: a map's cell, a code), 1:2 (the base-60 number 62: a ratio, a
+    time), no, yes, on, off (false and true: an answer, a word on a card). A field that wants
+    a number or a yes/no still reads these as before; true and false stay booleans."""
+    if not isinstance(node, yaml.ScalarNode) or node.style:  # quoted: a string already
+        return False
+    if node.tag == INT_TAG and LEADING_ZERO.fullmatch(node.value):
+        return True
+    if node.tag in (INT_TAG, FLOAT_TAG) and ":" in node.value:
+        return True
+    return node.tag == BOOL_TAG and node.value.lower() not in BOOL_WORDS
+
+
 class _Builder:
     """Turns a composed node tree into Python data, recording lines and refusing duplicates."""
 
@@ -101,8 +118,8 @@ class _Builder:
             return self._mapping(node, loc)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*loc, i)) for i, item in enumerate(node.value)]
-        if node.tag == INT_TAG and LEADING_ZERO.fullmatch(node.value):
-            return node.value  # 0101: a map's cell, a code; YAML 1.1 would read octal 65
+        if _kept_as_written(node):
+            return node.value
         try:
             value = self.loader.construct_object(node)
         except ValueError:  # Python's own limit on the digits of an integer

@@ -84,6 +84,15 @@ SMALL_BLACK_CMY = 0.25  # cyan, magenta and yellow together beside black in smal
 SMALL_BLACK_STEPS = 6  # how finely the cyan, magenta and yellow of a small black are tried
 
 
+# Small coloured type on one or two inks: under 8 pt, text of a colour built from three or
+# four inks needs three or four plates in register, and a slip of 0.1-0.2 mm (a good offset
+# press's) fringes letters a stroke or two wide; prepress guides ask for type under 8 pt in
+# at most two separations. Such text prints in the two-ink build nearest its colour.
+SMALL_COLOUR_TYPE_PT = 8.0
+SHEET_TYPE_PT = SMALL_COLOUR_TYPE_PT  # a reference sheet's text, as the press is told of it
+TWO_INK_STEP = 8  # of 255: how finely two-ink builds are tried before the nearest is refined
+
+
 def near_black(rgb: tuple[float, ...]) -> bool:
     """Whether a colour is so dark that it reads as black."""
     return max(rgb) <= NEAR_BLACK
@@ -145,6 +154,48 @@ def _small8(r: int, g: int, b: int) -> tuple[int, ...]:
     return builds[distances.index(min(distances))]
 
 
+def two_inks(rgb: tuple[float, ...]) -> tuple[float, ...]:
+    """A colour as small coloured type prints it: its own build where that takes at most two
+    inks, else the build of two inks that prints nearest to it (ΔE76)."""
+    eight = tuple(min(255, max(0, round(v * 255))) for v in rgb)
+    return tuple(v / 255 for v in _two8(*eight))
+
+
+def _pairs(inks: tuple[int, int], values: range, around: tuple[int, ...] | None) -> list:
+    """Builds of the two inks ``inks`` (indexes into CMYK): every pair of ``values``, or
+    those values about ``around`` (a build)."""
+    out = []
+    for a in values:
+        for b in values:
+            build = [0, 0, 0, 0]
+            if around is None:
+                build[inks[0]], build[inks[1]] = a, b
+            else:
+                build[inks[0]] = min(255, max(0, around[inks[0]] + a))
+                build[inks[1]] = min(255, max(0, around[inks[1]] + b))
+            out.append(tuple(build))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _two8(r: int, g: int, b: int) -> tuple[int, ...]:
+    """``two_inks`` of an 8-bit colour, in 8-bit inks: every two-ink build on a coarse grid,
+    then the nearest refined an ink step at a time."""
+    own = tuple(round(v * 255) for v in _cmyk8(r, g, b))
+    if sum(1 for v in own if v) <= 2:
+        return own
+    pairs = [(i, j) for i in range(4) for j in range(i + 1, 4)]
+    coarse = range(0, 256, TWO_INK_STEP)
+    builds = [build for pair in pairs for build in _pairs(pair, coarse, None)]
+    target, *printed = _labs([own, *builds])
+    best = builds[min(range(len(builds)), key=lambda i: math.dist(printed[i], target))]
+    used = tuple(i for i, v in enumerate(best) if v) or (3,)
+    pair = (used[0], used[-1] if len(used) > 1 else (used[0] + 1) % 4)
+    fine = _pairs(pair, range(-TWO_INK_STEP, TWO_INK_STEP + 1), best)
+    printed = _labs(fine)
+    return fine[min(range(len(fine)), key=lambda i: math.dist(printed[i], target))]
+
+
 @lru_cache(maxsize=1)
 def _small_lut() -> ImageFilter.Color3DLUT:
     """``small_black`` for every near-black pixel at once: a 3D look-up table from sRGB to
@@ -170,8 +221,11 @@ class Press:
     def text_colour(self, rgb: tuple[float, ...], size: float) -> tuple[float, ...]:
         """A text's colour as this press prints it at ``size`` points: near-black small type
         on black ink (``small_black``), larger in rich black (the profile's own build, even
-        for a grey); the rest as any colour."""
+        for a grey); other colours under ``SMALL_COLOUR_TYPE_PT`` on two inks at most
+        (``two_inks``), the rest as any colour."""
         if not near_black(rgb):
+            if size < SMALL_COLOUR_TYPE_PT:
+                return limit_ink(two_inks(rgb), self.ink_limit)
             return self.colour(rgb)
         if size < SMALL_TYPE_PT:
             return limit_ink(small_black(rgb), self.ink_limit)
@@ -180,11 +234,12 @@ class Press:
 
     def enforce_text(self, colour: object) -> colors.CMYKColor:
         """``enforce`` for a page that holds only text (a reference sheet's, on top of its
-        flattened art): every colour as small type prints it (``text_colour``)."""
+        flattened art), whose sizes it is not told: every colour as ``SHEET_TYPE_PT`` type
+        prints it (``text_colour``): black on black ink, colours as they are."""
         rgb = colors.toColor(colour)
         if isinstance(rgb, colors.CMYKColor):
             return rgb
-        c, m, y, k = self.text_colour((rgb.red, rgb.green, rgb.blue), 0.0)
+        c, m, y, k = self.text_colour((rgb.red, rgb.green, rgb.blue), SHEET_TYPE_PT)
         return colors.CMYKColor(c, m, y, k, alpha=rgb.alpha)
 
     def raster(self, image: Image.Image, dpi: float) -> Image.Image:

@@ -106,6 +106,14 @@ def _rows(pack: Pack) -> list[_Row]:
     return rows
 
 
+def row_texts(pack: Pack) -> list[str]:
+    """Each component's row of the contents as text, in the order it is drawn (its name,
+    kinds and making notes, then its count, size and pages), to be read back."""
+    return [
+        " ".join([r.title, *(n for n in (r.kinds, r.making) if n), *r.cells]) for r in _rows(pack)
+    ]
+
+
 def _widths(pack: Pack, rows: list[_Row], width: float) -> list[float]:
     """The contents' column widths (points): the count, size and pages each as wide as its
     widest cell, and its header on one line (a long header at least as wide as its longest

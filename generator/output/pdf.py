@@ -34,6 +34,7 @@ from generator.layout.furniture import (
     label_at,
     label_text,
 )
+from generator.layout.inksaver import outlined
 from generator.layout.pack import Pack
 from generator.layout.sheets import BoardMap, Box, Fold, Page, Placement
 from generator.output import inventory
@@ -100,7 +101,7 @@ def _art_uses(pack: Pack) -> Iterator[str]:
 
 def _placed_art(pack: Pack, p: Placement) -> str | None:
     """The art a placement draws (None: a sheet's flow, or an ink-saver back's outline)."""
-    if p.piece.flowed or (p.side == "back" and pack.options.ink_saver):
+    if p.piece.flowed or outlined(pack, p):
         return None
     return p.piece.face if p.side == "front" else p.piece.back
 

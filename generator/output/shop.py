@@ -67,7 +67,8 @@ class ShopPage:
     art: str | None = None  # the art drawn (None: a sheet's page, or a blank page)
     sheet: Page | None = None  # the pack's page a reference sheet's page is drawn from
     number: int = 0  # which page of its reference sheet (from 1)
-    scale: float = 1.0  # the art scaled to fit a vendor's product (``--fit``)
+    scale: float = 1.0  # the art scaled to a vendor's product (to its cut, or ``--fit``)
+    cut: tuple[float, float] | None = None  # a vendor product's trim (mm) where it is not w x h
 
 
 def shop_pages(pack: Pack, kinds: frozenset[str] = SHOP_KINDS) -> dict[str, list[ShopPage]]:
@@ -170,12 +171,13 @@ def start_page(
     canvas: Canvas, page: ShopPage, page_mm: tuple[float, float] | None
 ) -> tuple[float, float]:
     """Begin a page: its size (trim plus bleed, or ``page_mm``), BleedBox and TrimBox (the
-    trim centred); the size in mm."""
+    trim centred: a vendor product's, where the piece prints as one); the size in mm."""
     w, h = page_mm or (page.w + 2 * page.bleed, page.h + 2 * page.bleed)
     canvas.setPageSize((w * mm, h * mm))
     canvas.setBleedBox([0, 0, w * mm, h * mm])
-    x, y = (w - page.w) / 2, (h - page.h) / 2
-    canvas.setTrimBox([x * mm, y * mm, (x + page.w) * mm, (y + page.h) * mm])
+    tw, th = page.cut or (page.w, page.h)
+    x, y = (w - tw) / 2, (h - th) / 2
+    canvas.setTrimBox([x * mm, y * mm, (x + tw) * mm, (y + th) * mm])
     return (w, h)
 
 

@@ -5,12 +5,14 @@ object TTS has for it (``ttspieces``); and one saved Bag with all of them, every
 ``README.txt`` lists object by object.
 
 TTS cuts a sheet into NumWidth x NumHeight equal cells and numbers cards ``100 * deck + cell``;
-the last cell of a full 10 x 7 sheet is the "hidden" image TTS shows for a card in another
-player's hand, so a sheet holds 69 faces and that cell gets the back. A sheet stays within
-4096 px a side: larger textures fail to load on many players' graphics cards."""
+the last cell of the grid is the "hidden" image TTS shows for a card in another player's
+hand, so a sheet holds at most 69 faces and its last cell gets the back; a sheet's grid is the
+one of the fewest cells that holds them (none left blank where one fits exactly). A sheet
+stays within 4096 px a side: larger textures fail to load on many players' graphics cards."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator
@@ -42,15 +44,22 @@ class Sheet:
 
 
 def sheets_of(faces: list[ShopPage]) -> list[Sheet]:
-    """The faces cut into sheets of at most 69, each on the smallest grid of at most 10 x 7
-    that holds them (a full sheet keeps its last cell for the hidden image)."""
+    """The faces cut into sheets of at most 69, each on the grid of at most 10 x 7 that
+    holds them and the hidden image with the fewest cells (the widest of those): TTS takes
+    the grid's last cell for the hidden image, so no cell is left over where a grid fits
+    exactly."""
     out = []
     for start in range(0, len(faces), PER_SHEET):
         part = faces[start : start + PER_SHEET]
-        cells = len(part) + 1  # and the hidden-card image
-        columns = min(COLUMNS, cells)
-        out.append(Sheet(part, columns, math.ceil(cells / columns)))
+        out.append(Sheet(part, *grid_for(len(part) + 1)))  # and the hidden-card image
     return out
+
+
+def grid_for(cells: int) -> tuple[int, int]:
+    """The columns and rows (at most 10 x 7) of the fewest cells, at least ``cells``, the
+    widest grid of those."""
+    grids = [(c, r) for c in range(1, COLUMNS + 1) for r in range(1, ROWS + 1) if c * r >= cells]
+    return min(grids, key=lambda g: (g[0] * g[1], -g[0]))
 
 
 def card_px(w_mm: float, h_mm: float) -> tuple[int, int]:
@@ -186,40 +195,20 @@ def _deck(
         key = number * 100 + index  # TTS's deck key: cards are 100 * key + cell
         face_file, back_file = f"{component}-faces-{index}.png", f"{component}-back.png"
         drawn = pictures(pack, sheet.faces, trim, size)
-        grid = _grid(sheet, _with_hidden(drawn, back, lambda: step(component)), size)
+        grid = _grid(sheet, _told(drawn, lambda: step(component)), back, size)
         written.append(save_png(grid, tmp / face_file, dpi))
         if unique:
             back_file = f"{component}-backs-{index}.png"
             behind = [backs.get(f.name) for f in sheet.faces]
             drawn_backs = _backs(pack, behind, trim, size)
-            written.append(
-                save_png(
-                    _grid(sheet, _with_hidden(drawn_backs, back, None), size), tmp / back_file, dpi
-                )
-            )
+            written.append(save_png(_grid(sheet, drawn_backs, back, size), tmp / back_file, dpi))
         cards += [
             (100 * key + cell, f.name)
             for cell, f in enumerate(sheet.faces)
             for _ in range(f.copies)
         ]
-        sheets.append(
-            {
-                "file": face_file,
-                "back": back_file,
-                "px": [size[0] * sheet.columns, size[1] * sheet.rows],
-                "grid": [sheet.columns, sheet.rows],
-                "faces": [{"name": f.name, "copies": f.copies} for f in sheet.faces],
-            }
-        )
-        custom[str(key)] = {
-            "FaceURL": (folder / face_file).resolve().as_uri(),
-            "BackURL": (folder / back_file).resolve().as_uri(),
-            "NumWidth": sheet.columns,
-            "NumHeight": sheet.rows,
-            "BackIsHidden": True,
-            "UniqueBack": unique,
-            "Type": 0,
-        }
+        sheets.append(_sheet_entry(sheet, face_file, back_file, size))
+        custom[str(key)] = _custom_deck(folder, face_file, back_file, sheet, unique)
     saved_object = _saved_object(component, custom, cards)
     saved = tmp / f"{component}.json"
     saved.write_text(json.dumps(saved_object, indent=1) + "\n", "utf-8")
@@ -235,16 +224,35 @@ def _deck(
     return written, entry, saved_object["ObjectStates"][0]
 
 
-def _with_hidden(
-    drawn: Iterator[Image.Image], back: Image.Image, done: Callable[[], None] | None
-) -> Iterator[Image.Image]:
-    """A sheet's pictures as they are drawn (``done`` told of each), then the back in the
-    hidden-card cell."""
+def _sheet_entry(sheet: Sheet, face_file: str, back_file: str, size: tuple[int, int]) -> dict:
+    """A sheet of a deck as ``tts.json`` lists it: its files, pixels, grid and faces."""
+    return {
+        "file": face_file,
+        "back": back_file,
+        "px": [size[0] * sheet.columns, size[1] * sheet.rows],
+        "grid": [sheet.columns, sheet.rows],
+        "faces": [{"name": f.name, "copies": f.copies} for f in sheet.faces],
+    }
+
+
+def _custom_deck(folder: Path, face_file: str, back_file: str, sheet: Sheet, unique: bool) -> dict:
+    """A sheet as TTS's CustomDeck entry: where its faces and back(s) are, and its grid."""
+    return {
+        "FaceURL": (folder / face_file).resolve().as_uri(),
+        "BackURL": (folder / back_file).resolve().as_uri(),
+        "NumWidth": sheet.columns,
+        "NumHeight": sheet.rows,
+        "BackIsHidden": True,
+        "UniqueBack": unique,
+        "Type": 0,
+    }
+
+
+def _told(drawn: Iterator[Image.Image], done: Callable[[], None]) -> Iterator[Image.Image]:
+    """A sheet's pictures as they are drawn, ``done`` told of each."""
     for image in drawn:
         yield image
-        if done is not None:
-            done()
-    yield back
+        done()
 
 
 def _backs(
@@ -256,11 +264,14 @@ def _backs(
         yield next(drawn) if page is not None else Image.new("RGB", size, "white")
 
 
-def _grid(sheet: Sheet, pictures: Iterable[Image.Image], size: tuple[int, int]) -> Image.Image:
-    """The pictures in the sheet's cells, row by row, pasted as they come (white where a
-    cell is empty)."""
+def _grid(
+    sheet: Sheet, pictures: Iterable[Image.Image], hidden: Image.Image, size: tuple[int, int]
+) -> Image.Image:
+    """The pictures in the sheet's cells, row by row, pasted as they come, and ``hidden`` in
+    its last cell (white where a cell is left over)."""
     image = Image.new("RGB", (size[0] * sheet.columns, size[1] * sheet.rows), "white")
-    for cell, picture in enumerate(pictures):
+    last = sheet.columns * sheet.rows - 1
+    for cell, picture in itertools.chain(enumerate(pictures), [(last, hidden)]):
         image.paste(picture, ((cell % sheet.columns) * size[0], (cell // sheet.columns) * size[1]))
     return image
 

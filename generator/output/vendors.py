@@ -4,9 +4,11 @@ then written as that vendor takes uploads: PNGs at the product's exact pixel siz
 per deck in print order, PDF/X as the vendor asks. The vendors' numbers are data, in
 ``vendors.yaml``, each with where it comes from and whether a second source confirms it.
 
-A deck no card product fits is skipped with a sentence, or with ``--fit`` scaled (its
-proportions kept) to the product nearest its size, its whole trim inside the product's and
-its own bleed filling the rest: the summary says by how much."""
+A piece within ``FIT_MM`` of a product but not its size is scaled so that its trim covers the
+product's, and the file's TrimBox is the product's: the vendor cuts at its art's edge, not
+beside it. A deck no card product fits is skipped with a sentence, or with ``--fit`` scaled
+(its proportions kept) to the product nearest its size, its whole trim inside the product's
+and its own bleed filling the rest: the summary says by how much."""
 
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from generator.paths import read_text
 
 HERE = Path(__file__).resolve().parent  # the package's own data: vendors.yaml
 FIT_MM = 1.5  # how far a piece's trim may be from a product's and still print as it
+SAME_MM = 0.01  # a piece's trim this close to a product's is its size: printed unscaled
 # the products each kind of piece may print as
 PRODUCT_KINDS = {"card": ("card",), "token": ("token",), "board": ("board", "mat")}
 # a token's shape as vendors sell them
@@ -190,11 +193,10 @@ def batches(pack: Pack, vendor: Vendor, fit: bool = False) -> tuple[list[Batch],
         w, h = pages[0].w, pages[0].h
         found = match(vendor, w, h, kind, shape)
         if found is not None:
-            out.append(Batch(component, found[0], pages, found[1]))
+            out.append(_batch(component, pages, *found, scale=_filling(found[0], found[1], w, h)))
         elif fit and kind == "card":
             product, turned, scale = nearest(vendor, w, h)
-            fitted = [replace(p, scale=scale) for p in pages]
-            out.append(Batch(component, product, fitted, turned, scale))
+            out.append(_batch(component, pages, product, turned, scale=scale))
         else:
             sizes = ", ".join(
                 f"{p.name} {p.trim_mm[0]:.1f}×{p.trim_mm[1]:.1f}"
@@ -209,15 +211,44 @@ def batches(pack: Pack, vendor: Vendor, fit: bool = False) -> tuple[list[Batch],
     return out, skipped
 
 
+def _cut(product: Product, turned: bool) -> tuple[float, float]:
+    """Where the vendor cuts a product, in mm, in the piece's own orientation."""
+    pw, ph = product.trim_mm
+    return (ph, pw) if turned else (pw, ph)
+
+
+def _filling(product: Product, turned: bool, w: float, h: float) -> float:
+    """How much a piece of ``w`` x ``h`` mm that prints as ``product`` is scaled so that its
+    trim covers the product's (an 18 mm counter on a 19.05 mm chit would be cut outside its
+    art): 1 where the two are the same size."""
+    cw, ch = _cut(product, turned)
+    if max(abs(cw - w), abs(ch - h)) < SAME_MM:
+        return 1.0
+    return max(cw / w, ch / h)
+
+
+def _batch(
+    component: str, pages: list[ShopPage], product: Product, turned: bool, scale: float
+) -> Batch:
+    """A batch whose pages are cut where the product is (their TrimBox), the art scaled."""
+    cut = _cut(product, turned)
+    scaled = [replace(p, scale=scale, cut=cut) for p in pages]
+    return Batch(component, product, scaled, turned, scale)
+
+
 def fitted(batch: Batch) -> str:
-    """What ``--fit`` did to a batch, in words (empty when it did nothing)."""
+    """How a batch was scaled (to its product's cut, or by ``--fit``), in words (empty when
+    it was not)."""
     if batch.scale == 1.0:
         return ""
     page = batch.pages[0]
     pw, ph = batch.product.trim_mm
+    cw, ch = _cut(batch.product, batch.turned)
+    covers = page.w * batch.scale >= cw - SAME_MM and page.h * batch.scale >= ch - SAME_MM
+    rest = "its art reaching the cut" if covers else "its own bleed filling the rest"
     return (
         f"{batch.component}: {page.w:g}×{page.h:g} mm scaled by {batch.scale:.3f} to "
-        f"{batch.product.name} ({pw:.1f}×{ph:.1f} mm), its own bleed filling the rest"
+        f"{batch.product.name} ({pw:.1f}×{ph:.1f} mm), {rest}"
     )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from generator.layout.pack import Pack
 from generator.model.loader import Game
-from generator.output import manifest, pdf
+from generator.output import manifest, pdf, readback
 from generator.output.atomic import Staged, stage_all, sweep_stale
 
 
@@ -55,6 +55,7 @@ def stage_pack(
 
     def write(temps: tuple[Path, ...]) -> None:
         pdf.write(pack, temps[0], progress)
+        readback.check(pack, temps[0])  # every number it prints about itself, read back
         manifest.write(pack, temps[1], temps[0])
 
     staged = stage_all([pdf_path, manifest_path], write)

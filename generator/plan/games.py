@@ -145,6 +145,8 @@ def plan_on_all_cores(
                 planned.staged = stage(pack, planned.printing)
             except OSError as exc:
                 planned.write_error = exc.strerror or str(exc)
+            except SpecFailure as exc:  # the written pack disagrees with itself (readback)
+                planned.errors = exc.errors
         return planned
 
     def done(index: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from generator.art.store import ArtStore
 from generator.art.templates import TemplateRenderer
-from generator.errors import SpecFailure
+from generator.errors import SpecFailure, said_once
 from generator.layout.pack import Pack
 from generator.model.loader import Game
 from generator.model.sizes import paper_sizes
@@ -47,7 +47,7 @@ def plan_pack(
     components.finish(planner)
     pack.overflows.extend(planner.renderer.overflows)
     if planner.errors:
-        raise SpecFailure(list(dict.fromkeys(planner.errors)))
+        raise SpecFailure(said_once(list(dict.fromkeys(planner.errors))))
     pack.art.split_layers()
     number(pack)
     pack.overflows.extend(inventory.split_words(pack))

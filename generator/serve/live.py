@@ -29,13 +29,14 @@ from generator.check.printing import check_printing
 from generator.check.verdict import judge, translation_problems
 from generator.errors import SpecError, SpecFailure
 from generator.layout.pack import Pack
+from generator.model.gamefolders import MAX_WATCHED
 from generator.model.loader import Game
 from generator.model.sizes import paper_sizes
 from generator.output.pdf import write as write_pdf
 from generator.output.shop import ShopPage
 from generator.plan.games import load_games
 from generator.plan.pipeline import plan_pack
-from generator.serve.memo import Folder, Memo, MemoRenderer
+from generator.serve.memo import MAX_SERVED_FILES, Folder, Memo, MemoRenderer
 from generator.serve.pictures import Pictures, piece_pngs, sheet_png
 from generator.serve.settings import Settings
 from generator.serve.view import describe, error_record
@@ -45,7 +46,25 @@ MAX_SESSIONS = 8  # ways of seeing a game kept at once (languages, papers...)
 KEPT_PLANS = 2  # plans of a session whose pictures can still be drawn on request
 WAIT_SECONDS = 120  # how long a request waits for the engine (a large game's first plan)
 IDLE_SECONDS = 0.2  # how often the engine's thread looks up from an empty queue
+CUT_MESSAGE = (
+    f"the game folder holds more than {MAX_WATCHED:,} folders or {MAX_SERVED_FILES:,} files: "
+    "the preview follows the first of them only"
+)
 PICTURES_PER_JOB = 24  # pictures drawn in one go: the page's own requests get in between
+
+
+def failure_record(exc: Exception, root: Path) -> dict:
+    """A plan that failed outside the game's own errors, as the page shows it: a file that
+    could not be read is named with the system's reason (a message, not a crash); anything
+    else is the preview's own failure, told on standard error with its traceback."""
+    if isinstance(exc, OSError):
+        where = Path(exc.filename) if exc.filename else None
+        shown = where.relative_to(root).as_posix() if where and where.is_relative_to(root) else ""
+        reason = exc.strerror or str(exc)
+        return {"file": shown, "line": None, "message": f"cannot be read: {reason}"}
+    traceback.print_exc(file=sys.stderr)
+    message = f"internal error of the preview: {type(exc).__name__}: {exc}"
+    return {"file": "", "line": None, "message": message}
 
 
 @dataclass
@@ -74,7 +93,8 @@ class Session:
         self.languages: list[str] = []
         self.stamp = ""  # the game's files as last planned (Folder.everything)
         self.queued = False
-        self.rounds = 0  # plans looked at (a plan whose files had not changed counts)
+        self.begun = 0  # plans begun: each reads the game's files after it begins
+        self.finished = 0  # the last plan looked at (one whose files had not changed counts)
         self.watchers = 0
         self.plans: OrderedDict[int, Pack] = OrderedDict()
         self.pdfs: dict[int, Path] = {}
@@ -160,7 +180,7 @@ class Preview:
                 self._serial += 1
                 session = Session(self._serial, settings, self.roots[settings.game])
                 self.sessions[settings] = session
-                self._evict()
+                self._evict(session)
             self.sessions.move_to_end(settings)
         if check and (not session.version or self._stale(session)):
             self._queue(session)
@@ -168,17 +188,17 @@ class Preview:
 
     def state(self, settings: Settings) -> bytes:
         """The session's state as of its game's files now: when they changed since its last
-        plan (or it is new), the plan they call for is waited for."""
+        plan (or it is new), a plan begun after this call is waited for, so the state holds
+        every write made before it (a plan already running may have read the files first)."""
         session = self.session(settings, check=False)
         if session.version and not session.queued and not self._stale(session):
             return session.state
-        with session.changed:
-            rounds = session.rounds
+        with self._lock:
+            after = session.begun
         self._queue(session)
         with session.changed:
             session.changed.wait_for(
-                lambda: (session.rounds > rounds and not session.queued) or self.closing.is_set(),
-                WAIT_SECONDS,
+                lambda: session.finished > after or self.closing.is_set(), WAIT_SECONDS
             )
         return session.state
 
@@ -257,9 +277,11 @@ class Preview:
             session.queued = True
         self.submit(lambda: self._refresh(session))
 
-    def _evict(self) -> None:
-        """Forget the least recently used sessions no page watches, past ``MAX_SESSIONS``."""
-        idle = [s for s in self.sessions.values() if not s.watchers]
+    def _evict(self, made: Session) -> None:
+        """Forget the least recently used sessions no page watches, past ``MAX_SESSIONS``;
+        never ``made``, the one being made (a ninth page would otherwise wait on a session
+        already forgotten)."""
+        idle = [s for s in self.sessions.values() if not s.watchers and s is not made]
         while len(self.sessions) > MAX_SESSIONS and idle:
             session = idle.pop(0)
             del self.sessions[session.settings]
@@ -273,11 +295,13 @@ class Preview:
         failure of the preview itself is published too (and told on standard error)."""
         with self._lock:
             session.queued = False
+            session.begun += 1
+            number = session.begun
         try:
             wanted = self._look(session)
         finally:
             with session.changed:
-                session.rounds += 1
+                session.finished = number
                 session.changed.notify_all()
         serial = next(reversed(session.plans), None)
         tick = self.progress(f"drawing {session.settings.game}", len(wanted))
@@ -295,12 +319,10 @@ class Preview:
         try:
             state, wanted = self._plan_and_describe(session, folder)
         except Exception as exc:
-            traceback.print_exc(file=sys.stderr)
-            message = f"internal error of the preview: {type(exc).__name__}: {exc}"
-            errors = [{"file": "", "line": None, "message": message}]
+            errors = [failure_record(exc, session.root)]
             state = self._state(session, errors, session.good)
         session.stamp = folder.everything
-        session.publish(state)
+        session.publish({**state, "files": folder.stamps()})
         return wanted
 
     def _plan_and_describe(
@@ -311,6 +333,8 @@ class Preview:
         planned = self.plan(session.settings, folder)
         timings: dict[str, float] = {"plan": time.perf_counter() - started}
         errors = [error_record(e, session.root) for e in planned.errors]
+        if folder.cut:
+            errors.append({"file": "", "line": None, "message": CUT_MESSAGE})
         if planned.game is not None:
             session.languages = list(planned.game.spec.languages)
         view: dict | None = None
@@ -421,14 +445,16 @@ class Preview:
         partial: bool = False,
         timings: dict | None = None,
     ) -> dict:
-        """What the page is told: the settings and choices, the errors, and the view shown
-        (the last good one while there are errors, marked stale)."""
+        """What the page is told: the settings and choices, the errors, the view shown (the
+        last good one while there are errors, marked stale) and the verdict: the check
+        passes only with no error beside it, whatever the view shown says."""
         return {
             "settings": session.settings.as_query(),
             "games": list(self.roots),
             "papers": self.papers,
             "languages": session.languages,
             "errors": errors,
+            "passed": not errors and view is not None and bool(view["check"]["passed"]),
             "stale": bool(errors) and view is not None and not partial,
             "partial": partial,
             "view": view,

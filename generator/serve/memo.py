@@ -33,9 +33,10 @@ from generator.art.richtext import Overflow
 from generator.art.templates import Subject, TemplateRenderer
 from generator.model.datafiles import FORMATS
 from generator.model.designs import Design
-from generator.model.gamefolders import OWN_OUTPUT, SHARED_TEMPLATES
+from generator.model.gamefolders import MAX_WATCHED, OWN_OUTPUT, SHARED_TEMPLATES
 from generator.model.loader import Game
 
+MAX_SERVED_FILES = 50_000  # files of a game folder the preview follows (a walk's bound)
 MEMO_CHARACTERS = 150_000_000  # SVG text kept between plans (about 300 MB at most)
 SPEC_SUFFIXES = frozenset({*FORMATS, ".yml", ".yaml"})  # read into the model, not by a render
 CATALOG_SUFFIXES = frozenset({".po", ".pot", ".mo"})  # translations: in the context already
@@ -63,16 +64,23 @@ class Folder:
     root: Path
     files: tuple[Entry, ...]
     shared: tuple[Entry, ...]
+    cut: bool = False  # the game folder holds more than the walk's bounds: the rest unseen
 
     @classmethod
     def read(cls, root: Path) -> Folder:
         """The game folder ``root`` and the shared templates as they are now."""
-        return cls(root, tuple(_walk(root, skip_top=OWN_OUTPUT)), tuple(_walk(SHARED_TEMPLATES)))
+        files, cut = _walk(root, skip_top=OWN_OUTPUT)
+        return cls(root, tuple(files), tuple(_walk(SHARED_TEMPLATES)[0]), cut)
 
     @property
     def everything(self) -> str:
         """A stamp of every file: any change at all changes it."""
         return _digest((self.files, self.shared))
+
+    def stamps(self) -> dict[str, list[int]]:
+        """Each file of the game folder as read: its path, size and modification time in
+        nanoseconds (a client that wrote a file knows its own write is in)."""
+        return {entry.path: [entry.size, entry.mtime] for entry in self.files}
 
     @property
     def look(self) -> str:
@@ -107,28 +115,43 @@ def _picture(path: str) -> bool:
     return not path.startswith("templates/") and suffix not in SPEC_SUFFIXES | CATALOG_SUFFIXES
 
 
-def _walk(root: Path, skip_top: str | None = None) -> list[Entry]:
-    """Every regular file under ``root`` (hidden folders and bytecode caches aside), sorted;
-    links are listed by where they point, never followed."""
+def _walk(root: Path, skip_top: str | None = None) -> tuple[list[Entry], bool]:
+    """Every regular file under ``root`` (hidden folders and bytecode caches aside), sorted,
+    and whether the walk stopped at its bounds (``MAX_WATCHED`` folders, ``MAX_SERVED_FILES``
+    files). A loop over a stack, never recursion: a folder tree of any depth is walked; links
+    are listed by where they point, never followed; a folder that cannot be read is left."""
     found: list[Entry] = []
-    if not root.is_dir():
-        return found
-    for top, dirs, files in os.walk(root, followlinks=False):
-        at_top = top == str(root)
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".") and d != "__pycache__" and not (at_top and d == skip_top)
-        )
-        for name in sorted(files):
-            path = Path(top, name)
+    left = [root] if root.is_dir() else []
+    folders = 0
+    while left:
+        top = left.pop()
+        folders += 1
+        if folders > MAX_WATCHED:
+            return sorted(found, key=lambda e: e.path), True
+        try:
+            with os.scandir(top) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            path = Path(entry.path)
             try:
-                info = path.lstat()
+                if entry.is_dir(follow_symlinks=False):
+                    if _walked(entry.name) and not (top == root and entry.name == skip_top):
+                        left.append(path)
+                    continue
+                info = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            relative = path.relative_to(root).as_posix()
-            found.append(Entry(relative, info.st_size, info.st_mtime_ns))
-    return found
+            found.append(Entry(path.relative_to(root).as_posix(), info.st_size, info.st_mtime_ns))
+            if len(found) > MAX_SERVED_FILES:
+                return sorted(found, key=lambda e: e.path)[:MAX_SERVED_FILES], True
+    return sorted(found, key=lambda e: e.path), False
+
+
+def _walked(name: str) -> bool:
+    """Whether a folder of this name is part of the game (not hidden, not a bytecode cache)."""
+    return not name.startswith(".") and name != "__pycache__"
 
 
 def _digest(value: object) -> str:

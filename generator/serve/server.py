@@ -5,8 +5,10 @@ It answers a fixed set of addresses and nothing else: the page (three files ship
 package, read once), the state of a session as JSON, a stream of its changes (server-sent
 events) and pictures by their key (a hash the preview made). No part of an address is ever
 joined to a path, so no file can be asked for, inside the game or out. Requests naming
-another host are refused while it listens on the loopback address, so a web page elsewhere
-cannot reach it by renaming itself (DNS rebinding).
+another host than those it is reached by are refused (on the loopback address and under
+``--host`` alike), so a web page elsewhere cannot reach it by renaming itself (DNS
+rebinding). At most ``MAX_CONNECTIONS`` connections are served at once (more are told 503),
+and a client silent for ``CLIENT_SECONDS`` while it sends a request is let go.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ from generator.serve.settings import BadSettings, parse
 STATIC = Path(__file__).resolve().parent / "static"  # the page's files, shipped in the package
 KEEPALIVE_SECONDS = 15  # a comment down an idle event stream, so that proxies keep it open
 MAX_QUERY_FIELDS = 16
+MAX_CONNECTIONS = 64  # connections served at once, each in a thread (a page holds one or two)
+CLIENT_SECONDS = 30.0  # a client silent this long within a request (or between two) is let go
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 18\r\n"
+    b"Retry-After: 1\r\nConnection: close\r\n\r\ntoo many requests\n"
+)
 PICTURE = re.compile(r"^/picture/([0-9a-f]{40})\.png$")
 PAGES = {  # address -> (file in serve/static, media type)
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -56,6 +64,23 @@ def shipped_pages() -> dict[str, tuple[bytes, str]]:
     }
 
 
+def reached_by(host: str) -> set[str]:
+    """The names a client may reach a server listening on ``host`` by: that name, and when
+    it is every address of the machine (0.0.0.0, ::), the machine's names and addresses."""
+    names = {host.lower()}
+    try:
+        unspecified = ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        unspecified = False
+    if unspecified:
+        machine = {socket.gethostname(), socket.getfqdn()}
+        names |= {name.lower() for name in machine}
+        for name in machine:
+            with contextlib.suppress(OSError):
+                names |= {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
+    return {f"[{n}]" if ":" in n and not n.startswith("[") else n for n in names}
+
+
 def is_loopback(host: str) -> bool:
     """Whether ``host`` is reachable from this machine alone."""
     if host == "localhost":
@@ -78,6 +103,10 @@ class Server(ThreadingHTTPServer):
         self.pages = shipped_pages()
         self.loopback = is_loopback(host)
         self.quiet = True
+        self.allowed = self.hosts() if self.loopback else self.hosts(reached_by(host))
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.client_seconds = CLIENT_SECONDS
+        self.watching = threading.Event()  # set once a change of a game's file is seen
 
     @property
     def url(self) -> str:
@@ -85,11 +114,31 @@ class Server(ThreadingHTTPServer):
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}/"
 
-    def hosts(self) -> set[str]:
-        """The names a request may give as its Host while on the loopback address."""
+    def hosts(self, more: set[str] | None = None) -> set[str]:
+        """The names a request may give as its Host: the loopback names, and ``more``."""
         port = self.server_address[1]
-        names = ("127.0.0.1", "localhost", "[::1]")
+        names = {"127.0.0.1", "localhost", "[::1]", *(more or set())}
         return {*names, *(f"{name}:{port}" for name in names)}
+
+    def process_request(self, request, client_address) -> None:  # noqa: ANN001
+        """Serve a connection in a thread of its own while a slot is free; else say 503."""
+        if not self.slots.acquire(blocking=False):
+            with contextlib.suppress(OSError):
+                request.sendall(BUSY)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:  # noqa: ANN001
+        """Serve one connection, then free its slot."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -99,6 +148,11 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "pnp-serve"
     sys_version = ""
+
+    def setup(self) -> None:
+        """A slow client is let go: each read of its request waits ``client_seconds``."""
+        super().setup()
+        self.connection.settimeout(self.server.client_seconds)
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         self._answer(head=False)
@@ -113,7 +167,7 @@ class Handler(BaseHTTPRequestHandler):
     def _answer(self, head: bool) -> None:
         """Route a request: a page file, a session's state or stream, a picture; else 404
         (or 421 for another host, 400 for an address that is not a path)."""
-        if self.server.loopback and self.headers.get("Host", "") not in self.server.hosts():
+        if self.headers.get("Host", "").lower() not in self.server.allowed:
             self._send(HTTPStatus.MISDIRECTED_REQUEST, b"unknown host\n", "text/plain", head)
             return
         if not self.path.startswith("/") or self.path.startswith("//"):
@@ -227,7 +281,7 @@ def running(server: Server) -> Iterator[Server]:
     serving = threading.Thread(target=server.serve_forever, name="pnp-serve-http", daemon=True)
     serving.start()
     stop = threading.Event()
-    watcher = watch.start(preview, stop)
+    watcher = watch.start(preview, stop, server.watching)
     try:
         yield server
     finally:

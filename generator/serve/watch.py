@@ -39,14 +39,19 @@ def _watched(roots: dict[str, Path]):  # noqa: ANN202 - watchfiles' filter signa
     return watched
 
 
-def start(preview: Preview, stop: threading.Event) -> threading.Thread:
-    """Watch the served games in a thread of its own until ``stop`` is set."""
+def start(
+    preview: Preview, stop: threading.Event, ready: threading.Event | None = None
+) -> threading.Thread:
+    """Watch the served games in a thread of its own until ``stop`` is set; ``ready`` is set
+    once a change is sure to be seen."""
     roots = preview.roots
+    listening = ready or threading.Event()
 
     def run() -> None:
         try:
             for changes in watch_real_folders(
                 [*roots.values(), SHARED_TEMPLATES],
+                listening.set,
                 watch_filter=_watched(roots),
                 debounce=DEBOUNCE_MS,
                 step=STEP_MS,

@@ -17,7 +17,11 @@ The public face, what other packages import (each from the module named):
   measuring text (``text_width``, ``wrap``);
 - ``canvas``: what is done to a reportlab canvas beyond its public API (the only module that
   touches reportlab's private attributes);
-- ``raster``: raster images in the PDF (``Raster``, ``load``, ``draw_image``, ``ImageProblem``).
+- ``raster``: raster images in the PDF (``Raster``, ``load``, ``draw_image``, ``ImageProblem``);
+- ``imageguard``: the one door to Pillow for a user's picture (``verify``, ``image_size``,
+  ``ImageProblem``): kinds, pixels, frames and EXIF bounded, whatever Pillow raises in words;
+- ``shaping``: the guard of HarfBuzz and python-bidi (``Shaper``, ``levels``): one text
+  bounded, shaped in time linear in its length.
 
 The rest is the compiler's own business: ``compiler.Compiler`` walks the tree and hands each
 element to its handler in ``shapes``, ``structure``, ``textdraw`` or ``images``, which reach it

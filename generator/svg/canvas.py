@@ -496,7 +496,9 @@ def draw_run(
     face = pdfmetrics.getFont(font)
     pieces = face.segments(text) if isinstance(face, ShapedFont) else [(face, text)]
     for piece_face, piece in pieces:
-        if isinstance(piece_face, ShapedFont) and shaping.needed(piece):
+        if isinstance(piece_face, ShapedFont) and (
+            shaping.needed(piece) or shaping.reordered(piece, rtl)
+        ):
             draw_shaped(canvas, piece_face, size, x, y, piece, mode, rtl, down, hooked)
         else:
             t = canvas.beginText()

@@ -205,7 +205,7 @@ def svg_image(
     try:
         picture = compiler.pictures.get(key)
         if picture is None:
-            root = parse_picture(compiler, data, element)
+            root = parse_picture(compiler, data, element, href)
             if root is None:
                 return None
             picture = compiler.pictures[key] = compile_picture(compiler, root, href)
@@ -224,13 +224,20 @@ def svg_image(
 
 
 def parse_picture(
-    compiler: Compiling, data: bytes, element: etree._Element
+    compiler: Compiling, data: bytes, element: etree._Element, href: str = "data:"
 ) -> etree._Element | None:
-    """The tree of an SVG picture; None (with a warning) when it is not well-formed."""
+    """The tree of an SVG picture; None (with a warning naming the file, the mistake and
+    its line in the picture) when it is not well-formed."""
     try:
         return etree.fromstring(data, SAFE_PARSER)
-    except etree.XMLSyntaxError:
-        compiler.warn("<image", f"the SVG of {compiler.where(element)} is not well-formed")
+    except etree.XMLSyntaxError as exc:
+        name = "an SVG picture written into the template" if href == "data:" else f"'{href}'"
+        compiler.warn(
+            "<image",
+            f"{name} ({compiler.where(element)}) is not well-formed SVG: {exc.msg} (line "
+            f"{exc.lineno} of the picture), so it is not drawn; fix that line, or open the "
+            "picture in a drawing program and save it as SVG again",
+        )
         return None
 
 

@@ -14,12 +14,10 @@ is drawn), downsampled once as it is loaded: a JPEG decoded at a fraction of its
 own decoder (``Image.draft``, memory bounded), then reduced; the EXIF orientation a phone
 writes is honoured (``ImageOps.exif_transpose``), so a photo prints upright.
 
-Only the kinds docs/safety.md lists are ever decoded (``FORMATS``: never EPS, which Pillow hands
-to Ghostscript, nor any other plugin), always from bytes in memory that came through the gate
-(``PictureFile``). The pixel count of a picture is read from its header and refused above
-``MAX_PIXELS`` before anything is decoded (a small file can hold a huge image), and the frame
-decoded above ``MAX_DECODED_PIXELS``; what Pillow warns of while it reads is said in our words
-(``Raster.notes``), never printed by Python.
+Every decoding of the user's file goes through ``imageguard`` (the one door to Pillow: the
+kinds, the pixels, the frames and EXIF bounded, whatever Pillow raises said as
+``ImageProblem``); what Pillow warns of while it reads is said in our words (``Raster.notes``),
+never printed by Python.
 """
 
 from __future__ import annotations
@@ -29,39 +27,50 @@ import hashlib
 import io
 import math
 import struct
-import warnings
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageFile, ImageOps
+from PIL import Image
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.paths import PathRefused, read_bytes
 from generator.svg import canvas as rl
+from generator.svg.imageguard import (
+    FORMATS,
+    MAX_DECODED_PIXELS,
+    MAX_PIXELS,
+    ImageProblem,
+    TooManyPixels,
+    decode_upright,
+    guarded,
+    header,
+    image_size,
+    open_image,
+    pillow_said,
+)
 
-FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")  # what Pillow may decode: docs/safety.md's list
+__all__ = [  # what other modules take from here: the guard's names among them
+    "FORMATS",
+    "MAX_DECODED_PIXELS",
+    "MAX_PIXELS",
+    "ImageProblem",
+    "PictureFile",
+    "Raster",
+    "TooManyPixels",
+    "draw_image",
+    "draw_raster",
+    "fit_for",
+    "image_size",
+    "load",
+    "open_image",
+]
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MAX_PIXELS = 250_000_000  # a picture's pixels, by its header: past any camera, a bomb
-MAX_DECODED_PIXELS = 100_000_000  # the frame decoded (a JPEG's after draft): ~400 MB as RGBA
 PRINT_DPI = 600  # pixels per inch a picture keeps at the size it prints (more is not seen)
 JPEG_QUALITY = 92  # a downsampled JPEG photo is stored as a JPEG again, at this quality
-Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow's own last line; ours says the size first
-ORIENTATION = 0x0112  # the EXIF tag of a photo's orientation (1: upright as stored)
-ImageFile.LOAD_TRUNCATED_IMAGES = False
-
-
-class ImageProblem(ValueError):
-    """Why a file cannot be used as an image, in the user's terms."""
-
-
-class TooManyPixels(ImageProblem):
-    """A picture with more pixels than any photo (a decompression bomb): an error, since a
-    pack without its art must not print."""
 
 
 @dataclass(frozen=True)
@@ -78,12 +87,6 @@ class PictureFile:
             return read_bytes(self.root, self.path, "image")
         except PathRefused as exc:
             raise ImageProblem(str(exc)) from None
-
-
-def open_image(raw: bytes) -> Image.Image:
-    """The picture in ``raw``, opened (its header read, nothing decoded) by one of the
-    plugins of ``FORMATS`` alone."""
-    return Image.open(io.BytesIO(raw), formats=FORMATS)
 
 
 @dataclass(frozen=True)
@@ -113,56 +116,6 @@ class Raster:
 Fit = tuple[int, int] | None  # the most pixels a picture needs, wide and high (None: all)
 
 
-@contextmanager
-def _pillow_said() -> Iterator[list[str]]:
-    """What Pillow warns of in the block (a corrupt EXIF block, a truncated palette ...),
-    collected to be said with the picture's name instead of printed by Python."""
-    said: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield said
-    said.extend(dict.fromkeys(str(w.message).strip() for w in caught))
-
-
-def image_size(raw: bytes) -> tuple[int, int]:
-    """The width and height in pixels as the picture prints, upright (its EXIF orientation
-    applied), from the file's header (nothing decoded), checked against ``MAX_PIXELS``."""
-    limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None  # the header only: ours
-    try:
-        with _pillow_said(), open_image(raw) as image:
-            width, height = image.size
-            turned = _orientation(image) in (5, 6, 7, 8)
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        raise _unreadable(exc) from None
-    finally:
-        Image.MAX_IMAGE_PIXELS = limit
-    _within_pixels(width, height, MAX_PIXELS)
-    return (height, width) if turned else (width, height)
-
-
-def _orientation(image: Image.Image) -> int:
-    """The EXIF orientation of an opened picture (1 when it has none or it is unreadable)."""
-    try:
-        value = image.getexif().get(ORIENTATION, 1)
-    except Exception:  # noqa: BLE001 - a damaged EXIF block means no orientation
-        return 1
-    return value if isinstance(value, int) and 1 <= value <= 8 else 1
-
-
-def _within_pixels(width: int, height: int, limit: int) -> None:
-    if width * height > limit:
-        raise TooManyPixels(
-            f"is {width} x {height} pixels, more than the {limit // 1_000_000} megapixels "
-            "a picture may have (a decompression bomb?); export it smaller"
-        )
-
-
-def _unreadable(exc: BaseException) -> ImageProblem:
-    """A picture Pillow cannot open, or not as one of the kinds it may be."""
-    kind = exc.__class__.__name__
-    return ImageProblem(f"cannot be read as an image ({kind}); export it as PNG or JPEG")
-
-
 def fit_for(width_pt: float, height_pt: float) -> tuple[int, int]:
     """The pixels a picture printed ``width_pt`` x ``height_pt`` points needs, at
     ``PRINT_DPI``."""
@@ -186,14 +139,15 @@ def _target(width: int, height: int, fit: Fit) -> tuple[int, int] | None:
 @lru_cache(maxsize=64)
 def load(raw: bytes, fit: Fit = None) -> Raster:
     """The image in ``raw`` as the PDF will hold it, at no more pixels than ``fit`` (its
-    aspect kept; ``ImageProblem`` if it cannot be used)."""
+    aspect kept; ``ImageProblem`` if it cannot be used, whatever Pillow raised)."""
     width, height = image_size(raw)
     target = _target(width, height, fit)
-    if target is None:
-        as_is = _png_as_is(raw) or _jpeg_as_is(raw)
-        if as_is is not None:
-            return as_is
-    return _decoded(raw, target)
+    with guarded():
+        if target is None:
+            as_is = _png_as_is(raw) or _jpeg_as_is(raw)
+            if as_is is not None:
+                return as_is
+        return _decoded(raw, target)
 
 
 def _png_as_is(raw: bytes) -> Raster | None:
@@ -236,21 +190,21 @@ def _jpeg_as_is(raw: bytes) -> Raster | None:
     """A JPEG in RGB, grey or CMYK, stored upright: its own compressed data."""
     if not raw.startswith(b"\xff\xd8"):
         return None
-    with _pillow_said() as said, open_image(raw) as image:
-        space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}.get(image.mode)
-        if image.format != "JPEG" or space is None or _orientation(image) != 1:
-            return None
-        inverted = image.mode == "CMYK" and "adobe" in image.info
-        width, height = image.size
+    found = header(raw)
+    space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}.get(found.mode)
+    if found.format != "JPEG" or space is None or found.orientation != 1:
+        return None
+    inverted = found.mode == "CMYK" and found.adobe
+    width, height = found.size
     decode = (1, 0, 1, 0, 1, 0, 1, 0) if inverted else ()
-    return Raster(width, height, space, "DCTDecode", raw, decode=decode, notes=tuple(said))
+    return Raster(width, height, space, "DCTDecode", raw, decode=decode, notes=found.notes)
 
 
 def _decoded(raw: bytes, target: tuple[int, int] | None) -> Raster:
     """Any other image, decoded (upright, downsampled to ``target``): 8-bit colour (grey,
     RGB or CMYK) and its alpha, if any part of it is transparent, as a separate channel."""
-    with _pillow_said() as said:
-        image, jpeg = _upright(raw, target)
+    with pillow_said() as said:
+        image, jpeg = decode_upright(raw, target)
         image = _eight_bit(image)
         if target is not None and image.size != target:
             image = image.resize(target, Image.Resampling.LANCZOS, reducing_gap=3.0)
@@ -270,21 +224,6 @@ def _decoded(raw: bytes, target: tuple[int, int] | None) -> Raster:
     space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}[image.mode]
     data = zlib.compress(image.tobytes(), 6)
     return Raster(image.width, image.height, space, "FlateDecode", data, alpha=alpha, notes=notes)
-
-
-def _upright(raw: bytes, target: tuple[int, int] | None) -> tuple[Image.Image, bool]:
-    """The picture's first frame decoded and turned upright (a JPEG decoded at the smallest
-    fraction of its size that still holds ``target``), and whether it was a JPEG."""
-    try:
-        with open_image(raw) as opened:
-            opened.seek(0)  # an animation prints its first frame
-            turned = _orientation(opened) in (5, 6, 7, 8)
-            if target is not None and opened.format == "JPEG":
-                opened.draft(opened.mode, target[::-1] if turned else target)
-            _within_pixels(*opened.size, MAX_DECODED_PIXELS)  # the frame decoded
-            return ImageOps.exif_transpose(opened), opened.format == "JPEG"
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        raise _unreadable(exc) from None
 
 
 def _eight_bit(image: Image.Image) -> Image.Image:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.limits import MAX_TEXT_LENGTH
+
 
 @dataclass(frozen=True)
 class Script:
@@ -92,6 +94,18 @@ def unprintable(text: str) -> tuple[Script, str] | None:
             chars = "".join(dict.fromkeys(c for c in text if script_of(c) == script))
             return script, chars
     return None
+
+
+def overlong(text: str) -> str | None:
+    """Why a text is too long to print (shaped and laid out in one piece), or None: past
+    ``MAX_TEXT_LENGTH`` characters, as much as a whole reference sheet may hold."""
+    if len(text) <= MAX_TEXT_LENGTH:
+        return None
+    shown = text[:39] + "…"
+    return (
+        f"'{shown}' is {len(text):,} characters long; one text may have {MAX_TEXT_LENGTH:,} "
+        "at most (about thirty pages): shorten it or split it"
+    )
 
 
 def message(text: str, script: Script, chars: str) -> str:

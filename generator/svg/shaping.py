@@ -17,9 +17,12 @@ from functools import lru_cache
 import uharfbuzz as hb
 from bidi import algorithm as uba  # the pure-Python UBA: the one that gives levels
 
+from generator.limits import MAX_TEXT_LENGTH
+from generator.svg import scripts
 from generator.svg.scripts import PRINTED, RIGHT_TO_LEFT, script_of
 
 SHAPED_CACHE = 4096  # shaped strings kept per process (words and lines of a pack)
+CONTEXT = 5  # characters HarfBuzz reads around a run as its context (HB_BUFFER_CONTEXT_LENGTH)
 
 
 def runs_right_to_left(char: str) -> bool:
@@ -34,15 +37,50 @@ def needed(text: str) -> bool:
     return any(script_of(c) in PRINTED for c in text)
 
 
+def reordered(text: str, rtl: bool | None) -> bool:
+    """Whether ``text`` with no letters that need shaping still changes in a right-to-left
+    run: a bracket drawn mirrored, or digits and the neutrals beside them at two levels
+    (a word "(8" or "3–8:" of a Hebrew line, which reportlab would set left to right)."""
+    if not rtl or len(text) < 2:
+        return False
+    return any(unicodedata.mirrored(c) for c in text) or len(set(levels(text, True))) > 1
+
+
 def base_rtl(text: str) -> bool:
     """Whether a paragraph of ``text`` runs right to left (its first strong character is
     Hebrew or Arabic: rules P2 and P3)."""
     return needed(text) and uba.get_base_level(text) == 1
 
 
+# the isolates (Unicode 6.3), which python-bidi's algorithm predates and fails on, read as
+# the embeddings nearest them: each character stays where it is
+ISOLATES = str.maketrans(
+    {"\u2066": "\u202a", "\u2067": "\u202b", "\u2068": "\u202a", "\u2069": "\u202c"}
+)
+
+
+class ShapingProblem(ValueError):
+    """A text the shaper refuses (too long) or the bidi algorithm cannot order, in words."""
+
+
 def levels(text: str, rtl: bool | None = None) -> list[int]:
     """The bidi embedding level of each character of ``text`` (``rtl``: the paragraph's
-    direction, None to take it from the text)."""
+    direction, None to take it from the text); ``ShapingProblem`` for a text past
+    ``MAX_TEXT_LENGTH`` or one the algorithm fails on (never an internal error)."""
+    if len(text) > MAX_TEXT_LENGTH:
+        raise ShapingProblem(scripts.overlong(text))
+    text = text.translate(ISOLATES)
+    try:
+        return _levels(text, rtl)
+    except Exception as exc:  # noqa: BLE001 - python-bidi asserts on what it cannot order
+        raise ShapingProblem(
+            f"the direction controls in '{text[:39]}' cannot be ordered ({type(exc).__name__}); "
+            "remove the invisible embedding or isolate characters"
+        ) from None
+
+
+def _levels(text: str, rtl: bool | None) -> list[int]:
+    """``levels`` by python-bidi's algorithm (rules P2 to I2, then X9's dropped characters)."""
     base = uba.get_base_level(text) if rtl is None else int(rtl)
     storage = uba.get_empty_storage()
     storage["base_level"], storage["base_dir"] = base, "LR"[base]
@@ -156,41 +194,47 @@ class Shaper:
         return Shaped(tuple(glyphs), sum(g.advance for g in glyphs) / self.upem)
 
     def _run(self, text: str, start: int, end: int, level: int) -> list[Glyph]:
-        """One run of one level shaped, the whole text its context."""
+        """One run of one level shaped, with the characters around it as its context (what
+        HarfBuzz looks at: ``CONTEXT`` on each side, so a run costs its own length only)."""
+        low = max(0, start - CONTEXT)
         buffer = hb.Buffer()
-        buffer.add_codepoints([ord(c) for c in text], start, end - start)
+        buffer.add_codepoints([ord(c) for c in text[low : end + CONTEXT]], start - low, end - start)
         buffer.direction = "rtl" if level % 2 else "ltr"
         buffer.guess_segment_properties()
         hb.shape(self.font, buffer)
         infos, positions = buffer.glyph_infos, buffer.glyph_positions
-        starts = sorted({info.cluster for info in infos} | {end})
+        starts = sorted({info.cluster + low for info in infos} | {end})
         spans = {c: text[c : starts[k + 1]] for k, c in enumerate(starts[:-1])}
+        members: dict[int, set[int]] = {}  # cluster -> the glyph ids in it
+        for info in infos:
+            members.setdefault(info.cluster + low, set()).add(info.codepoint)
+        said: dict[tuple[int, int], str] = {}  # (cluster, glyph id) -> its text, made once
         out = []
         rtl = level % 2 == 1
         for info, pos in zip(infos, positions, strict=True):
-            span = spans[info.cluster]
+            cluster = info.cluster + low
+            span = spans[cluster]
+            key = (cluster, info.codepoint)
+            if key not in said:
+                said[key] = self._text(info.codepoint, members[cluster], span, rtl)
             out.append(
                 Glyph(info.codepoint, pos.x_offset, pos.y_offset, pos.x_advance,
-                      self._text(info, infos, span, rtl), span, rtl, info.cluster)
+                      said[key], span, rtl, cluster)
             )  # fmt: skip
         return out
 
-    def _text(self, info: hb.GlyphInfo, infos: list[hb.GlyphInfo], span: str, rtl: bool) -> str:
-        """What a reader extracts for a glyph: its own character when it is one of its
-        cluster's (a nominal glyph, or a bracket mirrored); else the cluster's characters
-        no other glyph of the cluster stands for (a ligature, a contextual form), reversed
-        in a right-to-left run, as readers reverse right-to-left text they find."""
-        own = [chr(c) for c in self.nominal.get(info.codepoint, ())]
+    def _text(self, gid: int, members: set[int], span: str, rtl: bool) -> str:
+        """What a reader extracts for glyph ``gid`` (of a cluster of glyphs ``members`` and
+        characters ``span``): its own character when it is one of its cluster's (a nominal
+        glyph, or a bracket mirrored); else the cluster's characters no other glyph of the
+        cluster stands for (a ligature, a contextual form), reversed in a right-to-left run,
+        as readers reverse right-to-left text they find."""
+        own = [chr(c) for c in self.nominal.get(gid, ())]
         mine = [c for c in own if c in span]
         if mine:
             return mine[0]
         if rtl and len(span) == 1 and unicodedata.mirrored(span) and own:
             return own[0]
-        others = {
-            chr(c)
-            for g in infos
-            if g.cluster == info.cluster and g.codepoint != info.codepoint
-            for c in self.nominal.get(g.codepoint, ())
-        }
+        others = {chr(c) for g in members if g != gid for c in self.nominal.get(g, ())}
         text = "".join(c for c in span if c not in others) or span
         return text[::-1] if rtl else text

@@ -158,7 +158,10 @@ def _layout(
 def _drawable(font: str, piece: str, text: str) -> None:
     """An error naming the text when ``piece`` of it is in a script the renderer cannot lay
     out (it would print its letters apart, left to right) or has a character ``font``
-    lacks."""
+    lacks, or when the whole text is longer than one may be (``scripts.overlong``)."""
+    too_long = scripts.overlong(text)
+    if too_long is not None:
+        raise SvgError(too_long)
     unprintable = scripts.unprintable(piece)
     if unprintable is not None:
         raise SvgError(scripts.message(text.strip(), *unprintable))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 import math
+import re
 from collections import Counter
 from typing import ClassVar, Literal
 
@@ -28,6 +29,7 @@ from generator.model.game import PlayerColour
 from generator.model.gridplan import plan
 from generator.model.grids import Grid
 
+LABEL_ICON = re.compile(r":([a-z0-9][a-z0-9-]*):")  # an icon code in a label's text
 MAX_BOARD_ITEMS = 5000  # places, connections, labels and icons drawn on one board
 STOCK_ICONS = "icons.svg.j2"  # the icons a grid's terrains are drawn with if a board names none
 
@@ -243,11 +245,15 @@ class BoardSpec(ComponentBase):
     shop: ClassVar[bool] = True
 
     def icon_template(self) -> str | None:
-        """The template that draws the board's icons: its own, else the stock icons when a
-        grid's terrains or cells name icons."""
+        """The template that draws the board's icons: its own, else the stock icons when
+        anything on it names an icon (a grid's terrains or cells, a space, a track's marks,
+        an icon placed on it, or a label's ``:icon:`` code, which would else print as text)."""
         named = [t.icon for g in self.grids for t in g.terrains] + [
             c.icon for g in self.grids for c in g.cells
         ]
+        named += [s.icon for s in self.spaces] + [i.icon for i in self.icons_at]
+        named += [m for t in self.tracks for m in t.marks.values()]
+        named += [c for label in self.labels for c in LABEL_ICON.findall(label.text)]
         return self.icons or (STOCK_ICONS if any(named) else None)
 
     def footprint(self) -> tuple[Size, bool] | None:

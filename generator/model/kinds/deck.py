@@ -47,6 +47,13 @@ class DeckSpec(ComponentBase):
     size: CardSize
     bleed: float = Field(default=3.0, ge=0, le=10, description="bleed in mm (art beyond trim)")
     back: TemplateName | None = Field(default=None, description="omit for single-sided cards")
+    backs: Literal["alike", "differ"] = Field(
+        default="alike",
+        description="alike: every back looks the same, so no card can be told face down (a "
+        "card's own style changes its face only, and pnp check reports backs that differ); "
+        "differ: the backs are meant to differ (a player's cards, two decks in one), and "
+        "take each card's own style",
+    )
     butt: bool = Field(
         default=False,
         description="cards touch, one cut between neighbours, bleed only round the sheet's "

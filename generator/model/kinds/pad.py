@@ -14,6 +14,18 @@ from generator.model.component import ComponentBase
 from generator.model.entries import DesignRow
 from generator.model.fields import CardSize, Colour, Series, StrictModel, TemplateName, Text
 from generator.model.game import PlayerColour
+from generator.model.gridplan import plan
+from generator.model.grids import (
+    CellRow,
+    Coords,
+    Grid,
+    HexsideRow,
+    LineLook,
+    Offset,
+    PathRow,
+    Terrain,
+    coords_scheme,
+)
 
 MAX_ELEMENTS = 200  # elements of one side of a pad, rows' own included
 MAX_BOXES = 200  # boxes in one row of boxes, or values of one track
@@ -63,8 +75,9 @@ class PadTable(StrictModel):
 
 
 class PadGrid(StrictModel):
-    """A small map to draw on: a grid of square or hex cells. (Drawn here as plain cells; the
-    board's grid module may later give it coordinates in every scheme and terrain.)"""
+    """A small map to draw on: a grid of square or hex cells, drawn by the board's grid
+    module, so it takes coordinates in every scheme, terrain, hexsides and paths as a board's
+    grid does (written in the spec: a pad has no data files)."""
 
     cols: int = Field(ge=1, le=40, description="columns")
     rows: int = Field(ge=1, le=40, description="rows")
@@ -78,10 +91,59 @@ class PadGrid(StrictModel):
         description="a cell's side, or a hexagon's width across the flats, in mm "
         "(default: as large as the room allows)",
     )
-    coords: bool = Field(
+    offset: Offset = Field(default="even", description="as a board's grid: which are pushed")
+    coords: bool | Annotated[Coords, BeforeValidator(coords_scheme)] = Field(
         default=False,
-        description="square cells: letters along the top and numbers down the left (A1)",
+        description="true: letters along the top and numbers down the left of square cells "
+        "(A1); or a scheme printed in each cell as on a board (wargame, letters, numbers, "
+        "or {scheme, at, size})",
     )
+    terrain: str | None = Field(default=None, description="as a board's grid")
+    terrains: list[Terrain] = Field(default_factory=list, description="as a board's grid")
+    cells: list[CellRow] = Field(default_factory=list, description="as a board's grid")
+    hexsides: list[HexsideRow] = Field(default_factory=list, description="as a board's grid")
+    paths: list[PathRow] = Field(default_factory=list, description="as a board's grid")
+    lines: list[LineLook] = Field(default_factory=list, description="as a board's grid")
+
+    @property
+    def mapped(self) -> bool:
+        """Whether it is more than plain cells: drawn by the board's grid module."""
+        return isinstance(self.coords, Coords) or bool(
+            self.terrain or self.terrains or self.cells or self.hexsides or self.paths
+        )
+
+    def as_grid(self, origin: tuple[float, float], cell: float, ink: str, fill: str) -> Grid:
+        """The board grid it is, at ``origin`` with cells of ``cell`` mm."""
+        coords = self.coords if isinstance(self.coords, Coords) else Coords(scheme="none")
+        return Grid(
+            prefix="pad",
+            layout=self.layout,
+            origin=origin,
+            size=cell,
+            cols=self.cols,
+            rows=self.rows,
+            offset=self.offset,
+            coords=coords,
+            fill=fill,
+            line_colour=ink if ink.startswith("#") else "#333333",
+            line_width=0.3,
+            terrain=self.terrain,
+            terrains=self.terrains,
+            cells=self.cells,
+            hexsides=self.hexsides,
+            paths=self.paths,
+            lines=self.lines,
+        )
+
+    @model_validator(mode="after")
+    def _planned(self) -> PadGrid:
+        if self.mapped:
+            # cells of the largest size when not given: the drawing measures the fit at its size
+            largest = self.cell or 60.0
+            problems = plan(self.as_grid((0.0, 0.0), largest, "#333333", "#ffffff"))[1]
+            if problems:
+                raise ValueError(problems[0][1])
+        return self
 
 
 class PadElement(StrictModel):

@@ -235,11 +235,14 @@ function findingItem(finding) {
   return item;
 }
 
-function showCheck(view) {
+// The verdict is the state's, not the view's: while there are errors the view shown is the
+// last good one, and its own check would pass beside them.
+function showCheck(view, state) {
   const box = $("check");
   const check = view.check;
-  const verdict = el("p", "verdict " + (check.passed ? "passed" : "failed"));
-  verdict.textContent = check.passed ? "✓ The check passes" : "✗ The check fails";
+  const passed = Boolean(state.passed);
+  const verdict = el("p", "verdict " + (passed ? "passed" : "failed"));
+  verdict.textContent = passed ? "✓ The check passes" : "✗ The check fails";
   const parts = [verdict];
   if (check.printing) {
     const p = check.printing;
@@ -553,7 +556,7 @@ function redraw() {
     $("components").replaceChildren();
     return;
   }
-  showCheck(view);
+  showCheck(view, current);
   showComponentList(view);
   showPieces(view);
   if (sheets) showSheets(view);
