@@ -41,7 +41,7 @@ def test_bench_cards_compares_with_the_floor():
     assert figures["pages"] == "8"
     for kind in ("cpu", "build_cpu", "wall"):  # CPU of all processes first, wall beside
         pnp, floor = float(figures[f"pnp_{kind}"]), float(figures[f"floor_{kind}"])
-        assert 0 < floor and 0 < pnp, figures
+        assert floor > 0 and pnp > 0, figures
         assert float(figures[f"{kind}_ratio"]) == pytest.approx(pnp / floor, rel=0.1, abs=0.05)
     # the whole process holds the build and the interpreter's start
     assert float(figures["pnp_cpu"]) > float(figures["pnp_build_cpu"])
