@@ -30,8 +30,12 @@ GOALS: list[tuple[str, str, str, float, str]] = [
     ("bench_bundled", "warm_extra_cpu", "<", 0.1, "warm no-op: CPU s beyond the interpreter"),
     ("bench_scale", "peak_mb", "<", 300, "5,400 cards: peak memory MB"),
     ("bench_cli", "help_seconds", "<", 0.2, "pnp --help, wall s"),
-    ("bench_serve", "server_cpu_per_save", "<", 0.1, "pnp serve: server CPU s per save"),
-    ("bench_serve", "save_to_picture_ms", "<", 300, "pnp serve: save to picture, ms"),
+    ("bench_serve", "server_cpu_per_save", "<", 0.1, "pnp serve, CSV: server CPU s per save"),
+    ("bench_serve", "save_to_picture_ms", "<", 300, "pnp serve, CSV: save to picture, ms"),
+    ("bench_serve --source xlsx", "server_cpu_per_save", "<", 0.1, "... XLSX: server CPU s"),
+    ("bench_serve --source xlsx", "save_to_picture_ms", "<", 300, "... XLSX: save to picture"),
+    ("bench_serve --source yaml", "server_cpu_per_save", "<", 0.1, "... YAML: server CPU s"),
+    ("bench_serve --source yaml", "save_to_picture_ms", "<", 300, "... YAML: save to picture"),
     ("bench_photo", "extra_seconds", "<", 2.0, "50 MP photo: seconds it adds"),
     ("bench_photo", "extra_mb", "<", 500, "50 MP photo: memory MB it adds"),
     ("bench_exports", "tgc_peak_mb", "<", 500, "1,000 cards for TGC: peak MB"),
@@ -57,11 +61,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     names = list(dict.fromkeys(goal[0] for goal in GOALS))
     if args.only:
-        names = [n for n in names if n in args.only.split(",")]
+        names = [n for n in names if n.split()[0] in args.only.split(",")]
     results: dict[str, dict[str, float]] = {}
     for name in names:
         print(f"{name} ({load()})", flush=True)
-        out, cpu, wall = run_python([str(HERE / f"{name}.py")], cwd=HERE)
+        script, *options = name.split()
+        out, cpu, wall = run_python([str(HERE / f"{script}.py"), *options], cwd=HERE)
         line = out.strip().splitlines()[-1] if out.strip() else ""
         print(f"  {line}\n  [benchmark process: cpu={cpu:.1f}s wall={wall:.1f}s]", flush=True)
         results[name] = figures(line)

@@ -12,7 +12,8 @@ the picture drawn and sent. ``full_plan_ms`` is what a save cost before the prev
 renders: the whole game loaded and planned again (as ``pnp build --watch`` does, without
 writing the PDF). ``server_cpu_per_save`` is the server's CPU from the write to the
 picture sent (the target: under 0.1 s), which holds on a busy machine where wall time does
-not. Prints one line of medians and the machine's load.
+not. ``--source xlsx`` keeps the cards in a workbook, ``--source yaml`` in the deck's spec
+(one card a line: the save changes one value). Prints one line of medians and the load.
 """
 
 from __future__ import annotations
@@ -49,9 +50,40 @@ def row(n: int, title: str | None = None) -> list[str]:
     return [title or f"Card {n}", "Action", text, f"Flavour {n}.", str(n % 5), "", "card", "", "1"]
 
 
+SOURCE = {"name": "csv"}  # where the cards are kept: csv, xlsx, or yaml (in the deck's spec)
+FIRST_LINE = {"csv": 2, "xlsx": 2, "yaml": 7}  # the line (row) of the first card
+DECK = "kind: deck\ntitle: Cards\nsize: poker\nface: card.svg.j2\nback: card-back.svg.j2\n"
+
+
 def write(game: Path, rows: list[list[str]]) -> None:
-    with (game / "cards.csv").open("w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows([HEADER, *rows])
+    """The cards saved as the designer keeps them: a CSV, a workbook, or the deck's YAML
+    (one card a line, so that a one-value edit is one line's)."""
+    source = SOURCE["name"]
+    if source == "csv":
+        with (game / "cards.csv").open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows([HEADER, *rows])
+        return
+    if source == "xlsx":
+        import openpyxl
+
+        book = openpyxl.Workbook()
+        book.active.append(HEADER)
+        for line in rows:  # numbers as numbers, an empty cell empty
+            book.active.append([int(v) if v.isdigit() else v or None for v in line])
+        book.save(game / "cards.xlsx")
+        spec = DECK + "cards: {from: cards.xlsx}\n"
+    else:
+        cards = [  # as a spreadsheet's cells read: an empty one is no value, numbers numbers
+            json.dumps(
+                {"name": f"card-{n}"}
+                | {k: int(v) if v.isdigit() else v for k, v in zip(HEADER, r, strict=True) if v}
+            )
+            for n, r in enumerate(rows, 1)
+        ]
+        spec = DECK + "cards:\n" + "".join(f"  - {card}\n" for card in cards)
+    if (game / "cards.csv").exists():
+        (game / "cards.csv").unlink()
+    (game / "cards.yaml").write_text(spec, encoding="utf-8")
 
 
 def make_game(folder: Path, cards: int) -> tuple[Path, list[list[str]]]:
@@ -128,6 +160,7 @@ def measure(components: Path, rows: list[list[str]], runs: int) -> dict[str, flo
         for key in shown.values():  # the page holds every picture already
             picture(key)
         saves, plans, cpus = [], [], []
+        first = FIRST_LINE[SOURCE["name"]]
         for run in range(runs):
             card = run * 7 % len(rows)
             changed = [list(r) for r in rows]
@@ -137,9 +170,9 @@ def measure(components: Path, rows: list[list[str]], runs: int) -> dict[str, flo
             while True:
                 _, state = states.get(timeout=60)
                 now = faces(state)
-                if now.get(card + 2) != shown.get(card + 2):
+                if now.get(card + first) != shown.get(card + first):
                     break
-            data = picture(now[card + 2])
+            data = picture(now[card + first])
             saves.append(time.perf_counter() - written)
             cpus.append(server_cpu(process.pid) - cpu)
             plans.append(state["timings"]["plan"])
@@ -164,13 +197,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=72)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--source", choices=list(FIRST_LINE), default="csv")
     args = parser.parse_args(argv)
+    SOURCE["name"] = args.source
     with tempfile.TemporaryDirectory(prefix="pnp-bench-serve-") as tmp:
         components, rows = make_game(Path(tmp), args.cards)
         found = measure(components, rows, args.runs)
         before = full_plan(components, 3) * 1000
     print(
-        f"cards={args.cards} runs={args.runs} first_render_seconds={found['first_seconds']:.2f} "
+        f"cards={args.cards} source={args.source} runs={args.runs} "
+        f"first_render_seconds={found['first_seconds']:.2f} "
         f"save_to_picture_ms={found['save_ms']:.0f} "
         f"save_to_picture_max_ms={found['save_max_ms']:.0f} "
         f"plan_ms={found['plan_ms']:.0f} full_plan_ms={before:.0f} "

@@ -84,6 +84,7 @@ class _Watchdog:
         self._clocks: dict[int, int | None] = {}  # thread id -> its CPU clock
         self._fired: set[int] = set()
         self._thread: threading.Thread | None = None
+        self._wakes = 0.0  # the monotonic time the thread wakes next on its own (0: now)
 
     def start(self, seconds: float) -> float | None:
         """Watch this thread's render for ``seconds`` of its CPU time; the deadline of an
@@ -95,9 +96,13 @@ class _Watchdog:
                 self._thread.start()
             clock_id = self._clocks.setdefault(ident, _cpu_clock(ident))
             outer = self._due.get(ident)
-            due = _read(clock_id) + seconds
+            used = _read(clock_id)
+            due = used + seconds
             self._due[ident] = min(due, outer) if outer is not None else due
-            self._lock.notify()
+            # a thread uses no more CPU than time passes: when the watchdog wakes on its own
+            # before this render's CPU time can run out, it needs no notify (a switch to it)
+            if time.monotonic() + self._due[ident] - used < self._wakes:
+                self._lock.notify()
         return outer
 
     def stop(self, outer: float | None) -> bool:
@@ -135,7 +140,11 @@ class _Watchdog:
                         _raise_in(ident, RenderTimeout)
                     left = due - now
                     soonest = left if soonest is None else min(soonest, left)
-                self._lock.wait(None if soonest is None else max(soonest, 0.001))
+                # idle, it still wakes every RENDER_SECONDS, so a render started meanwhile
+                # needs no notify
+                sleep = RENDER_SECONDS if soonest is None else max(soonest, 0.001)
+                self._wakes = time.monotonic() + sleep
+                self._lock.wait(sleep)
 
 
 def _raise_in(ident: int, exception: type[BaseException] | None) -> None:
