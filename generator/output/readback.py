@@ -26,10 +26,16 @@ MAX_SAID = 12  # disagreements listed before the rest are counted
 REPORT = "this is a mistake of pnp, not of the game: the pack was not written; please report it"
 
 
+HYPHENS = str.maketrans(
+    "", "", "-\u00ad\u2010\u2011"
+)  # a hyphen at a line's end reads back as none
+
+
 def _squeezed(text: str) -> str:
-    """``text`` without white space, in compatibility form: how it is compared, so that a
-    line wrapped anywhere reads the same."""
-    return "".join(unicodedata.normalize("NFKC", text).split())
+    """``text`` without white space or hyphens, in compatibility form: how it is compared, so
+    that a line wrapped anywhere reads the same (PDFium drops a hyphen that ends a line, as
+    in "SOLO-" / "Plättchen")."""
+    return "".join(unicodedata.normalize("NFKC", text).split()).translate(HYPHENS)
 
 
 def read_pages(path: Path) -> list[str]:
