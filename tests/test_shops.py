@@ -163,6 +163,32 @@ def expected_pieces(pack) -> Counter:
     return found
 
 
+def test_every_tts_sheet_keeps_the_back_in_its_last_cell_and_wastes_none(exported) -> None:
+    """TTS takes the grid's last cell for the hidden image: there the back, on the grid of
+    the fewest cells that holds the faces and it."""
+    sheets = 0
+    for listing in sorted(exported.glob("*/tts/tts.json")):
+        folder = listing.parent
+        for deck in json.loads(listing.read_text("utf-8"))["decks"]:
+            cw, ch = deck["card_px"]
+            for sheet in deck["sheets"]:
+                sheets += 1
+                columns, rows = sheet["grid"]
+                cells = len(sheet["faces"]) + 1
+                fewer = [(c, r) for c in range(1, 11) for r in range(1, 8) if cells <= c * r]
+                assert columns * rows == min(c * r for c, r in fewer), (deck["component"], sheet)
+                if deck["unique_backs"]:
+                    continue
+                with (
+                    Image.open(folder / sheet["file"]) as grid,
+                    Image.open(folder / sheet["back"]) as back,
+                ):
+                    box = ((columns - 1) * cw, (rows - 1) * ch, columns * cw, rows * ch)
+                    last = grid.convert("RGB").crop(box)
+                    assert last.tobytes() == back.convert("RGB").tobytes(), sheet["file"]
+    assert sheets >= 10
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_tts_bag_holds_every_piece_with_its_pictures(exported, packs, game) -> None:
     folder = exported / game / "tts"
