@@ -442,9 +442,11 @@ def test_a_damaged_font_of_every_form_loads_or_is_refused_in_bounds(form: str, m
     ``FontFileError``, within 5 s of CPU and 1 GB each; and the damage reaches both ends."""
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(target=_fuzz_in_child, args=(make, 38, sending))
+    seed = int(os.environ.get("PNP_FUZZ_SEED", "38"))
+    child = context.Process(target=_fuzz_in_child, args=(make, seed, sending))
     child.start()
-    found, problems = receiving.recv() if receiving.poll(600) else ({}, ["no answer in 600 s"])
+    wait = max(600, 2 * EXAMPLES)  # seconds: a long run (PNP_FUZZ_EXAMPLES) waits longer
+    found, problems = receiving.recv() if receiving.poll(wait) else ({}, [f"no answer in {wait} s"])
     child.join(30)
     assert not problems, f"{form}: {problems[:10]}"
     assert found.get("refused", 0) > 0 and sum(found.values()) == EXAMPLES, found
