@@ -206,6 +206,15 @@ def test_a_font_with_subroutines_within_bounds_is_converted():
     assert ord("A") in coverage(FontFile("s.ttf", hashlib.sha1(converted).hexdigest(), converted))
 
 
+def test_what_fontTools_finds_odd_in_a_font_never_reaches_the_terminal(capfd):
+    """fontTools logs an odd value (here a huge advance width, with the glyph's name, which a
+    file may fill with control characters) through logging's last resort: not printed."""
+    font = fontmaking.cff()
+    font["hmtx"][".notdef"] = (64767, 0)
+    as_truetype(fontmaking.saved(font))
+    assert capfd.readouterr().err == ""
+
+
 def test_the_bombs_are_what_they_say():
     """Each reproduction is as small as the issue measured it, and the WOFF2 one inflates to
     3 GB (its blocks counted, not inflated)."""
