@@ -13,6 +13,7 @@ libraries only ever see a file whose cost is bounded.
 
 from __future__ import annotations
 
+import logging
 import struct
 import zlib
 from collections.abc import Iterator
@@ -38,6 +39,12 @@ BROTLI_MISSING = (
     "pip install 'pnp-generator[woff2]' (or convert the font to .ttf)"
 )
 LAST_CODE = 0x10FFFF  # the last code point of Unicode
+
+# fontTools logs what it finds odd in a font ("Glyph 'x' has a huge advance width") through
+# Python's last-resort handler, straight to the terminal: text of the file, unescaped, that is
+# not the font's error at its line. A handler of its own that drops it keeps it quiet.
+logging.getLogger("fontTools").addHandler(logging.NullHandler())
+logging.getLogger("fontTools").propagate = False
 
 Table = tuple[str, bytes | memoryview]  # a table's tag and its (decompressed) bytes
 
