@@ -37,11 +37,15 @@ class PrintedText:
     def subject(self, side: str) -> str:
         """ "cards 'cocoa' and 3 more (front): 2 texts (such as 'Trade')": what a message says
         the finding is on (``side``: the side as the message names it)."""
-        others = f" and {self.more} more" if self.more else ""
         what = f"'{short(self.text)}'"
         if self.texts > 1:
             what = f"{self.texts} texts (such as {what})"
-        return f"{self.component} '{self.piece}'{others} ({side}): {what}"
+        return f"{pieces(self.component, self.piece, self.more)} ({side}): {what}"
+
+
+def pieces(component: str, piece: str, more: int) -> str:
+    """ "cards 'cocoa' and 3 more": the pieces a finding is on, as every message names them."""
+    return f"{component} '{piece}'" + (f" and {more} more" if more else "")
 
 
 def short(text: str) -> str:

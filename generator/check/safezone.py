@@ -23,6 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 
 from generator.check.legibility import text_runs, walk_art
+from generator.check.printed import pieces
 from generator.layout.pack import Pack
 from generator.layout.pieces import Piece
 from generator.svg.fonts import register_fonts
@@ -51,10 +52,10 @@ class NearCut:
 
     def message(self) -> str:
         """'warning: text 2.60 mm from the cut at the bottom (event-deck 'clubs-2' and ...'."""
-        others = f" and {self.more} more" if self.more else ""
         return (
             f"warning: text {math.floor(self.distance * 100) / 100:.2f} mm from the cut at the "
-            f"{self.edge} ({self.component} '{self.piece}'{others}, {self.side}): print shops "
+            f"{self.edge} ({pieces(self.component, self.piece, self.more)}, {self.side}): "
+            "print shops "
             f"cut within {self.safe:g} mm of the trim line and ask that text stay that far "
             "inside it (their safe zone); move it inward"
         )

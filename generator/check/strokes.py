@@ -19,6 +19,7 @@ from pathlib import Path
 
 from generator.art.store import template_line
 from generator.check.legibility import walk_art
+from generator.check.printed import pieces
 from generator.layout.pack import Pack
 from generator.output.colour import MIN_LINE_PT
 from generator.paths import read_text
@@ -43,10 +44,9 @@ class ThinStroke:
 
     def message(self) -> str:
         """'warning: a line 0.13 pt wide (tokens 'coin' and 3 more): ...'."""
-        others = f" and {self.more} more" if self.more else ""
         return (
             f"warning: a line {math.floor(self.pt * 100) / 100:.2f} pt wide "
-            f"({self.component} '{self.piece}'{others}): "
+            f"({pieces(self.component, self.piece, self.more)}): "
             f"print shops warn under {MIN_LINE_PT:g} pt and presses lose lines under 0.1 pt "
             f"(the shop export thickens it to {MIN_LINE_PT:g} pt); draw it wider"
         )
