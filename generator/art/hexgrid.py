@@ -98,9 +98,12 @@ def fragment(svg: str) -> etree._Element:
     return etree.fromstring(f'<g xmlns="{SVG_NS}">{svg}</g>'.encode(), SAFE_PARSER)
 
 
-def grid_group(grid: Grid, art: GridArt | None = None) -> etree._Element:
-    """The SVG group that draws ``grid`` and its legend, in the grid's own millimetres."""
-    return _Painter(grid, plan(grid)[0], art or GridArt()).paint()
+def grid_group(
+    grid: Grid, art: GridArt | None = None, planned: GridPlan | None = None
+) -> etree._Element:
+    """The SVG group that draws ``grid`` and its legend, in the grid's own millimetres
+    (``planned``: its plan, when the caller has made it already)."""
+    return _Painter(grid, planned or plan(grid)[0], art or GridArt()).paint()
 
 
 class _Painter:

@@ -379,9 +379,8 @@ class Painter:
 
     def mapped_grid(self, grid: PadGrid, x: float, y: float, width: float, cell: float) -> float:
         """A small map drawn as a board's grid is: coordinates, terrain, hexsides, paths."""
-        ink = self.look.ink
-        board = grid.as_grid((x, y), cell, ink, "#ffffff")
-        problems = plan(board)[1]
+        board = grid.as_grid((x, y), cell, self.look.ink, "#ffffff", LINE)
+        planned, problems = plan(board)
         if problems:
             raise PadTooFull(problems[0][1], ("grid", "cell"))
         left, top, right, bottom = board.geometry().box()
@@ -392,7 +391,7 @@ class Painter:
                 ("grid", "cell"),
             )
         art = GridArt(icon=self.icon_of, fill="#ffffff", ids=f"pad{len(self.svg)}-")
-        self.add(etree.tostring(grid_group(board, art), encoding="unicode"))
+        self.add(etree.tostring(grid_group(board, art, planned), encoding="unicode"))
         return bottom - y
 
     def coordinates(self, grid: PadGrid, x: float, y: float, cell: float, ink: str) -> None:

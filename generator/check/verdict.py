@@ -50,8 +50,7 @@ class Verdict:
             if report
             else 0
         )
-        said = len(dict.fromkeys(self.game.warnings))  # as printed: one template's twice, once
-        return said + len(self.colours) + printing + self.drawing
+        return len(self.game.warnings) + len(self.colours) + printing + self.drawing
 
     @property
     def passed(self) -> bool:

@@ -119,7 +119,9 @@ def load_game(
     words = _engine_words(root, language or spec.languages[0], errors) if spec else None
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
-    game = Game(root.name, root, spec, doc, components, fonts=fonts, warnings=notices)
+    # a template's notice reaches every component it draws: each said once
+    said = list(dict.fromkeys(notices))
+    game = Game(root.name, root, spec, doc, components, fonts=fonts, warnings=said)
     game.language = language or spec.languages[0]
     game.report = report
     game.words = words or Words(game.language)

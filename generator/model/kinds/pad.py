@@ -112,8 +112,11 @@ class PadGrid(StrictModel):
             self.terrain or self.terrains or self.cells or self.hexsides or self.paths
         )
 
-    def as_grid(self, origin: tuple[float, float], cell: float, ink: str, fill: str) -> Grid:
-        """The board grid it is, at ``origin`` with cells of ``cell`` mm."""
+    def as_grid(
+        self, origin: tuple[float, float], cell: float, ink: str, fill: str, line: float = 0.3
+    ) -> Grid:
+        """The board grid it is, at ``origin`` with cells of ``cell`` mm, outlined ``line``
+        mm wide in ``ink``."""
         coords = self.coords if isinstance(self.coords, Coords) else Coords(scheme="none")
         return Grid(
             prefix="pad",
@@ -125,8 +128,8 @@ class PadGrid(StrictModel):
             offset=self.offset,
             coords=coords,
             fill=fill,
-            line_colour=ink if ink.startswith("#") else "#333333",
-            line_width=0.3,
+            line_colour=ink if ink != "none" else "#333333",  # a style's ink may be 'none'
+            line_width=line,
             terrain=self.terrain,
             terrains=self.terrains,
             cells=self.cells,
