@@ -33,15 +33,20 @@ gettext:
 # make test: lint, types, the unit and e2e tiers and the docs (a few minutes); the acceptance
 # tier (every bundled game in every print mode, language and shop, hostile input, fuzzers,
 # the browser) is make test-slow, which CI runs after it (.ci/run)
+# the tiers run on every core (pytest-xdist); a module's tests stay together on one worker, so
+# a module's fixtures (a built game, a server) are made once. PYTEST_JOBS=0 runs in one process
+PYTEST_JOBS ?= auto
+XDIST = -n $(PYTEST_JOBS) --dist loadscope
+
 test: $(STAMP) browser gettext
 	$(BIN)/ruff check generator tests benchmarks docs
 	$(BIN)/ruff format --check generator tests benchmarks docs
 	$(BIN)/mypy generator
-	$(BIN)/python -m pytest -m "not acceptance"
+	$(BIN)/python -m pytest -m "not acceptance" $(XDIST)
 	$(MAKE) docs
 
 test-slow: $(STAMP) browser gettext
-	$(BIN)/python -m pytest -m acceptance
+	$(BIN)/python -m pytest -m acceptance $(XDIST)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m unit
@@ -54,7 +59,7 @@ LOAD_JOBS ?= 2
 RUNS ?= 1
 test-loaded: $(STAMP) browser gettext
 	$(BIN)/python benchmarks/under_load.py --jobs $(LOAD_JOBS) --runs $(RUNS) -- \
-		$(BIN)/python -m pytest -m "e2e or acceptance"
+		$(BIN)/python -m pytest -m "e2e or acceptance" $(XDIST)
 
 check: $(STAMP)
 	$(BIN)/pnp check

@@ -398,6 +398,7 @@ def test_a_link_out_of_the_game_is_not_followed(server, games, tmp_path):
     (deck / "art" / "leak.png").symlink_to(secret)
     rows = [card_row(n) for n in range(1, CSV_CARDS + 1)]
     rows[1][7] = "art/leak.png"
+    assert state(server, DECK)["view"], "the deck's pictures are drawn before the link"
     write_rows(deck, rows)
     try:
         leaked = state_after(server, DECK, deck, deck / "cards.csv")
