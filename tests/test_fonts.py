@@ -142,3 +142,39 @@ def test_a_woff2_font_without_brotli_says_how_to_install_it(tmp_path):
     assert run.returncode == 2, run.stdout + run.stderr
     assert "game.yaml:4: font 'fonts/Quill.woff2' is a WOFF2 font" in run.stderr, run.stderr
     assert "pip install 'pnp-generator[woff2]'" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_family_that_comes_to_mean_another_font_is_drawn_in_that_font():
+    """What a ``font-family`` names is kept until a family comes to mean other fonts, not
+    until more fonts are registered: two games' 'Quill', both registered already (so the
+    count of fonts stays), each draw in their own font (a kept answer drew one game's text
+    in the other's font, and named the other's file when a glyph was missing)."""
+    import hashlib
+
+    from lxml import etree
+
+    from generator.svg.compiler import compile_svg
+    from generator.svg.fonts import FontFile, register_game_fonts
+    from generator.svg.pdf import TEXT
+    from generator.svg.safexml import SAFE_PARSER
+
+    def quill(data: bytes, path: str) -> FontFile:
+        return FontFile(path, hashlib.sha1(data).hexdigest(), data)
+
+    first = quill(fontmaking.saved(fontmaking.truetype()), "first/Quill.ttf")
+    second = quill(fontmaking.saved(fontmaking.truetype(style="Bold")), "second/Quill.ttf")
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" width="50" height="20">'
+        b'<text x="1" y="10" font-family="Quill" font-size="5">Quill</text></svg>'
+    )
+
+    def drawn_in() -> str:
+        drawing = compile_svg(etree.fromstring(svg, SAFE_PARSER))
+        return next(op[1] for op in drawing.ops if isinstance(op, tuple) and op[0] == TEXT)
+
+    names = {}
+    for font in (first, second, first, second):
+        register_game_fonts([("Quill", "normal", "normal", font)])
+        names.setdefault(font.name, drawn_in())
+        assert drawn_in() == names[font.name], font.name
+    assert names["first/Quill.ttf"] != names["second/Quill.ttf"]

@@ -50,6 +50,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "TTFont": ("addObjects", "splitString", "getSubsetInternalName"),
     "PDFFormXObject": ("format",),
     "pdfdoc": ("xObjectName", "PDFFormXObject", "PDFResourceDictionary"),
+    "pdfmetrics": ("findFontAndRegister",),  # fonts.py: a stock face parsed on first use
 }
 # used in the code through getattr with a default: reportlab may or may not set them
 OPTIONAL = {"_colorsUsed"}
@@ -82,7 +83,7 @@ def test_every_private_name_the_code_reads_is_there():
     objects = _objects()
     missing = [
         f"{kind}.{name}"
-        for kind, names in {**PRIVATE, **REPLACED}.items()
+        for kind, names in [*PRIVATE.items(), *REPLACED.items()]
         for name in names
         if not hasattr(objects[kind], name)
     ]
@@ -129,3 +130,22 @@ def test_reportlab_is_pinned_below_its_next_major_version():
     installed = Version(reportlab.Version)
     assert installed in pin.specifier
     assert Version(f"{installed.major + 1}.0") not in pin.specifier, pin
+
+
+def test_a_stock_face_is_parsed_when_first_used_through_reportlabs_lookup():
+    """``getFont`` of a name reportlab has not registered goes through
+    ``pdfmetrics.findFontAndRegister``, which fonts.py replaces to parse a stock face on its
+    first use (a build in one family pays for its faces alone); other names still fail."""
+    from generator.svg.fonts import register_fonts
+
+    register_fonts()
+    pdfmetrics._fonts.pop("PnpMono-BoldItalic", None)
+    face = pdfmetrics.getFont("PnpMono-BoldItalic")
+    assert isinstance(face, ttfonts.TTFont) and face.fontName == "PnpMono-BoldItalic"
+    assert pdfmetrics.getFont("PnpMono-BoldItalic") is face
+    try:
+        pdfmetrics.getFont("NoSuchFace")
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("an unknown font name was registered")

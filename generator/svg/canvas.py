@@ -264,9 +264,18 @@ class ShapedFont(ttfonts.TTFont):
         self._shaper: shaping.Shaper | None = None
         self.glyph_text: dict[int, str] = {}  # pseudo code point -> the text it stands for
         self.cmap = frozenset(self.face.charToGlyph)  # its characters (before pseudo codes)
-        # faces that draw the characters this one lacks (a stock face's Noto for Devanagari
-        # and Thai): ``segments``
-        self.fallbacks: tuple[ShapedFont, ...] = ()
+        # the registered names of the faces that draw the characters this one lacks (a stock
+        # face's Noto for Devanagari and Thai): ``segments``; parsed when text first needs them
+        self.fallback_names: tuple[str, ...] = ()
+        self._fallbacks: tuple[ShapedFont, ...] | None = None
+
+    @property
+    def fallbacks(self) -> tuple[ShapedFont, ...]:
+        """The faces named by ``fallback_names``, looked up (and so made) on first use."""
+        if self._fallbacks is None:
+            found = [pdfmetrics.getFont(name) for name in self.fallback_names]
+            self._fallbacks = tuple(f for f in found if isinstance(f, ShapedFont))
+        return self._fallbacks
 
     def segments(self, text: str) -> list[tuple[ShapedFont, str]]:
         """``text`` cut where another face must draw it: each piece with the face that has
@@ -275,7 +284,7 @@ class ShapedFont(ttfonts.TTFont):
         is shaped whole (but a piece's trailing spaces begin the next piece: a shaped line
         drops its trailing spaces). Right-to-left text is never cut (its pieces would need
         reordering): all of it is this face's."""
-        if not self.fallbacks or not text or max(text) < FALLBACK_FROM:
+        if not self.fallback_names or not text or max(text) < FALLBACK_FROM:
             return [(self, text)]
         if any(shaping.runs_right_to_left(c) for c in text):
             return [(self, text)]
@@ -313,7 +322,7 @@ class ShapedFont(ttfonts.TTFont):
     def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:  # noqa: N802
         """The width of ``text`` at ``size``: shaped when it needs to be, each piece in the
         face that draws it (``segments``)."""
-        if self.fallbacks:
+        if self.fallback_names:
             pieces = self.segments(text)
             if len(pieces) > 1 or pieces[0][0] is not self:
                 return sum(face.stringWidth(piece, size) for face, piece in pieces)

@@ -18,9 +18,12 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -150,6 +153,7 @@ ZWSP = "\u200b"  # a zero-width space: where a line may break between words writ
 BREAKS = re.compile(r"((?:[^\S\u00a0\u2007\u202f\u2060]|\u200b)+)")
 _families: dict[str, dict[Variant, str]] = {}  # family (lower case) -> variant -> font name
 _files: dict[str, str] = {}  # a game font's registered name -> the file it was last read from
+_generation = [0]  # bumped when _families changes (families_generation)
 
 
 @dataclass(frozen=True)
@@ -189,27 +193,47 @@ def fallback_font(filename: str) -> FontFile:
 
 @cache
 def register_fonts() -> None:
-    """Register the stock families with reportlab, each file read and parsed once, each face
+    """Make the stock families known to reportlab, each face parsed when it is first drawn
+    or measured (``_made_on_first_use``: a pack in one family pays for its faces alone), each
     drawing the Devanagari and Thai it lacks from the Noto face of its weight."""
-    fallbacks: dict[str, tuple[ShapedFont, ...]] = {}
+    fallbacks: dict[str, tuple[str, ...]] = {}
     for weight, filenames in FALLBACK_FILES.items():
-        faces = []
-        for filename in filenames:
-            font = fallback_font(filename)
-            faces.append(ShapedFont(f"Pnp{Path(filename).stem}", font.stream(), font.data))
-            pdfmetrics.registerFont(faces[-1])
-        fallbacks[weight] = tuple(faces)
+        fallbacks[weight] = tuple(f"Pnp{Path(f).stem}" for f in filenames)
+        for filename, name in zip(filenames, fallbacks[weight], strict=True):
+            _STOCK_FACES[name] = (fallback_font, filename, ())
     for generic, files in STOCK.items():
         base = STOCK_NAMES[generic]
-        names = {}
+        names = {key: base + SUFFIX[key] for key in files}
         for key, filename in files.items():
-            names[key] = base + SUFFIX[key]
-            font = stock_font(filename)
-            face = ShapedFont(names[key], font.stream(), font.data)
-            face.fallbacks = fallbacks[key[0]]
-            pdfmetrics.registerFont(face)
+            _STOCK_FACES[names[key]] = (stock_font, filename, fallbacks[key[0]])
         _families[generic] = names
         _tie(base, names)
+    pdfmetrics.findFontAndRegister = _made_on_first_use
+
+
+# a stock face not parsed yet: its registered name -> (how its file is read, the file, the
+# names of the faces it falls back on)
+_STOCK_FACES: dict[str, tuple[Callable[[str], FontFile], str, tuple[str, ...]]] = {}
+_MAKING = threading.RLock()
+_FIND_AND_REGISTER = pdfmetrics.findFontAndRegister  # reportlab's own, for any other name
+
+
+def _made_on_first_use(name: str) -> Any:
+    """reportlab's lookup of a font that is not registered (``pdfmetrics.getFont``): a stock
+    face is parsed and registered now, once even when two threads ask; any other name goes
+    to reportlab's own lookup."""
+    if name not in _STOCK_FACES:
+        return _FIND_AND_REGISTER(name)  # which may look up another font (Helvetica's)
+    with _MAKING:
+        made = pdfmetrics._fonts.get(name)
+        if made is not None:
+            return made
+        read, filename, fallback_names = _STOCK_FACES[name]
+        font = read(filename)
+        face = ShapedFont(name, font.stream(), font.data)
+        face.fallback_names = fallback_names
+        pdfmetrics.registerFont(face)
+        return face
 
 
 def fallback_files() -> list[FontFile]:
@@ -240,7 +264,16 @@ def register_game_fonts(fonts: list[tuple[str, str, str, FontFile]]) -> None:
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(ShapedFont(name, font.stream(), font.data))
         _files[name] = font.name  # the game's own file, though another game's had these bytes
-        _families.setdefault(family.strip().lower(), {})[(weight, style)] = name
+        faces = _families.setdefault(family.strip().lower(), {})
+        if faces.get((weight, style)) != name:
+            faces[(weight, style)] = name
+            _generation[0] += 1
+
+
+def families_generation() -> int:
+    """A number that changes whenever a family name comes to mean other fonts (a game's own
+    fonts registered): what ``font_for`` answers may be kept until it changes."""
+    return _generation[0]
 
 
 def _variant(weight: str, style: str) -> Variant:

@@ -20,7 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from generator.svg import scripts, shaping
 from generator.svg.builder import NS, XLINK_HREF, XML_SPACE, Box, Ctx, SvgError
 from generator.svg.compiling import Compiling
-from generator.svg.fonts import face_for, font_file, font_for, missing_in
+from generator.svg.fonts import face_for, families_generation, font_file, font_for, missing_in
 from generator.svg.properties import attr_length, inherit, user
 from generator.svg.values import length, numbers
 
@@ -299,7 +299,7 @@ def _font(compiler: Compiling, style: dict[str, str]) -> str:
         style.get("font-family", "sans-serif"),
         style.get("font-weight", "normal"),
         style.get("font-style", "normal"),
-        len(pdfmetrics._fonts),  # a game's fonts registered since
+        families_generation(),  # a game's fonts registered since
     )
     found = _FONTS.get(key)
     if found is None:
