@@ -284,9 +284,9 @@ SHEETS = {
         ".xlsx",
         5_002,
     ),
-    "empty formulas in a sheet that says it spans every cell": (
+    "formulas in a sheet that says it spans every cell": (
         lambda: _rezipped(
-            _xlsx(), {"xl/worksheets/sheet1.xml": _spanning(b'<c r="A%d"><v>1</v></c>')}
+            _xlsx(), {"xl/worksheets/sheet1.xml": _spanning(b'<c r="A%d"><f>1+1</f><v>2</v></c>')}
         ),
         ".xlsx",
         5_002,

@@ -15,6 +15,7 @@ reads it, and whatever a library raises leaves as the file's ``SpecError``.
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 import zlib
 from pathlib import Path
@@ -44,13 +45,15 @@ NOT_A_ZIP = (
 # what zipfile raises on a damaged archive: a bad header or directory (BadZipFile, a negative
 # seek: ValueError), a cut member (EOFError), bad compressed data (zlib.error), an unknown method
 ZIP_DAMAGE = (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error, NotImplementedError)
+# a formula element of a worksheet's XML, with or without a namespace prefix (<f>, <x:f t=..>)
+FORMULA = re.compile(rb"<(?:[\w.-]+:)?f[\s/>]")
 
 
 def rows(path: Path, data: bytes, suffix: str, sheet: str | None) -> list[tuple[int, list[Any]]]:
     """(row number, cells) of a sheet of an .xlsx or .ods file, checked first (``sanitised``)."""
     members = sanitised(path, data)
     if suffix == ".xlsx":
-        return _xlsx_rows(path, data, sheet)
+        return _xlsx_rows(path, data, sheet, _has_formulas(members))
     return _ods_rows(path, members, sheet)
 
 
@@ -111,8 +114,19 @@ def _unpacks_to(path: Path, size: int | None) -> SpecError:
     )
 
 
-def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(row number, cells) of a worksheet of an Excel file: the first, or ``sheet``."""
+def _has_formulas(members: dict[str, bytes]) -> bool:
+    """Whether any worksheet of an Excel file holds a formula element (``<f>``): only then is
+    the workbook read a second time for formulas with no saved value."""
+    return any(
+        FORMULA.search(body) for name, body in members.items() if name.startswith("xl/worksheets/")
+    )
+
+
+def _xlsx_rows(
+    path: Path, data: bytes, sheet: str | None, formulas: bool
+) -> list[tuple[int, list[Any]]]:
+    """(row number, cells) of a worksheet of an Excel file: the first, or ``sheet``;
+    ``formulas``: whether it may hold formulas to review."""
     import openpyxl  # only games with Excel data pay for loading it
 
     try:
@@ -132,7 +146,8 @@ def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> list[tuple[int, li
             rows.append((number, list(cells[: MAX_COLUMNS + 1])))
             if len(rows) > MAX_ROWS + 1:
                 break
-        review(path, data, book, worksheet, rows)  # a hidden formula, a date, an empty sheet
+        # a formula with no saved value, a date, an empty sheet
+        review(path, data if formulas else None, book, worksheet, rows)
         return [(number, [_whole(c) for c in cells]) for number, cells in rows]
     except SpecError:
         raise

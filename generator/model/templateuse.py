@@ -12,6 +12,7 @@ includes, or imports with their context, are read with it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -23,6 +24,7 @@ from generator.paths import PathRefused, read_text
 STYLE_ICONS = "style.icons"  # an icon template chosen by the game's style, not named here
 _DEPTH = 8  # included templates followed at most this deep
 _PARSER = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)
+PARSED_TEMPLATES = 256  # syntax trees kept (by their text) between reviews
 
 
 @dataclass
@@ -108,6 +110,13 @@ def _walk(
     return followed
 
 
+@lru_cache(maxsize=PARSED_TEMPLATES)
+def _parsed(source: str) -> nodes.Template:
+    """A template's syntax tree, parsed once per text: the preview reviews every template
+    again on each save, and most saves change no template."""
+    return _PARSER.parse(source)
+
+
 def template_reads(root: Path, name: str, nouns: set[str]) -> Reads | None:
     """What template ``name`` of the game in ``root`` reads of a piece called by one of
     ``nouns`` (``card``, ``piece`` ...); None when it cannot be read or parsed here (the art
@@ -123,7 +132,7 @@ def template_reads(root: Path, name: str, nouns: set[str]) -> Reads | None:
         if path is None:
             return None if current == name else reads
         try:
-            tree = _PARSER.parse(read_text(path.parent, path, "template"))
+            tree = _parsed(read_text(path.parent, path, "template"))
         except (PathRefused, UnicodeDecodeError, jinja2.TemplateSyntaxError):
             return None
         waiting += _walk(tree, (), nouns, path, reads)

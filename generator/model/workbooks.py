@@ -45,10 +45,11 @@ def listing(book: Any) -> str:
 
 
 def review(
-    path: Path, data: bytes, book: Any, read: str, rows: list[tuple[int, list[Any]]]
+    path: Path, data: bytes | None, book: Any, read: str, rows: list[tuple[int, list[Any]]]
 ) -> None:
     """Raise at the first cell or sheet Excel leaves unclear (see ``check_cell``), or for a
-    sheet with no rows below its headings when the workbook has others."""
+    sheet with no rows below its headings when the workbook has others; ``data`` is None for
+    a workbook holding no formula (its formulas need not be read)."""
     filled = [(n, cells) for n, cells in rows if any(c not in (None, "") for c in cells)]
     heads = [str(c) if c not in (None, "") else "" for c in (filled[0][1] if filled else [])]
     for number, cells in filled:
@@ -63,7 +64,7 @@ def review(
             f"rows are on another sheet, name it: {{from: {path.name}, sheet: {other}}} (its "
             f"sheets: {listing(book)})",
         )
-    if any(None in cells for _, cells in filled):
+    if data is not None and any(None in cells for _, cells in filled):
         _formulas(path, data, read, filled)
 
 
