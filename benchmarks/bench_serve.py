@@ -13,7 +13,10 @@ renders: the whole game loaded and planned again (as ``pnp build --watch`` does,
 writing the PDF). ``server_cpu_per_save`` is the server's CPU from the write to the
 picture sent (the target: under 0.1 s), which holds on a busy machine where wall time does
 not. ``--source xlsx`` keeps the cards in a workbook, ``--source yaml`` in the deck's spec
-(one card a line: the save changes one value). Prints one line of medians and the load.
+(one card a line: the save changes one value); ``--source counters`` is a counters game
+instead, Ridge of docs/examples (a hex map tiled over two A4 pages, 14 markers) with
+``--cards`` units in its CSV, each save changing one unit's number. Prints one line of
+medians and the load.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -45,13 +49,31 @@ from generator.plan.games import load_games, plan_games  # noqa: E402
 HEADER = ["title", "type", "text", "flavor", "cost", "value", "icons", "art", "count"]
 
 
+COUNTER_HEADER = [
+    "name", "side", "symbol", "echelon", "id", "attack", "defence", "move",
+    "back_attack", "back_defence", "back_move", "setup", "count",
+]  # fmt: skip
+SYMBOLS = ("infantry", "armour", "artillery", "cavalry", "engineer", "hq")
+RIDGE = REPO / "docs" / "examples" / "ridge"  # the wargame the docs walk through
+MARKERS = 14  # Ridge's markers, beside the units a counters game is given
+
+
 def row(n: int, title: str | None = None) -> list[str]:
+    """Card ``n`` (a counter, for the counters game), ``title`` its changed words."""
+    if SOURCE["name"] == "counters":
+        side = ("North", "South")[n % 2]
+        setup = f"{n % 14 + 1:02d}{n % 9 + 1:02d}"
+        symbol, echelon = SYMBOLS[n % len(SYMBOLS)], ("II", "III", "X")[n % 3]
+        return [f"u-{n}", side, symbol, echelon, title or str(n), str(n % 6 + 1), "3", "4",
+                "1", "2", "3", setup, "1"]  # fmt: skip
     text = f"Draw **{n % 3 + 1}** cards, then discard one. Card {n} of the deck."
     return [title or f"Card {n}", "Action", text, f"Flavour {n}.", str(n % 5), "", "card", "", "1"]
 
 
-SOURCE = {"name": "csv"}  # where the cards are kept: csv, xlsx, or yaml (in the deck's spec)
-FIRST_LINE = {"csv": 2, "xlsx": 2, "yaml": 7}  # the line (row) of the first card
+# where the cards are kept: csv, xlsx, or yaml (in the deck's spec); counters: Ridge (a hex
+# map tiled over two A4 pages, markers) with its units in a CSV
+SOURCE = {"name": "csv"}
+FIRST_LINE = {"csv": 2, "xlsx": 2, "yaml": 7, "counters": 2}  # the line (row) of the first card
 DECK = "kind: deck\ntitle: Cards\nsize: poker\nface: card.svg.j2\nback: card-back.svg.j2\n"
 
 
@@ -59,6 +81,10 @@ def write(game: Path, rows: list[list[str]]) -> None:
     """The cards saved as the designer keeps them: a CSV, a workbook, or the deck's YAML
     (one card a line, so that a one-value edit is one line's)."""
     source = SOURCE["name"]
+    if source == "counters":
+        with (game / "units.csv").open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows([COUNTER_HEADER, *rows])
+        return
     if source == "csv":
         with (game / "cards.csv").open("w", newline="", encoding="utf-8") as handle:
             csv.writer(handle).writerows([HEADER, *rows])
@@ -89,9 +115,16 @@ def write(game: Path, rows: list[list[str]]) -> None:
 def make_game(folder: Path, cards: int) -> tuple[Path, list[list[str]]]:
     """A game made by ``pnp new``, its deck a CSV of ``cards`` distinct cards."""
     components = folder / "components"
+    rows = [row(n) for n in range(1, cards + 1)]
+    if SOURCE["name"] == "counters":  # Ridge, its units as many as asked
+        shutil.copytree(RIDGE, components / "bench")
+        spec = (components / "bench" / "game.yaml").read_text(encoding="utf-8")
+        units = re.sub(r"(?m)^  units: \d+", f"  units: {cards}", spec)
+        (components / "bench" / "game.yaml").write_text(units, encoding="utf-8")
+        write(components / "bench", rows)
+        return components, rows
     command = [sys.executable, "-m", "generator", "new", "bench", "--components", str(components)]
     subprocess.run(command, check=True, capture_output=True, cwd=folder)
-    rows = [row(n) for n in range(1, cards + 1)]
     write(components / "bench", rows)
     return components, rows
 
@@ -118,8 +151,9 @@ def stream(host: str, port: int, into: queue.Queue) -> None:
 
 
 def faces(state: dict) -> dict[int, str]:
-    """Each card's front picture, by its row in the CSV."""
-    (deck,) = state["view"]["components"]
+    """Each card's (counter's) front picture, by its row in the CSV."""
+    found = state["view"]["components"]
+    (deck,) = [c for c in found if c["id"] == "units"] if len(found) > 1 else found
     return {p["line"]: p["sides"][0]["picture"] for p in deck["pieces"]}
 
 
@@ -204,8 +238,9 @@ def main(argv: list[str] | None = None) -> None:
         components, rows = make_game(Path(tmp), args.cards)
         found = measure(components, rows, args.runs)
         before = full_plan(components, 3) * 1000
+    pieces = f"counters={args.cards + MARKERS} " if args.source == "counters" else ""
     print(
-        f"cards={args.cards} source={args.source} runs={args.runs} "
+        f"cards={args.cards} {pieces}source={args.source} runs={args.runs} "
         f"first_render_seconds={found['first_seconds']:.2f} "
         f"save_to_picture_ms={found['save_ms']:.0f} "
         f"save_to_picture_max_ms={found['save_max_ms']:.0f} "

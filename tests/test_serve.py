@@ -139,6 +139,37 @@ def test_a_changed_row_redraws_that_card_alone(server, games):
     assert pieces(state_after(server, DECK, deck, deck / "cards.csv")["view"]) == before
 
 
+RULES = "kind: sheet\ntitle: Rules\nsections:\n  - heading: A turn\n    blocks:\n      - text: %s\n"
+
+
+def _sheet_pictures(found: dict) -> list[str]:
+    """The pictures of the rules sheet's pages in a state."""
+    (rules,) = [c for c in found["view"]["components"] if c["id"] == "rules"]
+    return [side["picture"] for piece in rules["pieces"] for side in piece["sides"]]
+
+
+def test_a_changed_row_leaves_a_reference_sheets_pictures_as_they_were(server, games):
+    """A reference sheet's page is drawn from the sheet itself, the game's look and its
+    pictures: a changed row of a deck draws that card alone again, not the sheet (which every
+    save of any file drew again); a changed sheet is drawn anew."""
+    deck, rules = games / "deck", games / "deck" / "rules.yaml"
+    rows = [card_row(n) for n in range(1, CSV_CARDS + 1)]
+    rules.write_text(RULES % "Draw a card.", encoding="utf-8")
+    try:
+        drawn = _sheet_pictures(state_after(server, DECK, deck, rules))
+        rows[2] = card_row(3, "Sheet Lantern")  # a card drawn by no other test
+        write_rows(deck, rows)
+        after = state_after(server, DECK, deck, deck / "cards.csv")
+        assert _sheet_pictures(after) == drawn and after["timings"]["drawn"] == 1
+        rules.write_text(RULES % "Draw two cards.", encoding="utf-8")
+        again = _sheet_pictures(state_after(server, DECK, deck, rules))
+        assert again != drawn and len(again) == len(drawn)
+    finally:
+        rules.unlink(missing_ok=True)
+        write_rows(deck, [card_row(n) for n in range(1, CSV_CARDS + 1)])
+    assert not state_after(server, DECK, deck, deck / "cards.csv")["errors"]
+
+
 def test_an_unknown_icon_and_an_unread_column_are_shown_where_they_are(server, games):
     """An icon name the card's icon template does not have is shown on the card of its row
     (with the row); a column no template reads on the game, with the spreadsheet's file."""

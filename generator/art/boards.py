@@ -18,7 +18,7 @@ from generator.art.hexgrid import GridArt, fragment, grid_group
 from generator.model.columns import ICON_CODE
 from generator.model.fields import LineStyle
 from generator.model.kinds.board import BoardSpec, Track, around_sides
-from generator.svg.fonts import text_width, wrap
+from generator.svg.fonts import families_generation, text_width, wrap
 from generator.svg.safexml import SAFE_PARSER
 
 Point = tuple[float, float]
@@ -557,7 +557,24 @@ def _box_mark(what: str, points: Sequence[Point]) -> Mark:
 
 
 def marks(spec: BoardSpec) -> list[Mark]:
-    """Every word and icon a board prints, where it is drawn (a seam through one shows)."""
+    """Every word and icon a board prints, where it is drawn (a seam through one shows); a
+    board painted for its marks once per spec (the plan and the check both ask, and a
+    preview asks again on every save)."""
+    key = (spec.model_dump_json(by_alias=True), families_generation())  # words measured
+    found = _MARKS.get(key)
+    if found is None:
+        found = _MARKS[key] = tuple(_painted_marks(spec))
+        while len(_MARKS) > MARKS_KEPT:
+            _MARKS.pop(next(iter(_MARKS)))
+    return list(found)
+
+
+MARKS_KEPT = 16  # boards whose marks are kept (by their spec) in one process
+_MARKS: dict[tuple[str, int], tuple[Mark, ...]] = {}
+
+
+def _painted_marks(spec: BoardSpec) -> list[Mark]:
+    """``marks``, found by painting the board."""
     painter = BoardPainter(spec, None)
     painter.paint()
     icons = [

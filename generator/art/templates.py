@@ -383,6 +383,11 @@ class TemplateRenderer:
             path, line = _template_position(exc, template, self.game)
             raise SpecError(path, line, f"{designer_terms(exc)} ({where})") from None
 
+    def made(self, kind: str, inputs: object, make: Callable[[], str]) -> str:
+        """The SVG ``make()`` draws from ``inputs`` (JSON data: a board's spec) and the
+        game's templates; a preview's renderer keeps it for the next plan."""
+        return make()
+
     def render(
         self,
         name: str,

@@ -266,17 +266,26 @@ class MemoRenderer(TemplateRenderer):
         subject: Subject | None = None,
     ) -> str:
         """The SVG of template ``name``, from the memo when it was rendered so before."""
+        return self.made(
+            "template",
+            [name, context],
+            lambda: super(MemoRenderer, self).render(name, context, where, locate, subject),
+        )
+
+    def made(self, kind: str, inputs: object, make: Callable[[], str]) -> str:
+        """``make()``'s SVG, from the memo when it was made from the same ``inputs`` (and
+        look) before, with the overflows it recorded then."""
         try:
-            text = json.dumps([self.look, name, context], sort_keys=True, default=_plain)
-        except (TypeError, ValueError):  # a value the key cannot hold: render it afresh
-            return self._noted(super().render(name, context, where, locate, subject))
+            text = json.dumps([self.look, kind, inputs], sort_keys=True, default=_plain)
+        except (TypeError, ValueError):  # a value the key cannot hold: make it afresh
+            return self._noted(make())
         key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        made = self.memo.get(key)
-        if made is not None:
-            self._replay(made)
-            return self._noted(made.svg)
+        found = self.memo.get(key)
+        if found is not None:
+            self._replay(found)
+            return self._noted(found.svg)
         before = len(self.overflows)
-        svg = super().render(name, context, where, locate, subject)
+        svg = make()
         recorded = tuple(
             (overflow, *self.places.get(index, (self._side, None)))
             for index, overflow in enumerate(self.overflows[before:], start=before)

@@ -158,11 +158,35 @@ def _piece_key(pack: Pack, page: ShopPage, renderer: MemoRenderer, folder: Folde
     when they are not known), its size and the ink saver; a reference sheet's page, every
     file of the game."""
     settings = (pack.options.ink_saver, page.w, page.h, page.bleed, piece_dpi(page))
+    flowed = _flowed(page)
+    if flowed is not None:  # what the page is drawn from, not every file of the game
+        look = (folder.look, folder.pictures)
+        return key_of("flowed", page.component, page.side, flowed, look, pack.paper, settings)
     if page.sheet is not None or page.art is None:
         return key_of("sheet", page.component, page.side, folder.everything, pack.paper, settings)
     refs = renderer.drawn.get(page.art)
     files = folder.pictures if refs is None else folder.of(refs)
     return key_of("piece", page.art, files, settings)
+
+
+def _flowed(page: ShopPage) -> str | None:
+    """What a reference sheet's page is drawn from besides the game's look and pictures: its
+    sheet as loaded (translated), the area, size and pages it was laid out in, its title and
+    page number; None for any other page, and for a sheet with a table of another
+    component's rows (those may change with no change to the sheet)."""
+    sheet = page.sheet
+    if sheet is None or sheet.flow is None:
+        return None
+    flow = sheet.flow
+    spec = flow.spec.model_dump(mode="json", by_alias=True)
+    if any((block.get("table") or {}).get("from") for block in _blocks(spec)):
+        return None
+    return repr((spec, flow.area, flow.size, flow.pages, sheet.title, page.number))
+
+
+def _blocks(spec: dict) -> list[dict]:
+    """The blocks of a sheet's sections, as dumped."""
+    return [b for section in spec.get("sections") or [] for b in section.get("blocks") or []]
 
 
 def _outline(shape: Shape) -> str:

@@ -75,7 +75,10 @@ def _art(planner: Planner, component: Component, spec: BoardSpec) -> str:
         return planner.renderer.macro(template, "cell", context, locate)
 
     try:
-        svg = board_svg(spec, icon if icons else None, cell)
+        inputs = spec.model_dump(mode="json", by_alias=True)  # its grids' data read in
+        svg = planner.renderer.made(
+            "board", inputs, lambda: board_svg(spec, icon if icons else None, cell)
+        )
     except etree.XMLSyntaxError as exc:
         raise SpecError(
             component.path,
