@@ -135,14 +135,21 @@ def test_reportlab_is_pinned_below_its_next_major_version():
 def test_a_stock_face_is_parsed_when_first_used_through_reportlabs_lookup():
     """``getFont`` of a name reportlab has not registered goes through
     ``pdfmetrics.findFontAndRegister``, which fonts.py replaces to parse a stock face on its
-    first use (a build in one family pays for its faces alone); other names still fail."""
+    first use (a build in one family pays for its faces alone), the face tied to its family
+    again after (registering a regular face, named as its family is, maps its <b> to itself);
+    other names still fail."""
+    from reportlab.lib.fonts import tt2ps
+
     from generator.svg.fonts import register_fonts
 
     register_fonts()
-    pdfmetrics._fonts.pop("PnpMono-BoldItalic", None)
-    face = pdfmetrics.getFont("PnpMono-BoldItalic")
-    assert isinstance(face, ttfonts.TTFont) and face.fontName == "PnpMono-BoldItalic"
-    assert pdfmetrics.getFont("PnpMono-BoldItalic") is face
+    pdfmetrics._fonts.pop("PnpMono", None)
+    face = pdfmetrics.getFont("PnpMono")
+    assert isinstance(face, ttfonts.TTFont) and face.fontName == "PnpMono"
+    assert pdfmetrics.getFont("PnpMono") is face
+    assert (
+        tt2ps("PnpMono", 1, 0) == "PnpMono-Bold" and tt2ps("PnpMono", 1, 1) == "PnpMono-BoldItalic"
+    )
     try:
         pdfmetrics.getFont("NoSuchFace")
     except KeyError:

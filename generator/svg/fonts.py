@@ -232,7 +232,10 @@ def _made_on_first_use(name: str) -> Any:
         font = read(filename)
         face = ShapedFont(name, font.stream(), font.data)
         face.fallback_names = fallback_names
-        pdfmetrics.registerFont(face)
+        pdfmetrics.registerFont(face)  # which maps the face's name to itself for <b> and <i>
+        for generic, names in _families.items():
+            if generic in STOCK and name in names.values():  # tied again to its family
+                _tie(STOCK_NAMES[generic], names)
         return face
 
 
