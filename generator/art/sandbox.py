@@ -98,9 +98,15 @@ def weight(value: object, limit: int = MAX_ITEMS) -> int:
     return total
 
 
+_TEXTS = frozenset({str, Markup})  # weighed by their length alone
+
+
 def printable(value: Any) -> Any:
     """A value a template prints (``{{ x }}``, ``{% print x %}``), weighed before it is
     turned into text: a list of a million copies of a long list would take gigabytes."""
+    kind = type(value)
+    if kind is float or (kind in _TEXTS and len(value) <= MAX_ITEMS):  # what cards print
+        return value
     _refuse_past(weight(value), "characters")
     return value
 

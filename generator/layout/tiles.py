@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from generator.art.boards import marks, places
 from generator.layout.grids import Bounds, box_marks, crop_marks, fit_one, mark_room, printable_box
@@ -26,6 +27,7 @@ TILE_NAME_INSET = 1.5  # mm from the tile's corner crop mark to its name
 SEAM_STEP = 0.5  # mm between the seam positions tried
 SEAM_CLEAR = 1.5  # mm a seam keeps from a place's edge
 MAX_SEAM_STEPS = 160  # seam positions tried either side of the even one
+SPLITS_KEPT = 64  # boards' splits kept by their sizes and what they keep clear (a preview)
 PLACE, MARK, AREA = 0, 1, 2  # what a seam keeps out of, most wanted first
 RANKS = 3
 
@@ -191,7 +193,16 @@ def split_board(
 ) -> tuple[Split, Cost]:
     """The board's rows of tiles ((start, size) up the board, bottom first), each row's
     columns (across it), and what their seams cut. Each row is split where its own seams cut
-    least (a row's seams need not meet the next row's), within what its page holds."""
+    least (a row's seams need not meet the next row's), within what its page holds. Kept by
+    its inputs: the search for seams is the costliest part of planning a board again."""
+    return _split(w, h, (win[0], win[1]), overlap, bleed, tuple(keep))
+
+
+@lru_cache(maxsize=SPLITS_KEPT)
+def _split(
+    w: float, h: float, win: tuple[float, float], overlap: float, bleed: float, keep: tuple
+) -> tuple[Split, Cost]:
+    """``split_board``, worked out."""
     win_w, win_h = win
     rows = tile_spans(h, win_h, overlap, bleed, [Span(k.y0, k.y1, k.rank) for k in keep], True)
     cost: Cost = (0,) * (RANKS + 1)

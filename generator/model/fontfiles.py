@@ -77,15 +77,20 @@ def _parsed(font: FontFile) -> TTFontFile:
     return parsed
 
 
+_DRAWN: set[str] = set()  # characters the stock faces are known to draw (or need not draw)
+
+
 @lru_cache(maxsize=8192)
 def missing_glyphs(text: str, also: tuple[FontFile, ...] = ()) -> list[str]:
     """The characters of ``text`` that neither the default font nor any of ``also`` (a game's
     own fonts) can draw (each text checked once, each character once: a text repeated
     through YAML aliases costs nothing more)."""
+    new = set(text).difference(_DRAWN)
+    if not new:
+        return []
     covered = _default()
-    lacking = {
-        c for c in set(text) if ord(c) not in covered and c.isprintable() and not c.isspace()
-    }
+    lacking = {c for c in new if ord(c) not in covered and c.isprintable() and not c.isspace()}
+    _DRAWN.update(new.difference(lacking))
     for font in also:
         if not lacking:
             break

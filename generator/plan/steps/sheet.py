@@ -3,11 +3,13 @@ pages; printed once with the pages nobody cuts, or in copies on sheets of their 
 
 from __future__ import annotations
 
+import json
+
 from reportlab.lib.units import mm
 
 from generator.art.richtext import Overflow
 from generator.art.shapes import Shape
-from generator.art.store import Artwork
+from generator.art.store import Artwork, Drawing
 from generator.errors import SpecError, display_path
 from generator.layout.grids import printable_box
 from generator.layout.reference import copies_of, sheets_of
@@ -42,11 +44,11 @@ def plan(planner: Planner, component: Component, spec: SheetSpec, designs: list[
         return _rows_from(planner, component, table, component.doc.line_of(where))
 
     layout = FlowLayout(spec, area, icon, rows_from)
-    layout.fit(component.id)
+    wide = _fitted(planner, component, layout)
     if layout.overflow:
         layout.overflow.line = component.doc.line_of(("pages",))
         planner.pack.overflows.append(layout.overflow)
-    for where, text, word, excess in layout.split_words():
+    for where, text, word, excess in wide:
         path, line = component.doc.where(where)
         planner.pack.overflows.append(
             Overflow(
@@ -67,6 +69,43 @@ def plan(planner: Planner, component: Component, spec: SheetSpec, designs: list[
         planner.pack.notes.append(copies[0])
     else:
         planner.slots.append(sheets_of(copies, planner.pack.duplex))
+
+
+Wide = list[tuple[Path_, str, str, float]]  # words too wide: where, text, word, excess (pt)
+
+
+def _fitted(planner: Planner, component: Component, layout: FlowLayout) -> Wide:
+    """Fit the sheet to its pages (``FlowLayout.fit``); the words too wide for their column.
+    A preview's renderer keeps the outcome by the sheet as loaded and its area, so a save
+    that leaves the sheet as it was lays it out nowhere (its icons are drawn again, from
+    the renderer's memo, as the layout drew them); a sheet with a table of another
+    component's rows is laid out every time (those rows change with no change to it)."""
+    spec = layout.spec
+    if any(b.table is not None and b.table.from_ for s in spec.sections for b in s.blocks):
+        layout.fit(component.id)
+        return layout.split_words()
+    used: list[tuple[str, Path_ | None]] = []
+    drawn = layout.icon
+
+    def icon(name: str, where: Path_ | None) -> Drawing:
+        used.append((name, where))
+        return drawn(name, where)
+
+    def make() -> str:
+        layout.icon = icon
+        layout.fit(component.id)
+        wide = layout.split_words()
+        layout.icon = drawn
+        flowed = (layout.size, layout.pages, layout.overflow, wide, list(dict.fromkeys(used)))
+        return json.dumps(flowed, default=lambda o: [o.box, o.missing])
+
+    inputs = [spec.model_dump(mode="json", by_alias=True), layout.area, component.id]
+    size, pages, overflow, wide, icons = json.loads(planner.renderer.made("sheet", inputs, make))
+    layout.size, layout.pages = size, pages
+    layout.overflow = Overflow(component.id, component.id, *overflow) if overflow else None
+    for name, where in icons:  # stored with the pack's art, and checked with it
+        drawn(name, None if where is None else tuple(where))
+    return [(tuple(where), text, word, excess) for where, text, word, excess in wide]
 
 
 def _icon(planner: Planner, component: Component, spec: SheetSpec, name: str, line: int) -> Artwork:
