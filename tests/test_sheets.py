@@ -192,7 +192,7 @@ sections:
   - heading: Section Two Extras
     blocks:
       - heading: Two subheading
-      - text: "Two paragraph with **bold** words."
+      - text: "Two paragraph with **bold** and *slanted* words, ***both*** at 5 * 3 * 2."
       - bullets: [Two bullet alpha, Two bullet beta]
       - table:
           header: [Cost, Reward]
@@ -211,7 +211,7 @@ FLOW_ORDER = (
     + [
         "Section Two Extras",
         "Two subheading",
-        "Two paragraph with bold words.",
+        "Two paragraph with bold and slanted words, both at 5 * 3 * 2.",
         "Two bullet alpha",
         "Two bullet beta",
         "Cost Reward",
@@ -330,6 +330,28 @@ def test_sheet_bullets_are_text_in_the_embedded_font(flow_pack):
     assert "• Two bullet alpha" in lines, [ln for ln in lines if "bullet" in ln]
     family = Path(VARIANTS[("normal", "normal")][1]).stem  # the embedded family's file name
     assert all(f.startswith(family) for f in fonts), fonts
+
+
+def test_sheet_text_marks_bold_and_italic_and_prints_no_asterisk_it_reads(flow_pack):
+    """**bold**, *italic* and ***both*** print in those faces, their asterisks gone; a lone
+    asterisk (a product) prints as written."""
+    pdf, manifest = flow_pack
+    pages = sheet_pages(manifest, "rules")
+    with pdfplumber.open(pdf) as doc:
+        page = next(doc.pages[n - 1] for n in pages if "slanted" in doc.pages[n - 1].extract_text())
+        faces = {
+            word: {c["fontname"].split("+")[-1] for c in chars_with(page, word)}
+            for word in ("paragraph", "bold", "slanted", "both", "5 * 3 * 2")
+        }
+    for word, variant in [
+        ("paragraph", ("normal", "normal")),
+        ("bold", ("bold", "normal")),
+        ("slanted", ("normal", "italic")),
+        ("both", ("bold", "italic")),
+        ("5 * 3 * 2", ("normal", "normal")),
+    ]:
+        stem = Path(VARIANTS[variant][1]).stem
+        assert faces[word] == {stem}, (word, faces[word], stem)
 
 
 # --- inline icons ---------------------------------------------------------------------------
