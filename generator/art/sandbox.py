@@ -105,7 +105,9 @@ def printable(value: Any) -> Any:
     """A value a template prints (``{{ x }}``, ``{% print x %}``), weighed before it is
     turned into text: a list of a million copies of a long list would take gigabytes."""
     kind = type(value)
-    if kind is float or (kind in _TEXTS and len(value) <= MAX_ITEMS):  # what cards print
+    if kind is float or (kind is int and value.bit_length() < 64):  # what cards print most
+        return value
+    if kind in _TEXTS and len(value) <= MAX_ITEMS:
         return value
     _refuse_past(weight(value), "characters")
     return value

@@ -143,6 +143,9 @@ def _stamp(filename: str) -> int | None:
         return None
 
 
+_PLAIN = frozenset({int, float, str, bool})  # a box's values whose repr says all of them
+
+
 class TemplateRenderer:
     """Renders a game's templates; one sandboxed environment per game."""
 
@@ -217,6 +220,9 @@ class TemplateRenderer:
         overflows against it, or draws other templates."""
         if not self._shareable(template):
             return None
+        if not own and not extra and all(type(v) in _PLAIN for v in box.values()):
+            # the style is then the component's own: the key needs no dump of it
+            return repr((template, design.component.id, side, sorted(box.items())))
         spec = design.component.spec
         style = merged_style(self.game.spec.style, spec.style, own)
         try:
