@@ -37,6 +37,7 @@ MAX_FACES = 64  # fonts in one collection (.ttc, .otc): the largest families shi
 MAX_INFLATED_FONT = 64 * MB  # bytes a WOFF or WOFF2 font may decompress to (a CJK font: 20 MB)
 MAX_CMAP_SUBTABLES = 32  # character maps (cmap subtables) of one font (a font has 2 to 6)
 MAX_CMAP_CODES = 300_000  # code points one character map may map (Unicode has 155,000)
+MAX_VARIATION_SELECTORS = 300  # selectors of a variation map (cmap format 14): Unicode has 260
 MAX_NAME_BYTES = 1_000_000  # bytes of a font's names, its name records summed (a font: 1-50 KB)
 MAX_SUBR_DEPTH = 10  # subroutine calls nested in a CFF glyph program (the Type 2 limit)
 MAX_GLYPH_OPERATIONS = 100_000  # tokens one CFF glyph program may run, subroutines included

@@ -32,7 +32,7 @@ from fontTools.ttLib.tables.DefaultTable import DefaultTable
 from fuzzing import call_within
 
 import generator
-from generator.limits import MAX_FACES
+from generator.limits import MAX_FACES, MAX_VARIATION_SELECTORS
 from generator.model.fontfiles import FontFileError, coverage
 from generator.model.fontforms import as_truetype
 from generator.model.fontguard import _woff2_directory
@@ -119,6 +119,35 @@ def spanning_cmap() -> bytes:
     return fontmaking.saved(builder.font)
 
 
+def variation_map(selectors: int = 256, ranges: int = 1200) -> bytes:
+    """A small TrueType font with a variation map (cmap format 14) whose ``selectors`` each
+    name one table of ``ranges`` default ranges of 256 sequences: fontTools expands every
+    selector's, 78 million entries (3 GB) from 8 KB at the defaults."""
+    builder = FontBuilder(1000, isTTF=True)
+    builder.setupGlyphOrder([".notdef", "A"])
+    builder.setupCharacterMap({ord("A"): "A"})
+    builder.setupGlyf({".notdef": _box(), "A": _box()})
+    builder.setupHorizontalMetrics({".notdef": (500, 0), "A": (500, 0)})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "Uvs", "styleName": "Regular"})
+    builder.setupOS2(fsType=0)
+    builder.setupPost()
+    segments = struct.pack(">7H", 4, 32, 0, 4, 4, 1, 0) + struct.pack(">2H", 65, 0xFFFF)
+    segments += struct.pack(">3H", 0, 65, 0xFFFF) + struct.pack(">2h", 1 - 65, 1) + bytes(4)
+    head = 10 + 11 * selectors
+    table = struct.pack(">I", ranges)
+    table += b"".join(struct.pack(">I", (0x4E00 + 256 * i) << 8 | 255) for i in range(ranges))
+    variations = struct.pack(">HII", 14, head + len(table), selectors)
+    for i in range(selectors):
+        variations += struct.pack(">I", 0xE0100 + i)[1:] + struct.pack(">II", head, 0)
+    raw = DefaultTable("cmap")
+    first = 4 + 8 * 2
+    raw.data = struct.pack(">HH", 0, 2) + struct.pack(">HHI", 0, 5, first + len(segments))
+    raw.data += struct.pack(">HHI", 3, 1, first) + segments + variations + table
+    builder.font["cmap"] = raw
+    return fontmaking.saved(builder.font)
+
+
 def _box():  # noqa: ANN202 - a fontTools glyph
     from fontTools.pens.ttGlyphPen import TTGlyphPen  # noqa: PLC0415
 
@@ -191,6 +220,11 @@ BOMBS: dict[str, tuple[Callable[[], bytes], str]] = {
     "WOFF2 inflating to 3 GB": (woff2_bomb, "decompressing to another size"),
     "WOFF inflating to 2 GB": (woff_bomb, "decompressing to another size"),
     "format-12 cmap spanning Unicode": (spanning_cmap, "past the 300,000 a font may map"),
+    "format-14 cmap of 78 million sequences": (variation_map, "past the 300,000 a font may map"),
+    "format-14 cmap of 1,000 selectors": (
+        lambda: variation_map(1000, 1),
+        f"1,000 variation selectors (cmap format 14), more than the {MAX_VARIATION_SELECTORS}",
+    ),
     "name records of 22 GB": (name_bomb, "more than the 1,000,000 a font file may hold"),
     "collection of 300,000 faces": (
         many_faces,
@@ -204,6 +238,14 @@ def test_a_font_with_subroutines_within_bounds_is_converted():
     converted = as_truetype(with_subroutines())
     assert converted[:4] == b"\x00\x01\x00\x00"
     assert ord("A") in coverage(FontFile("s.ttf", hashlib.sha1(converted).hexdigest(), converted))
+
+
+def test_a_font_with_a_few_variation_sequences_is_read():
+    """A variation map of a real font's size (3 selectors of 2 ranges) passes the guard, and
+    reportlab reads the font's characters beside it."""
+    data = variation_map(3, 2)
+    assert as_truetype(data) == data
+    assert ord("A") in coverage(FontFile("v.ttf", hashlib.sha1(data).hexdigest(), data))
 
 
 def test_what_fontTools_finds_odd_in_a_font_never_reaches_the_terminal(capfd):
@@ -222,6 +264,7 @@ def test_the_bombs_are_what_they_say():
     assert len(woff2_bomb()) < 9000
     assert 179 * CHUNK > 3_000_000_000
     assert len(spanning_cmap()) < 2000
+    assert len(variation_map()) < 9000
     assert struct.unpack(">I", many_faces()[8:12]) == (300_000,)
 
 

@@ -28,6 +28,7 @@ from generator.limits import (
     MAX_FONT_TABLES,
     MAX_INFLATED_FONT,
     MAX_NAME_BYTES,
+    MAX_VARIATION_SELECTORS,
 )
 from generator.model.fontcff import check_cff
 from generator.model.fonterrors import FontFileError
@@ -340,7 +341,33 @@ def _span_6(table: bytes | memoryview, offset: int) -> int:
     return int(_unpack(">H", table, offset + 8)[0])
 
 
-_SPANS = {2: _span_2, 4: _span_4, 6: _span_6, 8: _span_8, 10: _span_10, 12: _span_12, 13: _span_12}
+def _span_14(table: bytes | memoryview, offset: int) -> int:
+    """Format 14: variation sequences, each selector's default ranges and other mappings
+    (fontTools expands them all, for every selector: 8 KB made 78 million entries), summed
+    no further than past the limit (every range and mapping is one sequence at least)."""
+    (records,) = _unpack(">I", table, offset + 6)
+    _too_many(records, MAX_VARIATION_SELECTORS, "variation selectors (cmap format 14)")
+    codes = 0
+    for index in range(records):
+        default, other = _unpack(">II", table, offset + 10 + 11 * index + 3)
+        for at, size in ((default, 4), (other, 5)):
+            if not at:
+                continue
+            (count,) = _unpack(">I", table, offset + at)
+            start, end = offset + at + 4, offset + at + 4 + size * count
+            if end > len(table):
+                raise FontFileError("is cut short or damaged (a character map runs past its end)")
+            if codes + count > MAX_CMAP_CODES:
+                return codes + count
+            ranges = struct.iter_unpack(">3xB", table[start:end]) if size == 4 else ()
+            codes += count + sum(extra for (extra,) in ranges)
+    return codes
+
+
+_SPANS = {
+    **{2: _span_2, 4: _span_4, 6: _span_6, 8: _span_8, 10: _span_10},
+    **{12: _span_12, 13: _span_12, 14: _span_14},
+}
 
 
 def _check_names(table: bytes | memoryview) -> None:
