@@ -98,18 +98,24 @@ def woff2_bomb() -> bytes:
     )
 
 
-def spanning_cmap() -> bytes:
-    """A small TrueType font whose format-12 character map has 40 groups each spanning all of
-    Unicode (reportlab expands them code point by code point: 44 million entries)."""
+def _one_glyph(family: str) -> FontBuilder:
+    """A TrueType font of one glyph ('A'), its tables set up but for what a case replaces."""
     builder = FontBuilder(1000, isTTF=True)
     builder.setupGlyphOrder([".notdef", "A"])
     builder.setupCharacterMap({ord("A"): "A"})
     builder.setupGlyf({".notdef": _box(), "A": _box()})
     builder.setupHorizontalMetrics({".notdef": (500, 0), "A": (500, 0)})
     builder.setupHorizontalHeader(ascent=800, descent=-200)
-    builder.setupNameTable({"familyName": "Span", "styleName": "Regular"})
+    builder.setupNameTable({"familyName": family, "styleName": "Regular"})
     builder.setupOS2(fsType=0)
     builder.setupPost()
+    return builder
+
+
+def spanning_cmap() -> bytes:
+    """A small TrueType font whose format-12 character map has 40 groups each spanning all of
+    Unicode (reportlab expands them code point by code point: 44 million entries)."""
+    builder = _one_glyph("Span")
     groups = 40
     subtable = struct.pack(">HHIII", 12, 0, 16 + 12 * groups, 0, groups)
     subtable += struct.pack(">III", 0, 0x10FFFF, 1) * groups
@@ -123,15 +129,7 @@ def variation_map(selectors: int = 256, ranges: int = 1200) -> bytes:
     """A small TrueType font with a variation map (cmap format 14) whose ``selectors`` each
     name one table of ``ranges`` default ranges of 256 sequences: fontTools expands every
     selector's, 78 million entries (3 GB) from 8 KB at the defaults."""
-    builder = FontBuilder(1000, isTTF=True)
-    builder.setupGlyphOrder([".notdef", "A"])
-    builder.setupCharacterMap({ord("A"): "A"})
-    builder.setupGlyf({".notdef": _box(), "A": _box()})
-    builder.setupHorizontalMetrics({".notdef": (500, 0), "A": (500, 0)})
-    builder.setupHorizontalHeader(ascent=800, descent=-200)
-    builder.setupNameTable({"familyName": "Uvs", "styleName": "Regular"})
-    builder.setupOS2(fsType=0)
-    builder.setupPost()
+    builder = _one_glyph("Uvs")
     segments = struct.pack(">7H", 4, 32, 0, 4, 4, 1, 0) + struct.pack(">2H", 65, 0xFFFF)
     segments += struct.pack(">3H", 0, 65, 0xFFFF) + struct.pack(">2h", 1 - 65, 1) + bytes(4)
     head = 10 + 11 * selectors
