@@ -125,6 +125,33 @@ def test_a_font_converted_for_another_game_is_named_by_this_games_file(tmp_path,
     assert "second/components/mine/fonts/Quill.otf has no glyph" in result.stderr, result.stderr
 
 
+def test_a_bold_that_kept_its_regulars_name_prints_in_its_own_glyphs(tmp_path, pnp):
+    """Two files of one PostScript name (a bold saved with its regular's name): reportlab
+    hands a face name's first font to any font registered under it again, and the bold text
+    printed in the regular's glyphs, silently."""
+    bold = fontmaking.truetype(style="Bold")
+    bold["name"].setName("Quill-Regular", 6, 3, 1, 0x409)
+    components = _game(tmp_path, fontmaking.saved(fontmaking.truetype()), "fonts/Quill.ttf")
+    root = components / "mine"
+    (root / "fonts" / "QuillBold.ttf").write_bytes(fontmaking.saved(bold))
+    with (root / "game.yaml").open("a") as game:
+        game.write("  - {family: Quill, file: fonts/QuillBold.ttf, weight: bold}\n")
+    face = (root / "templates" / "face.svg.j2").read_text()
+    bold_line = (
+        '<text x="4" y="40" font-family="Quill" font-weight="bold" font-size="6">Boldly</text>'
+    )
+    (root / "templates" / "face.svg.j2").write_text(face.replace("</svg>", bold_line + "</svg>"))
+    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "out" / "mine" / "manifest.json").read_text())
+    item = next(i for i in manifest["items"] if i["side"] == "front")
+    fonts, spans = fonts_and_spans(str(tmp_path / "out" / "mine" / "mine.pdf"), item["page"])
+    set_in = {span["text"]: span["font"] for span in spans}
+    assert "Quill-Regular" in set_in["Quartermaster"], set_in
+    assert "Quill-Regular" in set_in["Boldly"] and set_in["Boldly"] != set_in["Quartermaster"]
+    assert len([name for name in fonts if "Quill" in name]) == 2, fonts
+
+
 def test_a_woff2_font_without_brotli_says_how_to_install_it(tmp_path):
     """brotli is the optional extra pnp-generator[woff2]: without it, a WOFF2 font is an error
     at its line that names the extra, exit 2, no traceback."""

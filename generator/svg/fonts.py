@@ -236,7 +236,7 @@ def _made_on_first_use(name: str) -> Any:
         for generic, names in _families.items():
             if generic in STOCK and name in names.values():  # tied again to its family
                 _tie(STOCK_NAMES[generic], names)
-        return face
+        return pdfmetrics._fonts[name]  # an earlier face of its file, when reportlab kept one
 
 
 def fallback_files() -> list[FontFile]:
@@ -265,7 +265,12 @@ def register_game_fonts(fonts: list[tuple[str, str, str, FontFile]]) -> None:
     for family, weight, style, font in fonts:
         name = f"G{font.digest[:10]}-{weight[0]}{style[0]}"
         if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(ShapedFont(name, font.stream(), font.data))
+            face = ShapedFont(name, font.stream(), font.data)
+            # its PostScript name made its file's own: reportlab hands a name it has seen the
+            # font first registered with it, so a bold that kept its regular's name (or a
+            # newer version of a stock face) would print in the other file's glyphs
+            face.face.name += b"-" + font.digest[:8].encode()
+            pdfmetrics.registerFont(face)
         _files[name] = font.name  # the game's own file, though another game's had these bytes
         faces = _families.setdefault(family.strip().lower(), {})
         if faces.get((weight, style)) != name:
