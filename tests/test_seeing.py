@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pdfplumber
+import pytest
 
 MM = 25.4 / 72
 
@@ -158,6 +159,68 @@ def test_the_ink_saver_keeps_light_text_readable(pnp, tmp_path, monkeypatch):
     plain = pnp("check", "--components", components, "--ink-saver")
     assert plain.exit_code == 1, plain.output
     assert "(front, ink saver)" in plain.output and "'Hold' in #ffffff" in plain.output
+
+
+def test_pieces_on_one_ground_are_rendered_once_and_each_measured(pnp, tmp_path):
+    """Pieces whose art differs only in its words (a deck on one frame) share one rendered
+    ground for the check, and each piece's words are still measured: the finding counts
+    both pale texts; a ground of another colour is rendered on its own."""
+    from generator.check import contrast
+
+    components = tokens_game(tmp_path, face("#dde8f0", "#ffffff"))
+    tiles = components / "g" / "tiles.yaml"
+    two = "  - {name: hold, count: 15}\n  - {name: keep, count: 15, label: Keep}\n"
+    tiles.write_text(tiles.read_text().replace("  - name: tile\n    count: 30\n", two))
+    drawn: list[int] = []
+    real = contrast._render
+
+    def counted(pieces: list, dpi: float) -> list:
+        drawn.append(len(pieces))
+        return real(pieces, dpi)
+
+    contrast._MEASURED.clear()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(contrast, "_render", counted)
+        result = pnp("check", "--components", components)
+        assert result.exit_code == 1, result.output
+        found = [line for line in result.stderr.splitlines() if "low contrast" in line]
+        assert len(found) == 1 and "tiles 'hold' and 1 more (front): 2 texts" in found[0]
+        assert drawn == [1], drawn  # two pieces of art, one ground rendered
+        face_file = components / "g" / "templates" / "face.svg.j2"
+        face_file.write_text(face_file.read_text().replace("#dde8f0", "{{ piece.ground }}"))
+        fields = "fields:\n  label: Hold\n"
+        grounds = fields + "  ground: '#dde8f0'\n"
+        tiles.write_text(
+            tiles.read_text()
+            .replace(fields, grounds)
+            .replace("label: Keep}", "label: Keep, ground: '#223344'}")
+        )
+        contrast._MEASURED.clear()
+        again = pnp("check", "--components", components)
+    found = [line for line in again.stderr.splitlines() if "low contrast" in line]
+    assert len(found) == 1 and "tiles 'hold' (front): 'Hold' in #ffffff" in found[0], found
+    assert drawn == [1, 2], drawn
+
+
+def test_a_colour_is_read_from_a_long_literal_as_the_whole_literal_says():
+    """The last fill and stroke colour of a literal, read near its last operator, are those
+    the pattern finds through the whole literal (a path of thousands of numbers between)."""
+    from generator.check.contrast import FILL_RGB, STROKE_RGB, _last
+
+    path = " ".join(f"{i}.5 {i % 7} l" for i in range(3000))
+    cases = [
+        f"0.1 0.2 0.3 rg {path} f",
+        f"{path} 1 0 0 rg 0 0 1 RG {path} B",
+        f"0.5 0.5 0.5 rg 0.25 0.75 1 rg {path}",
+        f"{path} 0 0 0 rgx 0.2 0.4 0.6 RG",
+        "1 1 1 RG",
+        path,
+    ]
+    for literal in cases:
+        for pattern, mark in ((FILL_RGB, " rg"), (STROKE_RGB, " RG")):
+            every = pattern.findall(literal)
+            whole = tuple(float(v) for v in every[-1]) if every else None
+            assert _last(pattern, mark, literal) == whole, literal[:40]
 
 
 def test_a_sheet_heading_on_a_light_colour_fails(pnp, tmp_path):

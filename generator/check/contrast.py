@@ -38,6 +38,7 @@ from generator.layout.sheetflow import HEADING_INK, HEADING_SCALE
 from generator.model.designs import Design
 from generator.model.kinds.sheet import SheetSpec
 from generator.model.yamlsource import Path_, YamlDoc
+from generator.svg import canvas as rl
 from generator.svg.fonts import register_fonts
 from generator.svg.pdf import FILL_ALPHA, GROUP, PAINT, RESTORE, SAVE, TEXT, TRANSFORM, Drawer, Ops
 from generator.svg.values import IDENTITY, Matrix, apply, multiply
@@ -51,6 +52,7 @@ CAP = 0.72  # the height of the glyphs' body above the baseline, in font sizes
 OUTSIDE = 0.9  # a text with less than this share of its box on the art (cut off) is not measured
 FILL_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) rg\b")
 STROKE_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) RG\b")
+COLOUR_REACH = 200  # the characters before a colour operator its three numbers lie within
 RGB = tuple[float, float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
 
@@ -68,8 +70,14 @@ class Run:
     halo: RGB | None = None
 
 
-def _last(pattern: re.Pattern[str], literal: str) -> RGB | None:
-    found = pattern.findall(literal)
+def _last(pattern: re.Pattern[str], mark: str, literal: str) -> RGB | None:
+    """The last colour ``pattern`` sets in a literal (None: it sets none): read where the
+    last ``mark`` (the operator with its space) is, not through a long path's numbers."""
+    at = literal.rfind(mark)
+    if at < 0:
+        return None
+    end = at + len(mark) + 1  # with the character after, for the pattern's word boundary
+    found = pattern.findall(literal, max(0, at - COLOUR_REACH), end) or pattern.findall(literal)
     if not found:
         return None
     r, g, b = (float(v) for v in found[-1])
@@ -91,8 +99,8 @@ def text_runs(ops: Ops, ctm: Matrix = IDENTITY, alpha: float = 1.0) -> Iterator[
     stack: list[_State] = []
     for op in ops:
         if isinstance(op, str):
-            state.fill = _last(FILL_RGB, op) or state.fill
-            state.stroke = _last(STROKE_RGB, op) or state.stroke
+            state.fill = _last(FILL_RGB, " rg", op) or state.fill
+            state.stroke = _last(STROKE_RGB, " RG", op) or state.stroke
             continue
         code = op[0]
         if code == SAVE:
@@ -154,24 +162,53 @@ def parts(artwork: object) -> list[Drawer]:
 
 
 def rendered(artworks: Sequence[object], dpi: float = DPI) -> list[Image.Image]:
-    """Each piece of art drawn without its text and rendered, one image each."""
-    if not artworks:
+    """Each piece of art drawn without its text and rendered, one image each; art that
+    differs only in its words (a deck's cards on one frame) is rendered once."""
+    bare = [_bare(artwork) for artwork in artworks]
+    keys = [_same(drawings) for drawings in bare]
+    unique: dict[object, list[Drawer]] = {}
+    for key, drawings in zip(keys, bare, strict=True):
+        unique.setdefault(key, drawings)
+    images = dict(zip(unique, _render(list(unique.values()), dpi), strict=True))
+    return [images[key] for key in keys]
+
+
+def _bare(artwork: object) -> list[Drawer]:
+    """The drawings of ``artwork`` without their text."""
+    return [Drawer(d.width, d.height, without_text(d.ops)) for d in parts(artwork)]
+
+
+def _same(drawings: list[Drawer]) -> object:
+    """What two pieces of bare art that print the same share: their sizes and operations
+    (or, when an operation cannot be compared, the drawings themselves)."""
+    key = tuple((d.width, d.height, d.ops) for d in drawings)
+    try:
+        hash(key)
+    except TypeError:
+        return id(drawings)
+    return key
+
+
+def _render(pieces: list[list[Drawer]], dpi: float) -> list[Image.Image]:
+    """Each piece (its drawings one above the other) on a page of its own, rendered."""
+    if not pieces:
         return []
     register_fonts()
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, invariant=1)
-    for artwork in artworks:
-        drawings = parts(artwork)
-        canvas.setPageSize((drawings[0].width, drawings[0].height))
-        for drawing in drawings:
-            Drawer(drawing.width, drawing.height, without_text(drawing.ops)).draw(canvas)
-        canvas.showPage()
-    canvas.save()
+    with rl.binary_streams():  # a PDF read once, in memory: neither packed nor encoded
+        canvas = Canvas(buffer, invariant=1, pageCompression=0)
+        for drawings in pieces:
+            canvas.setPageSize((drawings[0].width, drawings[0].height))
+            for drawing in drawings:
+                drawing.draw(canvas)
+            canvas.showPage()
+        canvas.save()
     images = []
     document = pdfium.PdfDocument(buffer.getvalue())
     try:
         for page in document:
-            images.append(page.render(scale=dpi / 72).to_pil().convert("RGB"))
+            image = page.render(scale=dpi / 72).to_pil()  # RGB from pdfium's BGR: a copy
+            images.append(image if image.mode == "RGB" else image.convert("RGB"))
     finally:
         document.close()
     return images
