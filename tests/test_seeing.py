@@ -202,6 +202,49 @@ def test_pieces_on_one_ground_are_rendered_once_and_each_measured(pnp, tmp_path)
     assert drawn == [1, 2], drawn
 
 
+def test_the_pixels_behind_a_text_are_those_of_the_whole_page_rendered():
+    """The check renders a ground only where texts lie: each patch is that part of the whole
+    page rendered, within one step of 255 in a channel (pdfium's rounding of a gradient at
+    another origin); a gradient, stripes and a circle, boxes anywhere, at the edges too."""
+    import random
+
+    from lxml import etree
+    from PIL import ImageChops
+
+    from generator.check import contrast
+    from generator.svg.compiler import compile_svg
+    from generator.svg.safexml import SAFE_PARSER
+
+    svg = b"""<svg xmlns="http://www.w3.org/2000/svg" width="180" height="252">
+      <defs><linearGradient id="g"><stop offset="0" stop-color="#203040"/>
+      <stop offset="1" stop-color="#f0e0c0"/></linearGradient></defs>
+      <rect width="180" height="252" fill="url(#g)"/>
+      <path d="M0 0 L180 252 M20 0 L180 224" stroke="#aa2222" stroke-width="3"/>
+      <circle cx="90" cy="126" r="41.3" fill="#2266aa" fill-opacity="0.6"/></svg>"""
+    ground = [compile_svg(etree.fromstring(svg, SAFE_PARSER))]
+    width, height = 180, 252  # 180 x 252 px (135 x 189 points) at 96 dpi
+    assert (ground[0].width, ground[0].height) == (135, 189)
+    whole = (0, 0, width, height)
+    pick = random.Random(7)
+    corners = [(pick.randrange(width), pick.randrange(height)) for _ in range(60)]
+    boxes = {
+        (x, y, min(width, x + pick.randint(1, 90)), min(height, y + pick.randint(1, 40)))
+        for x, y in corners
+    }
+    boxes |= {whole, (0, 0, 17, 9), (101, 230, 180, 252), (179, 1, 180, 251)}
+    patches = contrast._render({"ground": (ground, boxes)}, contrast.DPI)
+    page = patches["ground", whole]
+    assert page.size == (width, height)
+    differing = 0
+    for box in boxes:
+        patch = patches["ground", box]
+        assert patch.size == (box[2] - box[0], box[3] - box[1]), box
+        difference = ImageChops.difference(patch, page.crop(box))
+        assert max(high for _, high in difference.getextrema()) <= 1, box
+        differing += difference.getbbox() is not None
+    assert differing < len(boxes)  # most patches are the very same pixels
+
+
 def test_a_colour_is_read_from_a_long_literal_as_the_whole_literal_says():
     """The last fill and stroke colour of a literal, read near its last operator, are those
     the pattern finds through the whole literal (a path of thousands of numbers between)."""

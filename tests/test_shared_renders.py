@@ -81,13 +81,13 @@ def test_contrast_is_measured_again_only_for_the_art_that_changed(tmp_path, monk
 
     root = _game(tmp_path / "g", "plain")
     measured: list[int] = []
-    rendered = contrast.rendered
+    measure = contrast.measure
 
     def counted(artworks, *args):
         measured.append(len(artworks))
-        return rendered(artworks, *args)
+        return measure(artworks, *args)
 
-    monkeypatch.setattr(contrast, "rendered", counted)
+    monkeypatch.setattr(contrast, "measure", counted)
     monkeypatch.setenv("PNP_JOBS", "1")
 
     def check(title: str) -> tuple:

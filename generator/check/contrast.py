@@ -15,6 +15,7 @@ measured from their colours.
 from __future__ import annotations
 
 import io
+import math
 import re
 import unicodedata
 from collections import OrderedDict
@@ -55,6 +56,7 @@ STROKE_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) RG\b")
 COLOUR_REACH = 200  # the characters before a colour operator its three numbers lie within
 RGB = tuple[float, float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
+Pixels = tuple[int, int, int, int]  # x0, y0, x1, y1 of a render, y down from its top
 
 
 @dataclass(frozen=True)
@@ -161,16 +163,45 @@ def parts(artwork: object) -> list[Drawer]:
     return [artwork]
 
 
-def rendered(artworks: Sequence[object], dpi: float = DPI) -> list[Image.Image]:
-    """Each piece of art drawn without its text and rendered, one image each; art that
-    differs only in its words (a deck's cards on one frame) is rendered once."""
+def measure(artworks: Sequence[object], dpi: float = DPI) -> list[Measured]:
+    """The texts under the ratio their size needs, for each piece of art: each ground (the
+    art without its text) is rendered only where texts lie on it, once for all the pieces
+    that share it (a deck's cards on one frame)."""
+    runs = [_runs_on(artwork, dpi) for artwork in artworks]
     bare = [_bare(artwork) for artwork in artworks]
     keys = [_same(drawings) for drawings in bare]
-    unique: dict[object, list[Drawer]] = {}
-    for key, drawings in zip(keys, bare, strict=True):
-        unique.setdefault(key, drawings)
-    images = dict(zip(unique, _render(list(unique.values()), dpi), strict=True))
-    return [images[key] for key in keys]
+    grounds: dict[object, tuple[list[Drawer], set[Pixels]]] = {}
+    for key, drawings, found in zip(keys, bare, runs, strict=True):
+        if found:
+            grounds.setdefault(key, (drawings, set()))[1].update(box for _, box in found)
+    patches = _render(grounds, dpi)
+    return [_short(found, key, patches) for key, found in zip(keys, runs, strict=True)]
+
+
+def _runs_on(artwork: object, dpi: float) -> list[tuple[Run, Pixels]]:
+    """Each text of ``artwork`` with the pixels behind it (at ``dpi``); a text mostly off
+    the art (cut off, nothing prints it) is left out."""
+    drawings = parts(artwork)
+    width, height = drawings[0].width, drawings[0].height
+    found = []
+    for drawing in drawings:
+        for run in text_runs(drawing.ops):
+            box = _box(run, width, height, dpi)
+            if box is not None:
+                found.append((run, box))
+    return found
+
+
+def _short(
+    found: list[tuple[Run, Pixels]], key: object, patches: dict[tuple[object, Pixels], Image.Image]
+) -> Measured:
+    """The texts ``found`` on the ground ``key`` that fall short of their ratio."""
+    out = []
+    for run, box in found:
+        reached, behind = run_contrast(run, patches[key, box])
+        if reached < needed(run.size) - 1e-6:
+            out.append((run, reached, behind))
+    return tuple(out)
 
 
 def _bare(artwork: object) -> list[Drawer]:
@@ -189,29 +220,43 @@ def _same(drawings: list[Drawer]) -> object:
     return key
 
 
-def _render(pieces: list[list[Drawer]], dpi: float) -> list[Image.Image]:
-    """Each piece (its drawings one above the other) on a page of its own, rendered."""
-    if not pieces:
-        return []
+def _render(
+    grounds: dict[object, tuple[list[Drawer], set[Pixels]]], dpi: float
+) -> dict[tuple[object, Pixels], Image.Image]:
+    """Each ground (its drawings one above the other) on a page of its own, rendered at
+    each of its boxes of pixels alone: the same pixels as the whole page's."""
+    if not grounds:
+        return {}
     register_fonts()
     buffer = io.BytesIO()
     with rl.binary_streams():  # a PDF read once, in memory: neither packed nor encoded
         canvas = Canvas(buffer, invariant=1, pageCompression=0)
-        for drawings in pieces:
+        for drawings, _ in grounds.values():
             canvas.setPageSize((drawings[0].width, drawings[0].height))
             for drawing in drawings:
                 drawing.draw(canvas)
             canvas.showPage()
         canvas.save()
-    images = []
+    patches = {}
     document = pdfium.PdfDocument(buffer.getvalue())
     try:
-        for page in document:
-            image = page.render(scale=dpi / 72).to_pil()  # RGB from pdfium's BGR: a copy
-            images.append(image if image.mode == "RGB" else image.convert("RGB"))
+        for page, (key, (_, boxes)) in zip(document, grounds.items(), strict=True):
+            for box in boxes:
+                patches[key, box] = _patch(page, box, dpi / 72)
     finally:
         document.close()
-    return images
+    return patches
+
+
+def _patch(page: pdfium.PdfPage, box: Pixels, scale: float) -> Image.Image:
+    """The pixels ``box`` of the page rendered at ``scale``: pdfium crops a whole number of
+    pixels (the crop in points times the scale, rounded up), so half a pixel less is asked."""
+    width, height = math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
+    x0, y0, x1, y1 = box
+    left, right, top, bottom = x0, width - x1, y0, height - y1
+    crop = tuple(max(0.0, (n - 0.5) / scale) for n in (left, bottom, right, top))
+    image = page.render(scale=scale, crop=crop).to_pil()  # RGB from pdfium's BGR: a copy
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 LINEAR = [linear(v / 255) for v in range(256)]
@@ -229,31 +274,27 @@ def needed(size: float) -> float:
     return LARGE_RATIO if size >= LARGE_PT - 1e-6 else NORMAL_RATIO
 
 
-def _box(run: Run, image: Image.Image, height: float, dpi: float) -> tuple[int, int, int, int]:
-    """The pixels of ``image`` behind ``run``'s glyphs."""
+def _box(run: Run, width: float, height: float, dpi: float) -> Pixels | None:
+    """The pixels behind ``run``'s glyphs on art of ``width`` x ``height`` points rendered
+    at ``dpi`` (None: less than ``OUTSIDE`` of the text lies on the art)."""
     s = dpi / 72
     x0, y0, x1, y1 = run.box
-    return (
+    box = (
         max(0, int(x0 * s)),
         max(0, int((height - y1) * s)),
-        min(image.width, int(x1 * s + 0.999)),
-        min(image.height, int((height - y0) * s + 0.999)),
+        min(math.ceil(width * s), int(x1 * s + 0.999)),
+        min(math.ceil(height * s), int((height - y0) * s + 0.999)),
     )
-
-
-def run_contrast(
-    run: Run, image: Image.Image, height: float, dpi: float = DPI
-) -> tuple[float, RGB] | None:
-    """The contrast ``run`` reaches over all but ``SHARE`` of the pixels behind it, and the
-    colour behind it there (None: it lies mostly outside the art, where nothing prints it)."""
-    box = _box(run, image, height, dpi)
-    x0, y0, x1, y1 = run.box
-    whole = (x1 - x0) * (y1 - y0) * (dpi / 72) ** 2
+    whole = (x1 - x0) * (y1 - y0) * s**2
     inside = max(0, box[2] - box[0]) * max(0, box[3] - box[1])
-    if inside <= 0 or inside < OUTSIDE * whole:
-        return None
+    return None if inside <= 0 or inside < OUTSIDE * whole else box
+
+
+def run_contrast(run: Run, patch: Image.Image) -> tuple[float, RGB]:
+    """The contrast ``run`` reaches over all but ``SHARE`` of the pixels behind it (``patch``),
+    and the colour behind it there."""
     colours: list[tuple[int, tuple[int, int, int]]] = (
-        image.crop(box).getcolors((box[2] - box[0]) * (box[3] - box[1])) or []  # type: ignore[assignment]
+        patch.getcolors(patch.width * patch.height) or []  # type: ignore[assignment]
     )
     halo = luminance(run.halo) if run.halo is not None else None
     found = []
@@ -282,17 +323,6 @@ def _over(colour: RGB, alpha: float, behind: RGB) -> RGB:
 def hex_colour(rgb: RGB) -> str:
     """``#rrggbb``."""
     return "#" + "".join(f"{round(c * 255):02x}" for c in rgb)
-
-
-def measured(artwork: object, image: Image.Image) -> Iterator[tuple[Run, float, RGB]]:
-    """Every text of ``artwork`` under the ratio its size needs: run, ratio, background."""
-    drawings = parts(artwork)
-    height = drawings[0].height
-    for drawing in drawings:
-        for run in text_runs(drawing.ops):
-            found = run_contrast(run, image, height)
-            if found is not None and found[0] < needed(run.size) - 1e-6:
-                yield run, *found
 
 
 @dataclass(frozen=True)
@@ -402,9 +432,9 @@ def _measured_all(pack: Pack, keys: list[str]) -> list[Measured]:
             found[key] = kept
     missing = [key for key in keys if key not in found]
     arts = [pack.art.drawing(key) for key in missing]
-    for key, artwork, image in zip(missing, arts, rendered(arts), strict=True):
-        found[key] = tuple(measured(artwork, image))
-        _MEASURED[(key, base, ink_saver)] = found[key]
+    for key, measures in zip(missing, measure(arts), strict=True):
+        found[key] = measures
+        _MEASURED[(key, base, ink_saver)] = measures
     while len(_MEASURED) > MEASURED_KEPT:
         _MEASURED.popitem(last=False)
     return [found[key] for key in keys]
