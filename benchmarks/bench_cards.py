@@ -2,18 +2,22 @@
 
     .venv/bin/python benchmarks/bench_cards.py [--cards N] [--runs R]
 
-Builds the card workload (see workload.py) with pnp-generator and draws the same pack with
-benchmarks/floor_cards.py, in pairs (pnp, then the floor, R times), every build in a fresh
-process of its own: nothing is cached from one build to the next, and both sides register
-their fonts. CPU time comes first, counted over all processes (a forked worker's CPU is
-the build's too), so a build that spreads over two cores is not flattered against a floor
-on one; wall-clock time comes second, and the machine's load beside it.
+Builds the card workload (see workload.py) with ``pnp build`` as a designer runs it (load,
+plan, the checks of how the pack prints, write, the PDF read back) and draws the same pack
+with benchmarks/floor_cards.py, in pairs (pnp, then the floor, R times), every build in a
+fresh process of its own: nothing is cached from one build to the next. The floor imports
+nothing of pnp, registers the same DejaVu faces by hand and writes its streams binary as pnp
+does; both run with their bytecode compiled, as an installed package has it. CPU time comes
+first, counted over all processes (a forked worker's CPU is the build's too), so a build that
+spreads over two cores is not flattered against a floor on one; wall-clock time comes second,
+and the machine's load beside it.
 
 ``cpu_ratio`` is the whole process (interpreter start and imports included) of pnp over the
-floor's, ``build_cpu_ratio`` the build alone (load, plan and write) over the floor's drawing;
-each is the median of the pairs' ratios. Prints one line: ``cards=N cpu_ratio=…
-build_cpu_ratio=… size_ratio=… wall_ratio=… pnp_cpu=… floor_cpu=… pnp_build_cpu=…
-floor_build_cpu=… pnp_wall=… floor_wall=… pnp_bytes=… floor_bytes=… pages=… load=…``.
+floor's, ``build_cpu_ratio`` the command alone (from its call, the engine's imports included)
+over the floor's drawing; each is the median of the pairs' ratios. Prints one line:
+``cards=N cpu_ratio=… build_cpu_ratio=… size_ratio=… wall_ratio=… pnp_cpu=… floor_cpu=…
+pnp_build_cpu=… floor_build_cpu=… pnp_wall=… floor_wall=… pnp_bytes=… floor_bytes=… pages=…
+load=…``.
 The targets: cpu_ratio and build_cpu_ratio <= 1.2, size_ratio <= 1.
 """
 
@@ -28,19 +32,27 @@ from workload import load, median, run_python, write_game
 HERE = Path(__file__).resolve().parent
 PNP_CHILD = """
 import sys
-from pathlib import Path
 sys.path.insert(0, {here!r})
-from workload import build
-seconds, pdf, pages = build(Path({folder!r}), Path({out!r}))
-print(seconds, pdf.stat().st_size, pages)
+from cards import cpu_seconds
+from generator.cli import cli
+start = cpu_seconds()
+try:
+    cli.main(["--quiet", "build", "--components", {components!r}, "--out", {out!r}], "pnp")
+except SystemExit as end:
+    if end.code:
+        raise
+print("build_cpu", cpu_seconds() - start)
 """
 
 
-def pair(folder: Path, root: Path, run: int, cards: int) -> dict[str, float]:
-    """One pnp build and one floor drawing, each in a process of its own: their figures."""
-    code = PNP_CHILD.format(here=str(HERE), folder=str(folder), out=str(root / f"out-{run}"))
-    out, cpu, wall = run_python(["-c", code])
-    build_cpu, pnp_bytes, pages = out.split()
+def pair(components: Path, root: Path, run: int, cards: int) -> dict[str, float]:
+    """One ``pnp build`` as a designer runs it (its checks of the pack included) and one
+    floor drawing, each in a process of its own: their figures."""
+    out = root / f"out-{run}"
+    code = PNP_CHILD.format(here=str(HERE), components=str(components), out=str(out))
+    pnp_out, cpu, wall = run_python(["-c", code])
+    build_cpu = float(pnp_out.split("build_cpu")[-1])
+    pdf = out / "bench" / "bench.pdf"
     floor = root / f"floor-{run}.pdf"
     floor_out, floor_cpu, floor_wall = run_python(
         [str(HERE / "floor_cards.py"), "--cards", str(cards), "--out", str(floor)]
@@ -48,14 +60,25 @@ def pair(folder: Path, root: Path, run: int, cards: int) -> dict[str, float]:
     return {
         "pnp_cpu": cpu,
         "floor_cpu": floor_cpu,
-        "pnp_build_cpu": float(build_cpu),
+        "pnp_build_cpu": build_cpu,
         "floor_build_cpu": float(floor_out.split("cpu_seconds=")[1].split()[0]),
         "pnp_wall": wall,
         "floor_wall": floor_wall,
-        "pnp_bytes": int(pnp_bytes),
+        "pnp_bytes": pdf.stat().st_size,
         "floor_bytes": floor.stat().st_size,
-        "pages": int(pages),
+        "pages": _pages(pdf),
     }
+
+
+def _pages(pdf: Path) -> int:
+    """The pages of a PDF (read outside the figures' processes)."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(str(pdf))
+    try:
+        return len(document)
+    finally:
+        document.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -65,8 +88,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="pnp-bench-") as tmp:
         root = Path(tmp)
-        folder = write_game(root, args.cards)
-        pairs = [pair(folder, root, run, args.cards) for run in range(args.runs)]
+        write_game(root / "games", args.cards)
+        pairs = [pair(root / "games", root, run, args.cards) for run in range(args.runs)]
 
     def ratio(name: str) -> float:
         return median([p[f"pnp_{name}"] / p[f"floor_{name}"] for p in pairs])

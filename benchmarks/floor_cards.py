@@ -16,12 +16,18 @@ import tempfile
 import time
 from pathlib import Path
 
+from cards import card_fields, cpu_seconds
+from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from workload import card_fields, colour, cpu_seconds  # noqa: F401 (colour: the palette)
 
-from generator.svg.fonts import BOLD, REGULAR, register_fonts
+# the faces pnp's sans-serif prints in, registered by hand: the floor imports nothing of pnp
+DEJAVU = Path(__file__).resolve().parent.parent / "generator" / "svg" / "dejavu"
+REGULAR, BOLD, ITALIC = "FloorSans", "FloorSans-Bold", "FloorSans-Oblique"
+FACES = {REGULAR: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf", ITALIC: "DejaVuSans-Oblique.ttf"}
 
 W, H = 63.5, 88.9
 PAGE = (210.0, 297.0)
@@ -66,7 +72,7 @@ def face(c: Canvas, x: float, y: float, n: int, cards: int) -> None:
     c.setFont(REGULAR, 3.2 * mm)
     c.drawCentredString((x + W / 2) * mm, (top - H + 16) * mm, f["line1"])
     c.setFillColor(HexColor("#555555"))
-    c.setFont(REGULAR, 2.8 * mm)
+    c.setFont(ITALIC, 2.8 * mm)
     c.drawCentredString((x + W / 2) * mm, (top - H + 10) * mm, f["line2"])
 
 
@@ -84,7 +90,9 @@ def marks(c: Canvas) -> None:
 def build(cards: int, path: Path) -> tuple[float, float]:
     """Draw the pack into ``path``: its CPU and wall-clock seconds."""
     start, cpu = time.perf_counter(), cpu_seconds()
-    register_fonts()
+    for name, file in FACES.items():
+        pdfmetrics.registerFont(TTFont(name, DEJAVU / file))
+    rl_config.useA85 = 0  # streams written binary, as pnp writes them (not ASCII85)
     c = Canvas(str(path), pagesize=(PAGE[0] * mm, PAGE[1] * mm), invariant=1)
     c.beginForm("back", 0, 0, W * mm, H * mm)
     c.setFillColor(HexColor("#2c3e50"))
