@@ -11,7 +11,6 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import svgwrite
 from lxml import etree
 
 from generator.art.hexgrid import GridArt, fragment, grid_group
@@ -170,6 +169,8 @@ class BoardPainter:
         self.spec = spec
         self.icon_svg = icon
         self.cell_svg = cell
+        import svgwrite  # imported by a board alone (a fiftieth of a second a command)
+
         w, h, b = spec.size.w, spec.size.h, spec.bleed
         self.dwg = svgwrite.Drawing(
             size=(f"{w + 2 * b:g}mm", f"{h + 2 * b:g}mm"),

@@ -45,7 +45,7 @@ class Entry(BaseModel):
     """One kind of piece in a component. Keys besides the reserved ones are the piece's own
     fields, passed to the templates (``card.<key>``, ``token.<key>``)."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra=entry_schema)
+    model_config = ConfigDict(extra="allow", json_schema_extra=entry_schema, defer_build=True)
 
     name: Slug
 

@@ -155,7 +155,7 @@ def one_given(*keys: str) -> dict[str, Any]:
 class StrictModel(BaseModel):
     """A spec model: unknown keys are mistakes, not silently ignored."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Size(StrictModel):

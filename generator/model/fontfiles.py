@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 
 from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
 
-from generator.model.fontforms import FontFileError, as_truetype
+from generator.model.fonterrors import FontFileError
 from generator.svg import shaping
 from generator.svg.fonts import FILES, FontFile, fallback_files, stock_font
 from generator.svg.scripts import PRINTED, script_of
@@ -33,6 +33,8 @@ def truetype(font: FontFile, face: str | None = None) -> FontFile:
     key = (font.digest, face)
     done = _CONVERTED.get(key)
     if done is None:
+        from generator.model.fontforms import as_truetype  # fontTools: for a game's own fonts
+
         data = as_truetype(font.data, face)
         digest = font.digest if data is font.data else hashlib.sha1(data).hexdigest()
         done = FontFile(font.name, digest, data)
