@@ -332,6 +332,27 @@ def test_a_build_with_nothing_to_do_does_not_load_the_engine(bundled_build):
     assert run.stdout.strip().splitlines()[-1] == "0 []", run.stdout
 
 
+def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_none_of(
+    make_deck_game, tmp_path
+):
+    """A deck in the stock fonts builds without importing fontTools (a game's own fonts are
+    converted with it) or svgwrite (boards are drawn with it): each costs every command a
+    few hundredths of a second."""
+    components = make_deck_game(cards={"a": 2, "b": 1})
+    code = (
+        "import sys\nfrom generator.cli import main\nsys.argv = ['pnp', 'build', "
+        f"'--components', {str(components)!r}, '--out', {str(tmp_path / 'out')!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n"
+        "    print(exit.code, sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'fontTools', 'svgwrite', 'reportlab'}))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=PATIENCE
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "0 ['reportlab']", run.stdout
+
+
 def _authored_pack(make_deck_game, pnp, out: Path, game_note: str) -> list[str]:
     """A deck game whose game.yaml and deck say what was authored; its pages' text."""
     components = make_deck_game(cards={"alpha-one": 2, "beta-two": 1})
