@@ -21,7 +21,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,7 @@ CAP = 0.72  # the height of the glyphs' body above the baseline, in font sizes
 OUTSIDE = 0.9  # a text with less than this share of its box on the art (cut off) is not measured
 FILL_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) rg\b")
 STROKE_RGB = re.compile(r"([\d.+-]+) ([\d.+-]+) ([\d.+-]+) RG\b")
+LITERALS_KEPT = 4096  # literals whose colours are kept read
 COLOUR_REACH = 200  # the characters before a colour operator its three numbers lie within
 RGB = tuple[float, float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
@@ -70,6 +71,13 @@ class Run:
     alpha: float
     box: Box
     halo: RGB | None = None
+
+
+@lru_cache(maxsize=LITERALS_KEPT)
+def _colours(literal: str) -> tuple[RGB | None, RGB | None]:
+    """The fill and stroke colour a literal sets last (None: it sets none): a deck's art
+    repeats its literals (a few hundred kinds among thousands), so each is read once."""
+    return _last(FILL_RGB, " rg", literal), _last(STROKE_RGB, " RG", literal)
 
 
 def _last(pattern: re.Pattern[str], mark: str, literal: str) -> RGB | None:
@@ -101,8 +109,8 @@ def text_runs(ops: Ops, ctm: Matrix = IDENTITY, alpha: float = 1.0) -> Iterator[
     stack: list[_State] = []
     for op in ops:
         if isinstance(op, str):
-            state.fill = _last(FILL_RGB, " rg", op) or state.fill
-            state.stroke = _last(STROKE_RGB, " RG", op) or state.stroke
+            fill, stroke = _colours(op)
+            state.fill, state.stroke = fill or state.fill, stroke or state.stroke
             continue
         code = op[0]
         if code == SAVE:
