@@ -32,7 +32,7 @@ from workload import load, median, run_python, write_game
 HERE = Path(__file__).resolve().parent
 PNP_CHILD = """
 import sys
-sys.path.insert(0, {here!r})
+sys.path[:0] = [{here!r}, {repo!r}]  # this checkout's engine, whatever is installed
 from cards import cpu_seconds
 from generator.cli import cli
 start = cpu_seconds()
@@ -49,7 +49,9 @@ def pair(components: Path, root: Path, run: int, cards: int) -> dict[str, float]
     """One ``pnp build`` as a designer runs it (its checks of the pack included) and one
     floor drawing, each in a process of its own: their figures."""
     out = root / f"out-{run}"
-    code = PNP_CHILD.format(here=str(HERE), components=str(components), out=str(out))
+    code = PNP_CHILD.format(
+        here=str(HERE), repo=str(HERE.parent), components=str(components), out=str(out)
+    )
     pnp_out, cpu, wall = run_python(["-c", code])
     build_cpu = float(pnp_out.split("build_cpu")[-1])
     pdf = out / "bench" / "bench.pdf"
