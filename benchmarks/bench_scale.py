@@ -2,8 +2,10 @@
 
     .venv/bin/python benchmarks/bench_scale.py [--sizes 54,540,5400]
 
-Each size is built in a process of its own, so its peak resident memory (RSS) is its own;
-the peak of the forked worker that makes half the art is given beside it. Prints one line:
+Each size is built by the ``pnp build`` command (its checks included) in a process of its
+own, so its peak resident memory (RSS) is its own; the peak of the forked worker that makes
+half the art is given beside it; the seconds are the command's CPU (all processes). Prints
+one line:
 ``cards=54:X.XXs/NNMB+workerWWMB/Pp cards=540:... cards=5400:...`` and the seconds per
 thousand cards at each size (linear growth keeps them alike). The target: under 300 MB.
 """
@@ -11,21 +13,28 @@ thousand cards at each size (linear growth keeps them alike). The target: under 
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 from pathlib import Path
 
-from workload import load
+from workload import load, run_python
 
 HERE = Path(__file__).resolve().parent
 CHILD = """
-import sys, tempfile
+import json, sys, tempfile
 from pathlib import Path
-sys.path.insert(0, {here!r})
-from workload import build, peak_rss_mb, worker_peak_rss_mb, write_game
+sys.path[:0] = [{here!r}, {repo!r}]  # this checkout's engine, whatever is installed
+from workload import cpu_seconds, peak_rss_mb, worker_peak_rss_mb, write_game
+from generator.cli import cli
 with tempfile.TemporaryDirectory() as tmp:
-    folder = write_game(Path(tmp), {cards})
-    seconds, pdf, pages = build(folder, Path(tmp) / "out")
+    write_game(Path(tmp) / "games", {cards})
+    start = cpu_seconds()
+    games, out = str(Path(tmp) / "games"), Path(tmp) / "out"
+    try:
+        cli.main(["--quiet", "build", "--components", games, "--out", str(out)], "pnp")
+    except SystemExit as end:
+        if end.code:
+            raise
+    seconds = cpu_seconds() - start
+    pages = json.loads((out / "bench" / "manifest.json").read_text())["pages"]
     print(f"{{seconds:.2f}} {{peak_rss_mb():.0f}} {{worker_peak_rss_mb():.0f}} {{pages}}")
 """
 
@@ -36,11 +45,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     parts, peak = [], 0.0
     for cards in (int(s) for s in args.sizes.split(",")):
-        code = CHILD.format(here=str(HERE), cards=cards)
-        result = subprocess.run(
-            [sys.executable, "-c", code], check=True, capture_output=True, text=True
-        )
-        seconds, rss, worker, pages = result.stdout.split()
+        code = CHILD.format(here=str(HERE), repo=str(HERE.parent), cards=cards)
+        stdout, _, _ = run_python(["-c", code])
+        seconds, rss, worker, pages = stdout.split()
         peak = max(peak, float(rss), float(worker))
         per_k = float(seconds) / cards * 1000
         parts.append(

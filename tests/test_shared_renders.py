@@ -102,4 +102,30 @@ def test_contrast_is_measured_again_only_for_the_art_that_changed(tmp_path, monk
     first = check("Card 3")
     again = check("Card 3")
     assert check("Edited") == first == again  # nothing under ratio
-    assert measured == [6, 0, 1]  # 5 faces and the back; nothing; the edited face
+    assert measured == [6, 1]  # 5 faces and the back; nothing (none measured); the edited face
+
+
+def test_contrast_renders_a_large_pack_a_bounded_number_of_pieces_at_a_time(tmp_path, monkeypatch):
+    """The grounds of a large pack are rendered ``ARTS_AT_ONCE`` pieces of art at a time, so
+    the throwaway PDF and its patches stay small whatever the pack's size (a 5,400-card deck
+    held every card's page at once); what is found is the same."""
+    from generator.check import contrast
+
+    root = _game(tmp_path / "g", "plain")
+    game = load_game(root, ErrorList())
+    assert game is not None
+    pack = plan_pack(game, game.spec.paper)
+    contrast._MEASURED.clear()
+    whole = contrast.low_contrast(pack)
+    sizes: list[int] = []
+    measure = contrast.measure
+
+    def counted(artworks, *args):
+        sizes.append(len(artworks))
+        return measure(artworks, *args)
+
+    monkeypatch.setattr(contrast, "measure", counted)
+    monkeypatch.setattr(contrast, "ARTS_AT_ONCE", 4)
+    contrast._MEASURED.clear()
+    assert contrast.low_contrast(pack) == whole
+    assert sizes == [4, 2]  # 5 faces and the back

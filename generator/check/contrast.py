@@ -423,6 +423,7 @@ def low_contrast(pack: Pack) -> tuple[LowContrast, ...]:
 
 
 Measured = tuple[tuple[Run, float, RGB], ...]  # the texts of one piece of art under ratio
+ARTS_AT_ONCE = 256  # pieces of art whose grounds one throwaway PDF holds: memory stays flat
 MEASURED_KEPT = 4000  # pieces of art whose measure is kept between plans in one process
 _MEASURED: OrderedDict[tuple[str, str, bool], Measured] = OrderedDict()
 
@@ -440,10 +441,12 @@ def _measured_all(pack: Pack, keys: list[str]) -> list[Measured]:
             _MEASURED.move_to_end((key, base, ink_saver))
             found[key] = kept
     missing = [key for key in keys if key not in found]
-    arts = [pack.art.drawing(key) for key in missing]
-    for key, measures in zip(missing, measure(arts), strict=True):
-        found[key] = measures
-        _MEASURED[(key, base, ink_saver)] = measures
+    for start in range(0, len(missing), ARTS_AT_ONCE):
+        chunk = missing[start : start + ARTS_AT_ONCE]
+        arts = [pack.art.drawing(key) for key in chunk]
+        for key, measures in zip(chunk, measure(arts), strict=True):
+            found[key] = measures
+            _MEASURED[(key, base, ink_saver)] = measures
     while len(_MEASURED) > MEASURED_KEPT:
         _MEASURED.popitem(last=False)
     return [found[key] for key in keys]
