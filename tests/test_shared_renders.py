@@ -74,20 +74,28 @@ def test_a_back_that_may_draw_the_piece_is_rendered_for_each(tmp_path, monkeypat
     assert made == {"face.svg.j2": 5, "back.svg.j2": 5}
 
 
+def _measures_counted(monkeypatch) -> list[int]:
+    """How many pieces of art each call of the contrast check's ``measure`` is given."""
+    from generator.check import contrast
+
+    sizes: list[int] = []
+    measure = contrast.measure
+
+    def counted(artworks, *args):
+        sizes.append(len(artworks))
+        return measure(artworks, *args)
+
+    monkeypatch.setattr(contrast, "measure", counted)
+    return sizes
+
+
 def test_contrast_is_measured_again_only_for_the_art_that_changed(tmp_path, monkeypatch):
     """pnp serve plans again after each save: the contrast of art measured before (by its
     SVG's hash) is kept, so a one-card edit renders that card's art alone."""
     from generator.check import contrast
 
     root = _game(tmp_path / "g", "plain")
-    measured: list[int] = []
-    measure = contrast.measure
-
-    def counted(artworks, *args):
-        measured.append(len(artworks))
-        return measure(artworks, *args)
-
-    monkeypatch.setattr(contrast, "measure", counted)
+    measured = _measures_counted(monkeypatch)
     monkeypatch.setenv("PNP_JOBS", "1")
 
     def check(title: str) -> tuple:
@@ -117,14 +125,7 @@ def test_contrast_renders_a_large_pack_a_bounded_number_of_pieces_at_a_time(tmp_
     pack = plan_pack(game, game.spec.paper)
     contrast._MEASURED.clear()
     whole = contrast.low_contrast(pack)
-    sizes: list[int] = []
-    measure = contrast.measure
-
-    def counted(artworks, *args):
-        sizes.append(len(artworks))
-        return measure(artworks, *args)
-
-    monkeypatch.setattr(contrast, "measure", counted)
+    sizes = _measures_counted(monkeypatch)
     monkeypatch.setattr(contrast, "ARTS_AT_ONCE", 4)
     contrast._MEASURED.clear()
     assert contrast.low_contrast(pack) == whole
