@@ -15,8 +15,6 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from uniseg.linebreak import line_break
-
 WIDTH = 79  # gettext's page width: no line longer, quotes and prefix counted
 ESCAPES = {
     "\\": "\\\\",
@@ -74,7 +72,10 @@ ALIKE = {
 
 @cache
 def _class(char: str) -> str:
-    """A character's line-break class (Hebrew letters kept apart: ``HL``)."""
+    """A character's line-break class (Hebrew letters kept apart: ``HL``): uniseg's tables
+    are loaded when a catalog is first written, not by every command that reads one."""
+    from uniseg.linebreak import line_break
+
     found = line_break(char)
     name = str(getattr(found, "name", found))
     return name if name == "HL" else ALIKE.get(name, name)
