@@ -13,7 +13,7 @@ import yaml
 
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, MODELS, kind_of, module_name
 from generator.output.ttspieces import MAKERS
-from generator.plan.steps import STEPS
+from generator.plan.steps import step_for
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "docs" / "stock-templates"
@@ -25,9 +25,9 @@ def test_a_kind_is_a_model_and_a_step_found_by_its_name(kind: str):
     model = COMPONENT_KINDS[kind]
     module = importlib.import_module(f"generator.model.kinds.{module_name(kind)}")
     assert vars(module).get(model.__name__) is model, f"{model.__name__} is not in its module"
-    assert STEPS[model].model is model
+    assert step_for(model).model is model
     step = importlib.import_module(f"generator.plan.steps.{module_name(kind)}")
-    assert step.STEP is STEPS[model]
+    assert step.STEP is step_for(model)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -13,7 +13,7 @@ from generator.model.designs import designs
 from generator.model.loader import Component
 from generator.model.sizes import sheet_geometry
 from generator.plan.planner import COUNTERS, CardRun, Planner
-from generator.plan.steps import STEPS
+from generator.plan.steps import step_for
 
 MAX_PIECES = 20_000  # printed pieces per build: more would run for minutes
 
@@ -48,7 +48,7 @@ def plan_component(planner: Planner, component: Component) -> None:
         if uncoloured:
             return
     try:
-        STEPS[type(spec)].plan(planner, component, spec, component_designs)
+        step_for(type(spec)).plan(planner, component, spec, component_designs)
     except SpecError as exc:
         planner.errors.append(exc)
     except ImpositionError as exc:
