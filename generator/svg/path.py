@@ -38,6 +38,7 @@ class Geometry(NamedTuple):
 
 
 EMPTY = Geometry("", None, False)
+SHAPES_KEPT = 2048  # outlines of each kind kept by their numbers: decks repeat frames, icons
 
 
 def fmt(*values: float) -> str:
@@ -48,7 +49,7 @@ def fmt(*values: float) -> str:
 # --- path data -------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=SHAPES_KEPT)
 def path_geometry(d: str) -> Geometry:
     """The geometry of SVG path data."""
     return geometry_of(parse_path(d))
@@ -346,6 +347,7 @@ def _flat(points: list[tuple[float, float]]) -> bool:
 # --- basic shapes ----------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=SHAPES_KEPT)
 def rect_geometry(x: float, y: float, w: float, h: float, rx: float, ry: float) -> Geometry:
     """A rectangle, its corners rounded by rx, ry (already clamped to half the sides)."""
     box = (x, y, x + w, y + h)
@@ -363,6 +365,7 @@ def rect_geometry(x: float, y: float, w: float, h: float, rx: float, ry: float) 
     return Geometry(pdf, box, True)
 
 
+@lru_cache(maxsize=SHAPES_KEPT)
 def ellipse_geometry(cx: float, cy: float, rx: float, ry: float) -> Geometry:
     """Four quarters from the rightmost point, towards +y (SVG's direction)."""
     kx, ky = rx * KAPPA, ry * KAPPA
@@ -376,6 +379,7 @@ def ellipse_geometry(cx: float, cy: float, rx: float, ry: float) -> Geometry:
     return Geometry(pdf, (cx - rx, cy - ry, cx + rx, cy + ry), True)
 
 
+@lru_cache(maxsize=SHAPES_KEPT)
 def polyline_geometry(points: tuple[float, ...], closed: bool) -> Geometry:
     """A polyline or polygon through the pairs of ``points`` (an odd last number is
     dropped, as SVG says)."""
