@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from generator.art.store import template_line
@@ -26,6 +27,10 @@ from generator.paths import read_text
 from generator.svg.pdf import GROUP, PAINT, RESTORE, SAVE, STROKING, TRANSFORM
 from generator.svg.values import IDENTITY, Matrix, multiply, thinnest_scale
 
+LITERALS_KEPT = 4096  # literals whose line widths and strokes are kept read
+STROKES = "|".join(re.escape(op) for op in sorted(STROKING, key=len, reverse=True))
+# a width set (its operand, then ``w``) or a stroking operator, each a whole token
+LINE_EVENT = re.compile(rf"(?<!\S)(?:(\S+)\s+w|({STROKES}))(?!\S)")
 NAMED = re.compile(r"[\"']([\w./-]+\.(?:j2|svg))[\"']")  # a file a template names
 
 
@@ -58,13 +63,11 @@ def stroke_widths(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, flo
     width, stack = "1", []
     for op in ops:
         if op.__class__ is str:
-            operands: list[str] = []
-            for token in op.split():
-                if token == "w" and operands:
-                    width = operands[-1]
-                elif token in STROKING:
+            for written in _line_events(op):
+                if written is None:
                     yield width, float(width) * thinnest_scale(ctm)
-                operands = [*operands[-3:], token]
+                else:
+                    width = written
             continue
         code = op[0]
         if code == SAVE:
@@ -77,6 +80,13 @@ def stroke_widths(ops: tuple, ctm: Matrix = IDENTITY) -> Iterator[tuple[str, flo
             yield from stroke_widths(op[3], ctm)
         elif code == PAINT:
             yield from stroke_widths(op[6], ctm)
+
+
+@lru_cache(maxsize=LITERALS_KEPT)
+def _line_events(literal: str) -> tuple[str | None, ...]:
+    """A literal's line widths set (the width as written) and strokes painted (None), in
+    order: read once per literal by one scan, as a deck repeats its frames."""
+    return tuple(width if width else None for width, _ in LINE_EVENT.findall(literal))
 
 
 def thin_strokes(pack: Pack) -> tuple[ThinStroke, ...]:
