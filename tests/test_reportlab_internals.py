@@ -49,7 +49,7 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "ttfonts": ("SUBSETN", "makeToUnicodeCMap"),
     "TTFont": ("addObjects", "splitString", "getSubsetInternalName"),
     "PDFFormXObject": ("format",),
-    "pdfdoc": ("xObjectName", "PDFFormXObject", "PDFResourceDictionary"),
+    "pdfdoc": ("xObjectName", "PDFFormXObject", "PDFResourceDictionary", "pdfdocEnc"),
     "pdfmetrics": ("findFontAndRegister",),  # fonts.py: a stock face parsed on first use
 }
 # used in the code through getattr with a default: reportlab may or may not set them
@@ -158,3 +158,26 @@ def test_a_stock_face_is_parsed_when_first_used_through_reportlabs_lookup():
         pass
     else:
         raise AssertionError("an unknown font name was registered")
+
+
+def test_strings_are_encoded_as_reportlabs_pdfdoc_codec_encodes_them():
+    """canvas.py writes a document's ASCII strings as ASCII (reportlab's codec maps each
+    character through a dict): every ASCII character, and strings beyond ASCII, encode to the
+    bytes reportlab's own ``pdfdocEnc`` gives, or fail as it fails."""
+    from generator.svg import canvas
+
+    original = canvas._PDFDOC_ENCODE
+    assert pdfdoc.pdfdocEnc is canvas._pdfdoc_encoded
+    samples: list[object] = [chr(c) for c in range(128)]
+    samples += ["0.5 0 0 1 12.25 -3 cm q 1 0 0 rg 0 0 10 10 re f Q\n", "(caf\u00e9) Tj", ""]
+    samples += ["\u2022", "a\x18b", "\u00a4\x1f", b"bytes stay"]
+    for sample in samples:
+        try:
+            expected: object = original(sample)
+        except UnicodeError as error:
+            expected = type(error)
+        try:
+            got: object = canvas._pdfdoc_encoded(sample)
+        except UnicodeError as error:
+            got = type(error)
+        assert got == expected, repr(sample)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -126,6 +127,22 @@ def binary_streams() -> Iterator[None]:
         yield
     finally:
         rl_config.useA85 = saved
+
+
+_PDFDOC_ENCODE = pdfdoc.pdfdocEnc
+_NOT_PDFDOC = re.compile("[\x18-\x1f]")  # ASCII that PDFDocEncoding gives other characters
+
+
+def _pdfdoc_encoded(text: Any) -> Any:
+    """reportlab's PDFDocEncoding of a document's strings (its pages' streams among them),
+    ASCII written as ASCII: reportlab's codec maps each character through a dict, ~18 ns a
+    character, and a page's stream is ASCII numbers and operators."""
+    if isinstance(text, str) and text.isascii() and not _NOT_PDFDOC.search(text):
+        return text.encode("ascii")
+    return _PDFDOC_ENCODE(text)
+
+
+pdfdoc.pdfdocEnc = _pdfdoc_encoded
 
 
 def matrix(canvas: Canvas) -> tuple[float, float, float, float, float, float]:
@@ -249,6 +266,7 @@ def tag_subsets_by_glyphs(canvas: Canvas) -> None:
 
 PSEUDO = 0xF0000  # glyph g is drawn as the code point PSEUDO + g (plane 15, private use)
 FALLBACK_FROM = "\u0900"  # text below this (Latin ... Arabic) is never drawn by a fallback face
+WIDTHS_KEPT = 65536  # widths a face keeps measured (by text and size); then it starts again
 
 
 class ShapedFont(ttfonts.TTFont):
@@ -268,6 +286,7 @@ class ShapedFont(ttfonts.TTFont):
         # face's Noto for Devanagari and Thai): ``segments``; parsed when text first needs them
         self.fallback_names: tuple[str, ...] = ()
         self._fallbacks: tuple[ShapedFont, ...] | None = None
+        self._widths: dict[tuple[str, float], float] = {}  # measured: (text, size) -> width
 
     @property
     def fallbacks(self) -> tuple[ShapedFont, ...]:
@@ -321,7 +340,18 @@ class ShapedFont(ttfonts.TTFont):
 
     def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:  # noqa: N802
         """The width of ``text`` at ``size``: shaped when it needs to be, each piece in the
-        face that draws it (``segments``)."""
+        face that draws it (``segments``). Kept by text and size: a text is measured when
+        it is laid out, checked and drawn, and reportlab sums its widths in Python."""
+        key = (text, size)
+        width = self._widths.get(key)
+        if width is None:
+            if len(self._widths) >= WIDTHS_KEPT:
+                self._widths.clear()
+            width = self._widths[key] = self._measured(text, size, encoding)
+        return width
+
+    def _measured(self, text: str, size: float, encoding: str) -> float:
+        """The width of ``text`` at ``size``, worked out."""
         if self.fallback_names:
             pieces = self.segments(text)
             if len(pieces) > 1 or pieces[0][0] is not self:
