@@ -7,13 +7,16 @@ anywhere in ``generator/`` that reportlab defines and this test does not check f
 from __future__ import annotations
 
 import io
+import random
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import reportlab
 from packaging.requirements import Requirement
 from packaging.version import Version
+from reportlab.lib import rl_accel
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfgen.canvas import Canvas
@@ -49,7 +52,8 @@ REPLACED: dict[str, tuple[str, ...]] = {
     "ttfonts": ("SUBSETN", "makeToUnicodeCMap"),
     "TTFont": ("addObjects", "splitString", "getSubsetInternalName"),
     "PDFFormXObject": ("format",),
-    "pdfdoc": ("xObjectName", "PDFFormXObject", "PDFResourceDictionary", "pdfdocEnc"),
+    "pdfdoc": ("xObjectName", "PDFFormXObject", "PDFResourceDictionary", "pdfdocEnc", "fp_str"),
+    "rl_accel": ("fp_str",),  # rlfast.py: numbers formatted once; ASCII strings as ASCII
     "pdfmetrics": ("findFontAndRegister",),  # fonts.py: a stock face parsed on first use
 }
 # used in the code through getattr with a default: reportlab may or may not set them
@@ -76,6 +80,7 @@ def _objects() -> dict[str, object]:
         "TTFont": ttfonts.TTFont,
         "PDFFormXObject": pdfdoc.PDFFormXObject,
         "pdfdoc": pdfdoc,
+        "rl_accel": rl_accel,
     }
 
 
@@ -161,23 +166,45 @@ def test_a_stock_face_is_parsed_when_first_used_through_reportlabs_lookup():
 
 
 def test_strings_are_encoded_as_reportlabs_pdfdoc_codec_encodes_them():
-    """canvas.py writes a document's ASCII strings as ASCII (reportlab's codec maps each
+    """rlfast writes a document's ASCII strings as ASCII (reportlab's codec maps each
     character through a dict): every ASCII character, and strings beyond ASCII, encode to the
     bytes reportlab's own ``pdfdocEnc`` gives, or fail as it fails."""
-    from generator.svg import canvas
+    from generator.svg import canvas, rlfast
 
-    original = canvas._PDFDOC_ENCODE
-    assert pdfdoc.pdfdocEnc is canvas._pdfdoc_encoded
+    assert pdfdoc.pdfdocEnc is rlfast.pdfdoc_encoded and canvas.rlfast is rlfast
     samples: list[object] = [chr(c) for c in range(128)]
     samples += ["0.5 0 0 1 12.25 -3 cm q 1 0 0 rg 0 0 10 10 re f Q\n", "(caf\u00e9) Tj", ""]
     samples += ["\u2022", "a\x18b", "\u00a4\x1f", b"bytes stay"]
     for sample in samples:
-        try:
-            expected: object = original(sample)
-        except UnicodeError as error:
-            expected = type(error)
-        try:
-            got: object = canvas._pdfdoc_encoded(sample)
-        except UnicodeError as error:
-            got = type(error)
-        assert got == expected, repr(sample)
+        assert _outcome(rlfast._REPORTLAB_PDFDOC, sample) == _outcome(
+            rlfast.pdfdoc_encoded, sample
+        ), repr(sample)
+
+
+def _outcome(function: Any, *args: Any) -> object:
+    """What ``function`` returns, or the kind of error it raises."""
+    try:
+        return function(*args)
+    except (UnicodeError, TypeError, ValueError) as error:
+        return type(error)
+
+
+def test_numbers_are_formatted_as_reportlabs_fp_str_formats_them():
+    """rlfast keeps each number as reportlab's ``fp_str`` formatted it: whole numbers, every
+    magnitude, signs, the smallest that print as 0, numbers equal across types (1, 1.0, True),
+    sequences; asked twice (the second time from what it kept), the same text."""
+    from reportlab.pdfgen import canvas as rl_canvas
+    from reportlab.pdfgen import textobject
+
+    from generator.svg import rlfast
+
+    assert rl_canvas.fp_str is rlfast.fp_str and textobject.fp_str is rlfast.fp_str
+    rng = random.Random(40)
+    numbers: list[Any] = [0, 1, -1, 1.0, True, False, 0.0, -0.0, 1e-7, 1.1e-7, -1e-8, 0.5]
+    numbers += [12.25, 1e6, -123456.789, 1 / 3, 2 / 3, 99.99995, 0.0000015, 1e-6, 72]
+    numbers += [rng.uniform(-10, 10) ** rng.choice((1, 3, 5)) for _ in range(2000)]
+    for _ in range(2):
+        for number in numbers:
+            assert rlfast.fp_str(number) == rlfast._REPORTLAB_FP_STR(number), repr(number)
+        assert rlfast.fp_str(*numbers[:6]) == rlfast._REPORTLAB_FP_STR(*numbers[:6])
+        assert rlfast.fp_str(numbers[6:12]) == rlfast._REPORTLAB_FP_STR(numbers[6:12])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,7 +19,9 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.svg import shaping
+from generator.svg import rlfast, shaping
+
+rlfast.install()
 
 
 def document(canvas: Canvas) -> pdfdoc.PDFDocument:
@@ -127,22 +128,6 @@ def binary_streams() -> Iterator[None]:
         yield
     finally:
         rl_config.useA85 = saved
-
-
-_PDFDOC_ENCODE = pdfdoc.pdfdocEnc
-_NOT_PDFDOC = re.compile("[\x18-\x1f]")  # ASCII that PDFDocEncoding gives other characters
-
-
-def _pdfdoc_encoded(text: Any) -> Any:
-    """reportlab's PDFDocEncoding of a document's strings (its pages' streams among them),
-    ASCII written as ASCII: reportlab's codec maps each character through a dict, ~18 ns a
-    character, and a page's stream is ASCII numbers and operators."""
-    if isinstance(text, str) and text.isascii() and not _NOT_PDFDOC.search(text):
-        return text.encode("ascii")
-    return _PDFDOC_ENCODE(text)
-
-
-pdfdoc.pdfdocEnc = _pdfdoc_encoded
 
 
 def matrix(canvas: Canvas) -> tuple[float, float, float, float, float, float]:
