@@ -50,5 +50,5 @@ def pdfdoc_encoded(text: Any) -> Any:
 def install() -> None:
     """Put both in place in the modules that write a document's pages."""
     for module in (canvas, pathobject, textobject, pdfdoc, ttfonts, colors):
-        module.fp_str = fp_str  # type: ignore[attr-defined]
+        module.fp_str = fp_str
     pdfdoc.pdfdocEnc = pdfdoc_encoded
