@@ -11,7 +11,7 @@ from typing import Any
 
 from reportlab.lib import colors, rl_accel
 from reportlab.lib.utils import isSeq
-from reportlab.pdfbase import pdfdoc, ttfonts
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen import canvas, pathobject, textobject
 
 NUMBERS_KEPT = 65536  # numbers kept formatted (a pack's pages repeat their positions); then anew
@@ -49,6 +49,6 @@ def pdfdoc_encoded(text: Any) -> Any:
 
 def install() -> None:
     """Put both in place in the modules that write a document's pages."""
-    for module in (canvas, pathobject, textobject, pdfdoc, ttfonts, colors):
+    for module in (canvas, pathobject, textobject, pdfdoc, colors):
         module.fp_str = fp_str
     pdfdoc.pdfdocEnc = pdfdoc_encoded
