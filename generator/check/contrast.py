@@ -15,6 +15,7 @@ measured from their colours.
 
 from __future__ import annotations
 
+import ctypes
 import io
 import math
 import re
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 from PIL import Image
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -59,6 +61,7 @@ COLOUR_REACH = 200  # the characters before a colour operator its three numbers 
 RGB = tuple[float, float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
 Pixels = tuple[int, int, int, int]  # x0, y0, x1, y1 of a render, y down from its top
+WHITE = 0xFFFFFFFF  # the paper under a patch, as pdfium's ARGB
 
 
 @dataclass(frozen=True)
@@ -258,14 +261,26 @@ def _render(
 
 
 def _patch(page: pdfium.PdfPage, box: Pixels, scale: float) -> Image.Image:
-    """The pixels ``box`` of the page rendered at ``scale``: pdfium crops a whole number of
-    pixels (the crop in points times the scale, rounded up), so half a pixel less is asked."""
-    width, height = math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
+    """The pixels ``box`` of the page rendered at ``scale`` (white paper under it): the page
+    drawn at its whole size in pixels (its size in points times the scale, rounded up, as
+    pypdfium2's ``render`` draws it), offset so that only the box lands in the bitmap, through
+    pdfium's own calls: a deck asks for thousands of small patches, and the helper's bitmap
+    object and finalizer cost as much as the drawing."""
     x0, y0, x1, y1 = box
-    left, right, top, bottom = x0, width - x1, y0, height - y1
-    crop = tuple(max(0.0, (n - 0.5) / scale) for n in (left, bottom, right, top))
-    image = page.render(scale=scale, crop=crop).to_pil()  # RGB from pdfium's BGR: a copy
-    return image if image.mode == "RGB" else image.convert("RGB")
+    width, height = x1 - x0, y1 - y0
+    stride = width * 3
+    pixels = (ctypes.c_ubyte * (stride * height))()
+    bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR, pixels, stride)
+    try:
+        pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, WHITE)
+        page_width = math.ceil(page.get_width() * scale)
+        page_height = math.ceil(page.get_height() * scale)
+        pdfium_c.FPDF_RenderPageBitmap(
+            bitmap, page.raw, -x0, -y0, page_width, page_height, 0, pdfium_c.FPDF_ANNOT
+        )
+    finally:
+        pdfium_c.FPDFBitmap_Destroy(bitmap)
+    return Image.frombuffer("RGB", (width, height), bytes(pixels), "raw", "BGR", stride, 1)
 
 
 LINEAR = [linear(v / 255) for v in range(256)]
