@@ -205,3 +205,17 @@ def test_a_family_that_comes_to_mean_another_font_is_drawn_in_that_font():
         names.setdefault(font.name, drawn_in())
         assert drawn_in() == names[font.name], font.name
     assert names["first/Quill.ttf"] != names["second/Quill.ttf"]
+
+
+def test_the_characters_taken_as_drawn_are_all_in_the_stock_face():
+    """Loading takes printable ASCII and Latin-1 as drawn without parsing the stock faces:
+    DejaVu Sans has a glyph for every one of them, and a character beyond them is still
+    looked up (a Devanagari letter is found in the fallback face; one no face has is not)."""
+    from generator.model import fontfiles
+    from generator.svg.fonts import FILES, stock_font
+
+    regular = fontfiles.coverage(stock_font(FILES[("normal", "normal")]))
+    assert {ord(c) for c in fontfiles.LATIN_1} <= regular
+    assert len(fontfiles.LATIN_1) == 95 + 96
+    assert fontfiles.missing_glyphs("Caf\u00e9 \u00bd \u0915") == []
+    assert fontfiles.missing_glyphs("\U0001d11e clef") == ["\U0001d11e"]
