@@ -68,6 +68,19 @@ def test_a_back_that_draws_no_piece_is_rendered_once(tmp_path, monkeypatch):
     assert made == {"face.svg.j2": 5, "back.svg.j2": 1}
 
 
+def test_a_common_backs_key_is_its_boxs_words_not_a_dump(tmp_path, monkeypatch):
+    """A card's box (numbers and its ``svg_attrs`` markup) says all it holds in its repr: the
+    back shared by every card is looked up without dumping its style to JSON for each."""
+    from generator.art import templates
+
+    dumps: list[object] = []
+    real = templates.json.dumps
+    monkeypatch.setattr(templates.json, "dumps", lambda *a, **k: dumps.append(a) or real(*a, **k))
+    made = _renders(_game(tmp_path / "g", "plain"), monkeypatch)
+    assert made == {"face.svg.j2": 5, "back.svg.j2": 1}
+    assert dumps == []
+
+
 @pytest.mark.parametrize("back", ["piece", "fits", "includes"])
 def test_a_back_that_may_draw_the_piece_is_rendered_for_each(tmp_path, monkeypatch, back):
     made = _renders(_game(tmp_path / "g", back), monkeypatch)

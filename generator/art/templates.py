@@ -143,7 +143,7 @@ def _stamp(filename: str) -> int | None:
         return None
 
 
-_PLAIN = frozenset({int, float, str, bool})  # a box's values whose repr says all of them
+_PLAIN = frozenset({int, float, str, bool, Markup})  # a box's values whose repr says all of them
 
 
 class TemplateRenderer:
