@@ -337,15 +337,16 @@ def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_non
 ):
     """A deck in the stock fonts builds without importing fontTools (a game's own fonts are
     converted with it), svgwrite (boards are drawn with it), uniseg (a catalog written
-    back is wrapped with its line-break tables) or the plan steps of kinds it has none of:
-    each costs every command a hundredth of a second or more."""
+    back is wrapped with its line-break tables), the plan steps of kinds it has none of or
+    multiprocessing (one game is planned in this process): each costs every command a
+    hundredth of a second or more."""
     components = make_deck_game(cards={"a": 2, "b": 1})
     code = (
         "import sys\nfrom generator.cli import main\nsys.argv = ['pnp', 'build', "
         f"'--components', {str(components)!r}, '--out', {str(tmp_path / 'out')!r}]\n"
         "try:\n    main()\nexcept SystemExit as exit:\n"
         "    print(exit.code, sorted({m.split('.')[0] for m in sys.modules} & "
-        "{'fontTools', 'svgwrite', 'uniseg', 'reportlab'}), "
+        "{'fontTools', 'svgwrite', 'uniseg', 'multiprocessing', 'reportlab'}), "
         "sorted(m for m in sys.modules if m.startswith('generator.plan.steps.')))\n"
     )
     run = subprocess.run(

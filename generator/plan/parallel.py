@@ -11,18 +11,18 @@ or with one item or one core (``PNP_JOBS=1``), the work runs in this process.
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from generator.errors import WorkerLost
 from generator.output import atomic
+
+if TYPE_CHECKING:  # the pool's modules are loaded when a map first forks (~20 ms of imports)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 T = TypeVar("T")
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
@@ -169,6 +169,10 @@ def map_forked(
     workers = min(len(items), cores())
     if workers < 2 or not can_fork():
         return _in_turn(job, items, abandon, finished)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     order = sorted(range(len(items)), key=lambda i: -weight(items[i]) if weight else i)
     mine = order[:1] if here else []
     PROCESS.work.append((job, items))
