@@ -358,6 +358,34 @@ def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_non
     ), run.stdout
 
 
+def test_pydantic_looks_for_no_plugins_and_loads_no_package_metadata_to_look(make_deck_game):
+    """model/__init__.py stands in for pydantic's plugin loader (it would import
+    ``importlib.metadata`` to find none): pydantic still takes its plugins from that loader, a
+    deck's specs validate with the stand-in, and it finds what pydantic's own loader finds
+    with plugins turned off."""
+    import inspect
+
+    from pydantic.plugin import _schema_validator
+
+    source = inspect.getsource(_schema_validator.create_schema_validator)
+    assert "from ._loader import get_plugins" in source
+    components = make_deck_game(cards={"a": 2})
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom generator.errors import ErrorList\n"
+        "from generator.model.loader import load_game\n"
+        f"game = load_game(Path({str(components / 'synth')!r}), ErrorList())\n"
+        "from pydantic.plugin._loader import get_plugins\n"
+        "print(game is not None, 'importlib.metadata' in sys.modules, list(get_plugins()))\n"
+    )
+    own = "from pydantic.plugin._loader import get_plugins\nprint(list(get_plugins()))\n"
+    runs = [
+        subprocess.run([sys.executable, "-c", text], cwd=REPO, capture_output=True, text=True,
+                       timeout=PATIENCE, env={**os.environ, **env})
+        for text, env in ((code, {}), (own, {"PYDANTIC_DISABLE_PLUGINS": "__all__"}))
+    ]  # fmt: skip
+    assert [run.stdout.strip() for run in runs] == ["True False []", "[]"], runs
+
+
 def _authored_pack(make_deck_game, pnp, out: Path, game_note: str) -> list[str]:
     """A deck game whose game.yaml and deck say what was authored; its pages' text."""
     components = make_deck_game(cards={"alpha-one": 2, "beta-two": 1})
