@@ -245,6 +245,48 @@ def test_the_pixels_behind_a_text_are_those_of_the_whole_page_rendered():
     assert differing < len(boxes)  # most patches are the very same pixels
 
 
+def test_a_plain_ground_written_by_the_check_prints_as_reportlab_draws_it():
+    """A ground of paths, colours, transforms and opacities is written to the check's PDF
+    without reportlab: every box of it reads the very pixels reportlab's PDF of it gives; a
+    ground with a gradient is left to reportlab."""
+    import random
+
+    from lxml import etree
+
+    from generator.check import contrast, groundpdf
+    from generator.svg.compiler import compile_svg
+    from generator.svg.safexml import SAFE_PARSER
+
+    svg = b"""<svg xmlns="http://www.w3.org/2000/svg" width="180" height="252">
+      <rect width="180" height="252" fill="#b28134"/>
+      <rect x="4" y="4" width="172" height="244" rx="6" fill="#fbf6ee" stroke="#333"
+            stroke-width="1.5"/>
+      <g transform="translate(30 40) rotate(20) scale(1.5)">
+        <circle cx="20" cy="20" r="14" fill="#c0392b" fill-opacity="0.6"/>
+        <path d="M0 40 L20 10 L40 40 Z" fill="#27ae60" stroke="#2980b9" stroke-opacity="0.5"/>
+      </g>
+      <ellipse cx="120" cy="200" rx="40" ry="20" fill="none" stroke="#203040" stroke-width="4"/>
+    </svg>"""
+    gradient = b"""<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">
+      <defs><linearGradient id="g"><stop offset="0" stop-color="#000"/>
+      <stop offset="1" stop-color="#fff"/></linearGradient></defs>
+      <rect width="40" height="40" fill="url(#g)"/></svg>"""
+    ground = [compile_svg(etree.fromstring(svg, SAFE_PARSER))]
+    assert groundpdf.plain(ground)
+    assert not groundpdf.plain([compile_svg(etree.fromstring(gradient, SAFE_PARSER))])
+    pick = random.Random(11)
+    boxes = {(0, 0, 180, 252), (170, 240, 180, 252)}
+    for _ in range(40):
+        x, y = pick.randrange(180), pick.randrange(252)
+        boxes.add((x, y, min(180, x + pick.randint(1, 80)), min(252, y + pick.randint(1, 30))))
+    pages = [("ground", boxes)]
+    ours = contrast._patches(groundpdf.document([ground]), pages, contrast.DPI)
+    theirs = contrast._patches(contrast._drawn_by_reportlab([ground]), pages, contrast.DPI)
+    assert {key: image.tobytes() for key, image in ours.items()} == {
+        key: image.tobytes() for key, image in theirs.items()
+    }
+
+
 def test_a_colour_is_read_from_a_long_literal_as_the_whole_literal_says():
     """The last fill and stroke colour of a literal, read near its last operator, are those
     the pattern finds through the whole literal (a path of thousands of numbers between)."""

@@ -35,6 +35,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.inks import linear, relative_luminance
 from generator.art.layers import Layered
+from generator.check import groundpdf
 from generator.check.printed import PrintedText, Tally
 from generator.layout.inksaver import outlined
 from generator.layout.pack import ComponentPlan, Pack
@@ -236,23 +237,43 @@ def _render(
     grounds: dict[object, tuple[list[Drawer], set[Pixels]]], dpi: float
 ) -> dict[tuple[object, Pixels], Image.Image]:
     """Each ground (its drawings one above the other) on a page of its own, rendered at
-    each of its boxes of pixels alone: the same pixels as the whole page's."""
-    if not grounds:
-        return {}
+    each of its boxes of pixels alone: the same pixels as the whole page's. Plain grounds
+    are written by ``groundpdf``, the rest by reportlab."""
+    plain: list[object] = []
+    rest: list[object] = []
+    for key, (drawings, _) in grounds.items():
+        (plain if groundpdf.plain(drawings) else rest).append(key)
+    patches: dict[tuple[object, Pixels], Image.Image] = {}
+    for keys, write in ((plain, groundpdf.document), (rest, _drawn_by_reportlab)):
+        if keys:
+            data = write([grounds[key][0] for key in keys])
+            patches.update(_patches(data, [(key, grounds[key][1]) for key in keys], dpi))
+    return patches
+
+
+def _drawn_by_reportlab(grounds: Sequence[Sequence[Drawer]]) -> bytes:
+    """A PDF of grounds, one a page, drawn on a reportlab canvas."""
     register_fonts()
     buffer = io.BytesIO()
     with rl.binary_streams():  # a PDF read once, in memory: neither packed nor encoded
         canvas = Canvas(buffer, invariant=1, pageCompression=0)
-        for drawings, _ in grounds.values():
+        for drawings in grounds:
             canvas.setPageSize((drawings[0].width, drawings[0].height))
             for drawing in drawings:
                 drawing.draw(canvas)
             canvas.showPage()
         canvas.save()
+    return buffer.getvalue()
+
+
+def _patches(
+    data: bytes, pages: list[tuple[object, set[Pixels]]], dpi: float
+) -> dict[tuple[object, Pixels], Image.Image]:
+    """The boxes of pixels of each page of the PDF ``data``, by its ground's key."""
     patches = {}
-    document = pdfium.PdfDocument(buffer.getvalue())
+    document = pdfium.PdfDocument(data)
     try:
-        for page, (key, (_, boxes)) in zip(document, grounds.items(), strict=True):
+        for page, (key, boxes) in zip(document, pages, strict=True):
             for box in boxes:
                 patches[key, box] = _patch(page, box, dpi / 72)
     finally:
