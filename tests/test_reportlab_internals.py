@@ -10,6 +10,7 @@ import io
 import random
 import re
 import tomllib
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +186,7 @@ def _outcome(function: Any, *args: Any) -> object:
     """What ``function`` returns, or the kind of error it raises."""
     try:
         return function(*args)
-    except (UnicodeError, TypeError, ValueError) as error:
+    except (UnicodeError, TypeError, ValueError, ArithmeticError) as error:
         return type(error)
 
 
@@ -208,3 +209,5 @@ def test_numbers_are_formatted_as_reportlabs_fp_str_formats_them():
             assert rlfast.fp_str(number) == rlfast._REPORTLAB_FP_STR(number), repr(number)
         assert rlfast.fp_str(*numbers[:6]) == rlfast._REPORTLAB_FP_STR(*numbers[:6])
         assert rlfast.fp_str(numbers[6:12]) == rlfast._REPORTLAB_FP_STR(numbers[6:12])
+    signalling = Decimal("sNaN")  # a number that cannot be a key, as reportlab takes it
+    assert _outcome(rlfast.fp_str, signalling) == _outcome(rlfast._REPORTLAB_FP_STR, signalling)

@@ -29,7 +29,11 @@ def fp_str(*numbers: Any) -> str:
         numbers = numbers[0]
     out = []
     for number in numbers:
-        text = _FORMATTED.get(number)
+        try:
+            text = _FORMATTED.get(number)
+        except TypeError:  # a value that cannot be a key: formatted as reportlab would
+            out.append(_REPORTLAB_FP_STR(number))
+            continue
         if text is None:
             if len(_FORMATTED) >= NUMBERS_KEPT:
                 _FORMATTED.clear()
