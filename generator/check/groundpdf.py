@@ -24,6 +24,7 @@ def plain(drawings: Sequence[Drawer]) -> bool:
 
 
 def _plain(ops: Ops) -> bool:
+    """Whether one drawing's operations need no resources (``plain``)."""
     for op in ops:
         if op.__class__ is str:
             if "/" in op or not op.isascii():
