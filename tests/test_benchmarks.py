@@ -113,3 +113,12 @@ def test_bench_all_puts_each_goal_beside_its_figure():
     figure = float(row[0].split()[-3])
     assert figure > 0 and row[0].endswith("yes" if figure < 0.2 else "NO"), row
     assert result.returncode == (0 if figure < 0.2 else 1)
+
+
+def test_profile_cpu_gives_each_stages_share_of_the_build():
+    figures = run("profile_cpu.py", "--cards", "20", "--runs", "1")
+    assert figures["cards"] == "20" and figures["runs"] == "1" and int(figures["samples"]) > 50
+    share = {stage: float(figures[stage]) for stage in ("imports", "plan", "compile", "checks")}
+    share |= {stage: float(figures[stage]) for stage in ("contrast", "write", "readback", "load")}
+    assert all(0 < value < 100 for value in share.values()), share
+    assert share["plan"] >= share["compile"] and share["checks"] >= share["contrast"], share
