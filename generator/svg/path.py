@@ -42,8 +42,11 @@ SHAPES_KEPT = 2048  # outlines of each kind kept by their numbers: decks repeat 
 
 
 def fmt(*values: float) -> str:
-    """Numbers for a content stream: four decimals at most, no trailing zeros."""
-    return " ".join([f"{v:.4f}".rstrip("0").rstrip(".") for v in values])
+    """Numbers for a content stream: four decimals at most, no trailing zeros, and zero as
+    0 whatever its sign (-0.0 equals 0.0, so outlines kept by their numbers must print them
+    alike: a pack's bytes may not depend on which of the two was drawn first)."""
+    texts = [f"{v:.4f}".rstrip("0").rstrip(".") for v in values]
+    return " ".join(["0" if text == "-0" else text for text in texts])
 
 
 # --- path data -------------------------------------------------------------------------------
