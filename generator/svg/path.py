@@ -350,9 +350,20 @@ def _flat(points: list[tuple[float, float]]) -> bool:
 # --- basic shapes ----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=SHAPES_KEPT)
+def _canonical(numbers: tuple[float, ...]) -> tuple[float, ...]:
+    """Numbers as the key an outline is kept by: floats, zero unsigned (-0.0 equals 0.0 and
+    would find the other's outline, so a pack's bytes would hang on which came first)."""
+    return tuple([n + 0.0 for n in numbers])
+
+
 def rect_geometry(x: float, y: float, w: float, h: float, rx: float, ry: float) -> Geometry:
     """A rectangle, its corners rounded by rx, ry (already clamped to half the sides)."""
+    return _rect(*_canonical((x, y, w, h, rx, ry)))
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _rect(x: float, y: float, w: float, h: float, rx: float, ry: float) -> Geometry:
+    """``rect_geometry``, kept by its numbers."""
     box = (x, y, x + w, y + h)
     if rx <= 0 or ry <= 0:
         return Geometry(f"{fmt(x, y, w, h)} re", box, True)
@@ -368,9 +379,14 @@ def rect_geometry(x: float, y: float, w: float, h: float, rx: float, ry: float) 
     return Geometry(pdf, box, True)
 
 
-@lru_cache(maxsize=SHAPES_KEPT)
 def ellipse_geometry(cx: float, cy: float, rx: float, ry: float) -> Geometry:
     """Four quarters from the rightmost point, towards +y (SVG's direction)."""
+    return _ellipse(*_canonical((cx, cy, rx, ry)))
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _ellipse(cx: float, cy: float, rx: float, ry: float) -> Geometry:
+    """``ellipse_geometry``, kept by its numbers."""
     kx, ky = rx * KAPPA, ry * KAPPA
     pdf = (
         f"{fmt(cx + rx, cy)} m "
@@ -382,10 +398,15 @@ def ellipse_geometry(cx: float, cy: float, rx: float, ry: float) -> Geometry:
     return Geometry(pdf, (cx - rx, cy - ry, cx + rx, cy + ry), True)
 
 
-@lru_cache(maxsize=SHAPES_KEPT)
 def polyline_geometry(points: tuple[float, ...], closed: bool) -> Geometry:
     """A polyline or polygon through the pairs of ``points`` (an odd last number is
     dropped, as SVG says)."""
+    return _polyline(_canonical(points), closed)
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _polyline(points: tuple[float, ...], closed: bool) -> Geometry:
+    """``polyline_geometry``, kept by its numbers."""
     count = len(points) // 2
     if count < 2:
         return EMPTY
