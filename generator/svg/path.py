@@ -43,8 +43,8 @@ SHAPES_KEPT = 2048  # outlines of each kind kept by their numbers: decks repeat 
 
 def fmt(*values: float) -> str:
     """Numbers for a content stream: four decimals at most, no trailing zeros, and zero as
-    0 whatever its sign (-0.0 equals 0.0, so outlines kept by their numbers must print them
-    alike: a pack's bytes may not depend on which of the two was drawn first)."""
+    0 however it was reached (-0.0, or a small negative rounded away), one spelling of one
+    number. (Outlines are kept by unsigned numbers, ``_canonical``, for the same bytes.)"""
     texts = [f"{v:.4f}".rstrip("0").rstrip(".") for v in values]
     return " ".join(["0" if text == "-0" else text for text in texts])
 
