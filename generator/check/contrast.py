@@ -35,7 +35,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.art.inks import linear, relative_luminance
 from generator.art.layers import Layered
-from generator.check import groundpdf
+from generator.check import groundpdf, scenes
 from generator.check.printed import PrintedText, Tally
 from generator.layout.inksaver import outlined
 from generator.layout.pack import ComponentPlan, Pack
@@ -238,16 +238,26 @@ def _render(
 ) -> dict[tuple[object, Pixels], Image.Image]:
     """Each ground (its drawings one above the other) on a page of its own, rendered at
     each of its boxes of pixels alone: the same pixels as the whole page's. Plain grounds
-    are written by ``groundpdf``, the rest by reportlab."""
-    plain: list[object] = []
-    rest: list[object] = []
-    for key, (drawings, _) in grounds.items():
-        (plain if groundpdf.plain(drawings) else rest).append(key)
+    are written by ``groundpdf``, the rest by reportlab; of the patches of plain grounds
+    with one scene (``scenes``), one is rendered for all."""
+    plain: dict[object, set[Pixels]] = {}
+    rest: dict[object, set[Pixels]] = {}
+    same: dict[tuple[object, Pixels], tuple[object, Pixels]] = {}  # patch -> one rendered
+    seen: dict[tuple, tuple[object, Pixels]] = {}  # scene -> its patch rendered
+    for key, (drawings, boxes) in grounds.items():
+        if not groundpdf.plain(drawings):
+            rest[key] = boxes
+            continue
+        for box, first in scenes.firsts(key, drawings, boxes, dpi, seen).items():
+            plain.setdefault(first[0], set()).add(first[1])
+            same[key, box] = first
     patches: dict[tuple[object, Pixels], Image.Image] = {}
-    for keys, write in ((plain, groundpdf.document), (rest, _drawn_by_reportlab)):
-        if keys:
-            data = write([grounds[key][0] for key in keys])
-            patches.update(_patches(data, [(key, grounds[key][1]) for key in keys], dpi))
+    for wanted, write in ((plain, groundpdf.document), (rest, _drawn_by_reportlab)):
+        if wanted:
+            data = write([grounds[key][0] for key in wanted])
+            patches.update(_patches(data, list(wanted.items()), dpi))
+    for patch, first in same.items():
+        patches[patch] = patches[first]
     return patches
 
 
