@@ -45,7 +45,8 @@ def _shape(pick: random.Random) -> str:
         ]
     )
     if pick.random() < 0.25:
-        turn = f"rotate({pick.uniform(-40, 40):.1f} {x:.1f} {y:.1f}) scale({pick.uniform(0.7, 1.3):.2f})"
+        angle, scale = pick.uniform(-40, 40), pick.uniform(0.7, 1.3)
+        turn = f"rotate({angle:.1f} {x:.1f} {y:.1f}) scale({scale:.2f})"
         shape = f'<g transform="{turn}">{shape}</g>'
     return shape
 
@@ -118,8 +119,14 @@ def test_a_patch_under_an_opaque_panel_has_one_scene_whatever_lies_outside_it():
 def test_only_convex_outlines_cover_and_unknown_operators_give_no_scene():
     """A rounded rectangle and a circle are convex; an L, a five-pointed star (turning twice)
     and two rectangles in one path are not; a clip or a text in a literal is not followed."""
-    rounded = "6 3 m 57.5 3 l 59.2 3 60.5 4.3 60.5 6 c 60.5 82.9 l 60.5 84.6 59.2 85.9 57.5 85.9 c 6 85.9 l 4.3 85.9 3 84.6 3 82.9 c 3 6 l 3 4.3 4.3 3 6 3 c h f"
-    circle = "10 0 m 10 5.5 5.5 10 0 10 c -5.5 10 -10 5.5 -10 0 c -10 -5.5 -5.5 -10 0 -10 c 5.5 -10 10 -5.5 10 0 c h f"
+    rounded = (
+        "6 3 m 57.5 3 l 59.2 3 60.5 4.3 60.5 6 c 60.5 82.9 l 60.5 84.6 59.2 85.9 57.5 85.9 c "
+        "6 85.9 l 4.3 85.9 3 84.6 3 82.9 c 3 6 l 3 4.3 4.3 3 6 3 c h f"
+    )
+    circle = (
+        "10 0 m 10 5.5 5.5 10 0 10 c -5.5 10 -10 5.5 -10 0 c -10 -5.5 -5.5 -10 0 -10 c "
+        "5.5 -10 10 -5.5 10 0 c h f"
+    )
     ell = "0 0 m 10 0 l 10 4 l 4 4 l 4 10 l 0 10 l h f"
     star = "0 10 m 6 -8 l -9.5 3 l 9.5 3 l -6 -8 l h f"
     two = "0 0 5 5 re 10 10 5 5 re f"
