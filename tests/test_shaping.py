@@ -488,3 +488,14 @@ def test_digits_and_a_bracket_of_a_right_to_left_line_are_set_right_to_left(tmp_
     (rtl_digit, rtl_bracket), (ltr_digit, ltr_bracket) = by_line
     assert boxes[rtl_bracket][0] > boxes[rtl_digit][2]  # right to left: "8)" as drawn
     assert boxes[ltr_bracket][2] < boxes[ltr_digit][0]  # left to right: "(8" as typed
+
+
+def test_paragraph_markup_is_escaped_as_the_xml_library_escapes_it():
+    """The contents page and the reference sheets escape their words as xml.sax.saxutils
+    does (``&``, ``<``, ``>``; quotes kept), without importing what that module imports."""
+    from xml.sax.saxutils import escape as xml_escape
+
+    from generator.layout.shapedflow import escape
+
+    for text in ["Fish & Chips", "<b>not bold</b>", "a > b < c", "\"quoted\" 'too'", "&amp;", ""]:
+        assert escape(text) == xml_escape(text)

@@ -8,9 +8,9 @@ HarfBuzz shapes it (``svg.canvas.draw_run``). Any other text keeps reportlab's p
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
-from xml.sax.saxutils import escape
 
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.geomutils import normalizeTRBL
@@ -30,6 +30,13 @@ Icon = Callable[[str], Drawing]
 WORD_BREAK = re.compile(r"[^\S\u00a0\u2060]+|\u200b")  # where lines break: no no-break space
 MARKUP = re.compile(r"\*\*|(?<!\*)\*(?!\*)")
 ICON_CODE = re.compile(r":[a-z0-9][a-z0-9-]*:")
+
+
+def escape(text: str) -> str:
+    """Text as paragraph markup: ``&``, ``<`` and ``>`` as entities, as xml.sax.saxutils'
+    ``escape`` writes them, without the urllib.request, http.client and ssl that module
+    imports (~13 ms of every build)."""
+    return html.escape(text, quote=False)
 
 
 def wide_words(

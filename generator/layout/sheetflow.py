@@ -16,7 +16,6 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -37,7 +36,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.art.richtext import Overflow
 from generator.art.store import Drawing
-from generator.layout.shapedflow import ICON_DROP, ShapedParagraph, draw_icon, wide_words
+from generator.layout.shapedflow import ICON_DROP, ShapedParagraph, draw_icon, escape, wide_words
 from generator.model.kinds.sheet import SheetBlock, SheetSpec, SheetTable
 from generator.model.yamlsource import Path_
 from generator.svg import canvas as rl

@@ -4,7 +4,6 @@ calibration square and the printing instructions."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
@@ -15,7 +14,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from generator.art.richtext import Overflow
 from generator.layout.pack import ComponentPlan, Pack
-from generator.layout.shapedflow import WORD_BREAK, paragraph, wide_words
+from generator.layout.shapedflow import WORD_BREAK, escape, paragraph, wide_words
 from generator.layout.sheets import BoardMap
 from generator.model.designs import Design
 from generator.model.sizes import sheet_geometry

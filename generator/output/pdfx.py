@@ -22,11 +22,11 @@ from __future__ import annotations
 import hashlib
 import zlib
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.layout.shapedflow import escape
 from generator.output.colour import PRESS, press_profile
 
 
