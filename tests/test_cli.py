@@ -332,14 +332,39 @@ def test_a_build_with_nothing_to_do_does_not_load_the_engine(bundled_build):
     assert run.stdout.strip().splitlines()[-1] == "0 []", run.stdout
 
 
+def test_a_command_collects_cycles_less_often_and_not_at_exit(make_deck_game, tmp_path):
+    """A command raises the collector's young threshold to ``GC_YOUNG`` (its passes over the
+    engine's long-lived objects cost a build a tenth of its CPU) and freezes every object as
+    the process ends, so the collections at exit have none to walk: an exit handler
+    registered before the command runs after its own and finds them frozen."""
+    components = make_deck_game(cards={"a": 2})
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 1000))\n"
+        "from generator.cli import GC_YOUNG, main\n"
+        "print('before', gc.get_threshold()[0])\n"
+        "sys.argv = ['pnp', '-q', 'build', "
+        f"'--components', {str(components)!r}, '--out', {str(tmp_path / 'out')!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n"
+        "    print('after', exit.code, gc.get_threshold()[0] == GC_YOUNG, gc.get_freeze_count())\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=PATIENCE
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["before", "700", "after", "0", "True", "0", "frozen", "True"]
+    assert (tmp_path / "out").is_dir()
+
+
 def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_none_of(
     make_deck_game, tmp_path
 ):
     """A deck in the stock fonts builds without importing fontTools (a game's own fonts are
     converted with it), svgwrite (boards are drawn with it), uniseg (a catalog written
     back is wrapped with its line-break tables), the plan steps of kinds it has none of or
-    multiprocessing (one game is planned in this process): each costs every command a
-    hundredth of a second or more."""
+    multiprocessing (one game is planned in this process), nor urllib.request (with
+    http.client, email and ssl: xml.sax.saxutils imports it, for an ``escape`` the contents
+    page needs): each costs every command a hundredth of a second or more."""
     components = make_deck_game(cards={"a": 2, "b": 1})
     code = (
         "import sys\nfrom generator.cli import main\nsys.argv = ['pnp', 'build', "
@@ -347,6 +372,7 @@ def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_non
         "try:\n    main()\nexcept SystemExit as exit:\n"
         "    print(exit.code, sorted({m.split('.')[0] for m in sys.modules} & "
         "{'fontTools', 'svgwrite', 'uniseg', 'multiprocessing', 'reportlab'}), "
+        "'urllib.request' in sys.modules, "
         "sorted(m for m in sys.modules if m.startswith('generator.plan.steps.')))\n"
     )
     run = subprocess.run(
@@ -354,7 +380,7 @@ def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_non
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == (
-        "0 ['reportlab'] ['generator.plan.steps.deck']"
+        "0 ['reportlab'] False ['generator.plan.steps.deck']"
     ), run.stdout
 
 
