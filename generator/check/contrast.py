@@ -5,8 +5,9 @@ it (relative luminance, (L1 + 0.05) / (L2 + 0.05)): at least 4.5:1 for text unde
 The text comes from the compiled art: each text operation's colour (the fill in force, its
 alpha), font, size and box through every transform above it. What lies behind it comes from
 the art as printed: each piece of art is drawn without its text into a PDF (once for the
-pieces whose art differs only in its words), rendered by pdfium at ``DPI`` where its texts lie,
-and the pixels under each text's box are read, so backgrounds of images, gradients and bands
+pieces whose art differs only in its words), rendered by pdfium at ``DPI`` where its texts lie
+(once for the texts with the same scene behind them, ``scenes``), and the pixels under each
+text's box are read, so backgrounds of images, gradients and bands
 count as they print (in ink-saver mode, the lightened art). A text passes
 when all but ``SHARE`` of the pixels behind it reach the ratio. Punctuation alone (an
 ornamental quotation mark) is decoration and not measured. Reference sheets' headings are
