@@ -128,13 +128,13 @@ def _folded(box: Box, at: float, axis: str) -> Box:
 
 
 def _lands_on(box: Box, pieces: list[tuple[Piece, Box]], owner: Piece | None) -> list[Piece]:
-    """The pieces (trim boxes) ``box`` overlaps, other than ``owner``."""
+    """The pieces (trim boxes) ``box`` overlaps, other than ``owner`` (compared only where
+    the boxes overlap: a piece's equality compares all its fields)."""
     x, y, w, h = box
     found = []
     for piece, (px, py, pw, ph) in pieces:
-        if piece == owner:
-            continue
-        if min(x + w, px + pw) - max(x, px) > TOL and min(y + h, py + ph) - max(y, py) > TOL:
+        across = min(x + w, px + pw) - max(x, px) > TOL
+        if across and min(y + h, py + ph) - max(y, py) > TOL and piece != owner:
             found.append(piece)
     return found
 
