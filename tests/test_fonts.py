@@ -64,6 +64,24 @@ def test_every_form_of_font_prints_embedded_with_the_text_in_it(tmp_path, pnp, f
     assert all(ext not in ("n/a", "") for ext in fonts.values()), fonts  # all embedded
 
 
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_a_converted_font_is_the_same_bytes_whenever_it_is_converted(monkeypatch, form):
+    """fontTools stamps a font it saves with the time (its head table's ``modified``): a
+    converted font, and the pack that embeds it, came out different on every build. The
+    conversion keeps the file's own date, so two conversions a year apart are the same."""
+    from fontTools.ttLib.tables import _h_e_a_d
+
+    from generator.model.fontforms import as_truetype
+
+    data = FORMS[form]()
+    face = "Quill Regular" if form == "ttc" else None
+    converted = []
+    for now in (3_000_000_000, 3_031_536_000):  # seconds since 1904, a year apart
+        monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda now=now: now)
+        converted.append(as_truetype(data, face))
+    assert converted[0] == converted[1]
+
+
 BROKEN = {
     "missing": (b"", "fonts/Gone.ttf", "", "'fonts/Gone.ttf' not found"),
     "not a font": (

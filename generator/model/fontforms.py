@@ -99,11 +99,13 @@ def _licence(data: bytes) -> None:
 
 
 def _opened(data: bytes, face: str | None) -> OpenTypeFont:
-    """The font in ``data`` parsed by fontTools (a collection's face picked by name)."""
+    """The font in ``data`` parsed by fontTools (a collection's face picked by name), kept
+    with its own date: fontTools stamps a font it saves with the time, and a pack that
+    embeds it would differ on every build."""
     try:
         if data[:4] == b"ttcf":
-            return _face_of(TTCollection(io.BytesIO(data)), face)
-        font = OpenTypeFont(io.BytesIO(data))
+            return _face_of(TTCollection(io.BytesIO(data), recalcTimestamp=False), face)
+        font = OpenTypeFont(io.BytesIO(data), recalcTimestamp=False)
     except FontFileError:
         raise
     except (TTLibError, ImportError) as exc:
