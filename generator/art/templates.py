@@ -27,7 +27,7 @@ from generator.art.sandbox import Budget, LimitedEnvironment
 from generator.art.shapes import Shape
 from generator.errors import SpecError, display_path
 from generator.model.designs import Design
-from generator.model.game import merged_style
+from generator.model.game import merged_style, style_base
 from generator.model.gamefolders import did_you_mean
 from generator.model.loader import Game
 from generator.paths import PathRefused, check, read_text, relative_problem
@@ -171,6 +171,7 @@ class TemplateRenderer:
         self._callers: dict[str, jinja2.Template] = {}
         self._shared: dict[str, str] = {}  # a render that draws no piece's fields, by its key
         self._shareable_templates: dict[str, bool] = {}
+        self._style_bases: dict[str, dict[str, Any]] = {}  # by component: its pieces' start
         self.env.globals["asset"] = lambda name: resolve_asset(game.root, name)
 
     def render_design(
@@ -194,7 +195,7 @@ class TemplateRenderer:
             "component": {"id": design.component.id, "title": spec.title},
             "deck": {"id": design.component.id, "title": spec.title},
             "game": {"title": self.game.spec.title, "players": self.game.spec.players},
-            "style": merged_style(self.game.spec.style, spec.style, own),
+            "style": self._style(design, own),
             "box": box,
             "side": side,
             **(extra or {}),
@@ -224,7 +225,7 @@ class TemplateRenderer:
             # the style is then the component's own: the key needs no dump of it
             return repr((template, design.component.id, side, sorted(box.items())))
         spec = design.component.spec
-        style = merged_style(self.game.spec.style, spec.style, own)
+        style = self._style(design, own)
         try:
             return json.dumps(
                 [template, design.component.id, spec.title, box, side, extra, style],
@@ -233,6 +234,16 @@ class TemplateRenderer:
             )
         except (TypeError, ValueError):  # a value the key cannot say all of: render it
             return None
+
+    def _style(self, design: Design, own: dict[str, Any]) -> dict[str, Any]:
+        """The style ``design`` is drawn in: its component's, made once a build (two model
+        dumps a piece before), with the piece's ``own`` values."""
+        component = design.component
+        base = self._style_bases.get(component.id)
+        if base is None:
+            base = style_base(self.game.spec.style, component.spec.style)
+            self._style_bases[component.id] = base
+        return merged_style(self.game.spec.style, component.spec.style, own, base)
 
     def _shareable(self, template: str) -> bool:
         """Whether ``template`` reads no piece's fields, calls no function that records an

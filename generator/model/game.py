@@ -243,13 +243,23 @@ class GameSpec(StrictModel):
         return text
 
 
+def style_base(game: Style, component: Style) -> dict[str, Any]:
+    """The defaults, then what the game sets, then what the component sets: the style each
+    piece of the component starts from (``merged_style``)."""
+    return {**game.model_dump(), **component.model_dump(exclude_unset=True)}
+
+
 def merged_style(
-    game: Style, component: Style, own: dict[str, Any] | None = None
+    game: Style,
+    component: Style,
+    own: dict[str, Any] | None = None,
+    base: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The style a stock template gets: the defaults, then what the game sets, then what the
-    component sets, then the piece's ``own`` fields of a style key's name; a key mapped by a
-    field takes the value the piece's field picks (or the map's default, or the default)."""
-    merged = {**game.model_dump(), **component.model_dump(exclude_unset=True)}
+    """The style a stock template gets: ``style_base`` (or ``base``, made by it once for a
+    component's pieces), then the piece's ``own`` fields of a style key's name; a key mapped
+    by a field takes the value the piece's field picks (or the map's default, or the
+    default)."""
+    merged = dict(base) if base is not None else style_base(game, component)
     own = own or {}
     for key, value in merged.items():
         if key in PER_PIECE and key in own and own[key] not in (None, ""):
