@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pdfplumber
@@ -265,6 +267,27 @@ def test_the_same_input_builds_the_same_bytes(pnp, tmp_path):
         for name in (f"{game}.pdf", "manifest.json"):
             first = (outputs[0] / game / name).read_bytes()
             assert first == (outputs[1] / game / name).read_bytes(), (game, name)
+
+
+def test_a_game_in_a_web_font_builds_the_same_bytes(tmp_path):
+    """The Lanterns example prints in a WOFF2 font of its own, converted at every build:
+    two builds a day apart (each a process of its own, its clock set) give identical PDFs;
+    fontTools once stamped the converted font with the time, so each build embedded
+    another font."""
+    packs = []
+    for run, now in (("one", 3_000_000_000), ("two", 3_000_086_400)):
+        code = (
+            "import sys\nfrom fontTools.ttLib.tables import _h_e_a_d\n"
+            f"_h_e_a_d.timestampNow = lambda: {now}\n"
+            "from generator.cli import main\n"
+            f"sys.argv = ['pnp', '-q', 'build', 'lanterns', '--components', "
+            f"{str(REPO / 'docs' / 'examples')!r}, '--out', {str(tmp_path / run)!r}]\n"
+            "main()\n"
+        )
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True)
+        assert done.returncode == 0, done.stderr
+        packs.append((tmp_path / run / "lanterns" / "lanterns.pdf").read_bytes())
+    assert packs[0] == packs[1]
 
 
 @pytest.mark.parametrize("game", GAMES)
