@@ -211,3 +211,49 @@ def test_numbers_are_formatted_as_reportlabs_fp_str_formats_them():
         assert rlfast.fp_str(numbers[6:12]) == rlfast._REPORTLAB_FP_STR(numbers[6:12])
     signalling = Decimal("sNaN")  # a number that cannot be a key, as reportlab takes it
     assert _outcome(rlfast.fp_str, signalling) == _outcome(rlfast._REPORTLAB_FP_STR, signalling)
+
+
+def test_paragraphs_url_pattern_is_compiled_when_first_used_and_matches_as_compiled():
+    """The engine's layout stage puts a stand-in for reportlab's paragraph URL pattern in re's
+    cache before platypus is imported: in a fresh process the paragraph module gets the
+    stand-in (so ``PARAGRAPH_URI`` is reportlab's pattern and flags, to the character), not
+    yet compiled; once used it matches, and splits a URL across lines, as the pattern
+    compiled there and then does; a word without ``://`` (reportlab asks of every word too
+    long for its line) is answered without compiling it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import generator.output.inventory\n"
+        "from reportlab.platypus import paragraph\n"
+        "print(paragraph._uri_split_pairs('Spielanleitung'), type(paragraph.uri_pat).__name__)\n"
+        "print(paragraph.uri_pat.compiled is None)\n"
+        "print(list(paragraph._uri_split_pairs('https://example.com/a/b/c')))\n"
+        "print(type(paragraph.uri_pat.compiled).__name__)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[:2] == ["None DeferredPattern", "True"] and lines[3] == "Pattern", lines
+    from reportlab.platypus import paragraph
+
+    assert lines[2] == str(list(paragraph._uri_split_pairs("https://example.com/a/b/c")))
+    from generator.svg.rlfast import PARAGRAPH_URI, DeferredPattern
+
+    stand_in = DeferredPattern(PARAGRAPH_URI, re.I.value, "://")
+    compiled = re.compile(PARAGRAPH_URI, re.I)
+    for text in [
+        "https://example.com/a/b",
+        "HTTP://Example.COM:8080/x?y#z",
+        "ftp://user:pass@10.0.0.1/file",
+        "http://[::1]/",
+        "http://localhost",
+        "https://bücher.example/straße",
+        "not a url",
+        "http://-bad-.com",
+        "mailto:someone@example.com",
+    ]:
+        ours, theirs = stand_in.match(text), compiled.match(text)
+        assert (ours and (ours.span(), ours.groups())) == (
+            theirs and (theirs.span(), theirs.groups())
+        )

@@ -2,11 +2,15 @@
 writes formats its numbers with ``fp_str`` and encodes its strings with ``pdfdocEnc``, both
 pure Python in reportlab 4 (its C accelerators are a separate package). Installed into the
 reportlab modules that write pages by ``install`` (``svg.canvas`` calls it as it is imported);
-``tests/test_reportlab_internals.py`` holds each to reportlab's own on every kind of input."""
+``tests/test_reportlab_internals.py`` holds each to reportlab's own on every kind of input.
+
+Beside them, ``defer_paragraph_pattern``: the URL pattern reportlab's paragraph module compiles
+as it is imported, compiled instead when a paragraph first breaks a URL."""
 
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 from reportlab.lib import colors, rl_accel
@@ -56,3 +60,58 @@ def install() -> None:
     for module in (canvas, pathobject, textobject, pdfdoc, colors):
         module.fp_str = fp_str
     pdfdoc.pdfdocEnc = pdfdoc_encoded
+
+
+# reportlab.platypus.paragraph's ``uri_pat``, as it compiles it (with re.IGNORECASE)
+PARAGRAPH_URI = (
+    "(^(?:[a-z0-9\\.\\-\\+]*)://)(?:\\S+(?::\\S*)?@)?(?:(?:25[0-5]|2[0-4]\\d|[0-1]?\\d?\\d)"
+    "(?:\\.(?:25[0-5]|2[0-4]\\d|[0-1]?\\d?\\d)){3}|\\[[0-9a-f:\\.]+\\]|([a-z\xa1-\uffff0-9]"
+    "(?:[a-z\xa1-\uffff0-9-]{0,61}[a-z\xa1-\uffff0-9])?(?:\\.(?!-)[a-z\xa1-\uffff0-9-]{1,63}(?<!-))*"
+    "\\.(?!-)(?:[a-z\xa1-\uffff-]{2,63}|xn--[a-z0-9]{1,59})(?<!-)\\.?|localhost))"
+    "(?::\\d{2,5})?(?:[/?#][^\\s]*)?\\Z"
+)
+RE_CACHES = ("_cache", "_cache2")  # where re keeps compiled patterns (3.11; 3.12 adds _cache2)
+
+
+class DeferredPattern:
+    """A regular expression that compiles itself the first time it is needed: a stand-in
+    for one a module compiles as it is imported and seldom uses. ``needs``: a text the
+    pattern cannot match without, so that ``match`` answers None to any other text
+    without compiling."""
+
+    def __init__(self, pattern: str, flags: int, needs: str = "") -> None:
+        self.key = (str, pattern, flags)
+        self.needs = needs
+        self.compiled: re.Pattern[str] | None = None
+
+    def match(self, text: str, *where: int) -> re.Match[str] | None:
+        """``re.Pattern.match``; None at once for a text without ``needs``."""
+        if self.needs not in text:
+            return None
+        return self.pattern_compiled().match(text, *where)
+
+    def pattern_compiled(self) -> re.Pattern[str]:
+        """The pattern, compiled now if it was not yet."""
+        if self.compiled is None:
+            for cache in (getattr(re, name, None) for name in RE_CACHES):
+                if isinstance(cache, dict) and cache.get(self.key) is self:
+                    del cache[self.key]  # so that re compiles the pattern itself
+            self.compiled = re.compile(self.key[1], self.key[2])
+        return self.compiled
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pattern_compiled(), name)
+
+
+def defer_paragraph_pattern() -> None:
+    """reportlab's paragraph module compiles ``PARAGRAPH_URI`` as it is imported: ~23 ms of
+    every build (its character ranges over all of Unicode, case-folded), for breaking a URL
+    too long for its line. Put in re's cache beforehand as a ``DeferredPattern``, it is
+    compiled when a URL first needs breaking: a match needs ``://`` (the pattern's first
+    group is a scheme and ``://``, from the start), and reportlab asks it of every word too
+    long for its line. Nothing is done once that module is imported, or if re keeps no such
+    cache (then it compiles as before)."""
+    cache = getattr(re, RE_CACHES[0], None)  # re's, not reportlab's: a name of the standard library
+    if "reportlab.platypus.paragraph" not in sys.modules and isinstance(cache, dict):
+        flags = re.IGNORECASE.value
+        cache[(str, PARAGRAPH_URI, flags)] = DeferredPattern(PARAGRAPH_URI, flags, "://")
