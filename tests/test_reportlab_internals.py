@@ -224,7 +224,7 @@ def test_paragraphs_url_pattern_is_compiled_when_first_used_and_matches_as_compi
     import sys
 
     code = (
-        "import generator.output.inventory\n"
+        "import generator.plan.pipeline, generator.output.inventory\n"
         "from reportlab.platypus import paragraph\n"
         "print(paragraph._uri_split_pairs('Spielanleitung'), type(paragraph.uri_pat).__name__)\n"
         "print(paragraph.uri_pat.compiled is None)\n"

@@ -3,4 +3,6 @@ paper with every piece placed, marks, backs for duplex or fold, and the ``Pack``
 
 from generator.svg import rlfast
 
-rlfast.defer_paragraph_pattern()  # before any layout module imports reportlab's platypus
+# before any module imports reportlab's platypus: layout's own, and output's inventory, which
+# every importer (plan, output, check) imports after layout
+rlfast.defer_paragraph_pattern()

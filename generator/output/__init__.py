@@ -1,4 +1,2 @@
 """The output stage: takes a laid-out ``Pack`` and hands on files: the PDF with its inventory
 page, the manifest, shop exports, previews and the calibration sheet, each written atomically."""
-
-import generator.layout  # noqa: F401 - its platypus pattern deferred before inventory imports it
