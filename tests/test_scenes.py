@@ -142,3 +142,5 @@ def test_only_convex_outlines_cover_and_unknown_operators_give_no_scene():
     assert scenes.events("0 0 5 5 re W n 1 0 0 rg 0 0 9 9 re f") is None
     assert scenes.events("BT /F1 12 Tf (a) Tj ET") is None
     assert scenes.events("0.5 w [1 2] 0 d 0 0 m 5 5 l S") is not None
+    for odd in ["0 0 m 5 l S", "w 0 0 m 5 5 l S", "0 0 m 5 5 l 3 f", "0 0 5 re f", "0 x m f"]:
+        assert scenes.events(odd) is None, odd  # numbers a scene cannot read: not followed

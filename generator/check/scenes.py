@@ -35,6 +35,7 @@ STATE = frozenset({"rg", "RG", "g", "G", "k", "K", "w", "J", "j", "M", "d", "ri"
 SAME_STATE = {"g": "rg", "k": "rg", "G": "RG", "K": "RG"}  # one slot for a fill, one a stroke
 FILLING = PAINTING - {"S", "s"}
 OPERAND = "0123456789.-+[]"
+POINTS = {"m": 2, "l": 2, "c": 6, "v": 4, "y": 4, "re": 4, "h": 0}  # each operator's numbers
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 Pixels = tuple[int, int, int, int]  # x0, y0, x1, y1 of a render, y down from its top
@@ -75,12 +76,17 @@ def events(literal: str) -> tuple[Event, ...] | None:
             operands.append(token)
             continue
         if token in STATE:
+            if token in ("w", "M") and len(operands) != 1:
+                return None  # a width or miter limit a scene cannot read
             out.append(("set", SAME_STATE.get(token, token), tuple(operands)))
         elif token in ("m", "l", "c", "v", "y", "re", "h"):
             path += [*operands, token]
         elif token in PAINTING:
             path += operands
-            out.append(("paint", Path(" ".join(path), token, _box(path))))
+            box = _box(path)
+            if box is None:
+                return None
+            out.append(("paint", Path(" ".join(path), token, box)))
             path = []
         elif token == "cm" and len(operands) == 6:
             out.append(("cm", tuple(float(v) for v in operands)))
@@ -92,15 +98,21 @@ def events(literal: str) -> tuple[Event, ...] | None:
     return None if path or operands else tuple(out)
 
 
-def _box(written: list[str]) -> Box:
-    """The box a written path's points lie in (control points too)."""
+def _box(written: list[str]) -> Box | None:
+    """The box a written path's points lie in (control points too); None for a path whose
+    numbers do not read as points."""
     xs: list[float] = []
     ys: list[float] = []
     numbers: list[float] = []
     for token in written:
         if token[0] in OPERAND:
-            numbers.append(float(token))
+            try:
+                numbers.append(float(token))
+            except ValueError:
+                return None
             continue
+        if len(numbers) != POINTS.get(token, len(numbers)) or len(numbers) % 2:
+            return None
         if token == "re":
             x, y, w, h = numbers
             xs += (x, x + w)
@@ -109,6 +121,8 @@ def _box(written: list[str]) -> Box:
             xs += numbers[0::2]
             ys += numbers[1::2]
         numbers = []
+    if numbers:
+        return None  # numbers no operator took
     return (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
 
 
