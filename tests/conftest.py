@@ -91,7 +91,7 @@ def no_printer_profile(tmp_path_factory: pytest.TempPathFactory) -> None:
 @pytest.fixture(autouse=True, scope="session")
 def own_digests(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The remembered file hashes of a test run are its own, not the user's cache."""
-    os.environ["PNP_DIGESTS"] = str(tmp_path_factory.mktemp("digests") / "digests.json")
+    os.environ["PNP_DIGESTS"] = str(tmp_path_factory.mktemp("digests"))
 
 
 def _invoke(*args: object) -> Result:

@@ -1,7 +1,7 @@
 """A build with nothing to do reads no unchanged file: each file's hash is remembered with
-its size, times and inode (in PNP_DIGESTS, else the user's cache), and read again only when
-one of those changed; an edit is always seen, even one that puts the file's size and
-modification time back."""
+its size, times and inode (in PNP_DIGESTS, else the user's cache, one file a tree), and read
+again only when one of those changed; an edit is always seen, even one that puts the file's
+size and modification time back."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ OLD_NS = 1_600_000_000 * 10**9  # 2020: long past the racy window
 
 @pytest.fixture
 def remembered(tmp_path, monkeypatch):
-    """This test's own digests file, and a count of the files read through the gate."""
-    monkeypatch.setenv("PNP_DIGESTS", str(tmp_path / "digests.json"))
+    """This test's own digests folder, and a count of the files read through the gate."""
+    monkeypatch.setenv("PNP_DIGESTS", str(tmp_path / "digests"))
     cache.digests.cache_clear()
     cache.engine_key()  # once per process: the game's files are what is counted
     read: list[Path] = []
@@ -67,7 +67,8 @@ def test_the_key_is_the_same_whether_a_hash_was_remembered_or_not(tmp_path, reme
     game = _game(tmp_path / "g")
     learnt = cache.pack_key(game, {})
     remembered_key = cache.pack_key(game, {})
-    (tmp_path / "digests.json").unlink()
+    for kept in (tmp_path / "digests").iterdir():
+        kept.unlink()
     cache.digests.cache_clear()
     assert learnt == remembered_key == cache.pack_key(game, {})
 
@@ -85,8 +86,46 @@ def test_a_file_changed_just_now_is_read_again_next_time(tmp_path, remembered):
 def test_a_broken_digests_file_only_costs_reading_again(tmp_path, remembered):
     game = _game(tmp_path / "g")
     first = cache.pack_key(game, {})
-    (tmp_path / "digests.json").write_text("{not json", encoding="utf-8")
+    for kept in (tmp_path / "digests").iterdir():
+        kept.write_text("{not json", encoding="utf-8")
     cache.digests.cache_clear()
     remembered.clear()
     assert cache.pack_key(game, {}) == first
     assert len(remembered) == 2
+
+
+def test_a_build_loads_the_hashes_of_its_own_trees_only(tmp_path, remembered, monkeypatch):
+    """Each tree's hashes are a file of their own (the engine's, the shared templates', each
+    game's), so a build loads its own, however many other games were built before: after a
+    hundred games, the next command reads none of their files."""
+    for n in range(100):
+        cache.pack_key(_game(tmp_path / f"other-{n}"), {})
+    others = set((tmp_path / "digests").iterdir())
+    assert len(others) >= 100  # a hundred games (and the engine's trees, if hashed here)
+    cache.digests.cache_clear()
+    loaded: list[Path] = []
+    read_text = cache.read_text
+
+    def counted(root: Path, path: Path, kind: str) -> str:
+        loaded.append(path)
+        return read_text(root, path, kind)
+
+    monkeypatch.setattr(cache, "read_text", counted)
+    game = _game(tmp_path / "g")
+    cache.pack_key(game, {})
+    own = {cache.digests(root).path for root in (cache.ENGINE, cache.SHARED_TEMPLATES, game)}
+    assert loaded and set(loaded) <= own and not set(loaded) & (others - own), loaded
+
+
+def test_the_trees_saved_least_recently_are_forgotten_past_the_limit(
+    tmp_path, remembered, monkeypatch
+):
+    """Past ``MAX_DIGEST_FILES`` trees, the files saved least recently are removed (a game
+    built once in a folder since deleted): the folder stays bounded."""
+    monkeypatch.setattr(cache, "MAX_DIGEST_FILES", 10)
+    for n in range(20):
+        cache.pack_key(_game(tmp_path / f"other-{n}"), {})
+    files = list((tmp_path / "digests").iterdir())
+    assert len(files) == 10
+    newest = cache.digests(tmp_path / "other-19").path
+    assert newest in files

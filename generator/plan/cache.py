@@ -25,8 +25,9 @@ from generator.paths import PathRefused, chunks, read_text
 ENGINE = Path(__file__).resolve().parents[1]  # the generator package
 MAX_HASHED = 64_000_000  # bytes: a larger file counts by its size and time, not its content
 MAX_HASHED_TOTAL = 256_000_000  # bytes hashed in one tree: the files past it count likewise
-MAX_DIGESTS = 50_000  # files whose hash is remembered between commands (past it: forgotten)
-DIGESTS_VERSION = 1
+MAX_DIGESTS = 50_000  # files of one tree whose hash is remembered (past it: forgotten)
+MAX_DIGEST_FILES = 256  # trees whose hashes are remembered; the least recently saved go first
+DIGESTS_VERSION = 2
 RACY_NS = 2_000_000_000  # a file changed this recently is read again next time
 
 
@@ -94,7 +95,7 @@ def _content(root: Path, path: Path, info: os.stat_result) -> tuple[str, int]:
     """The SHA-256 of a regular file's content and its size: remembered by its size, times
     and inode (``digests``), else read through the gate."""
     stamp = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
-    known = digests().get(str(path))
+    known = digests(root).get(str(path))
     if known is not None and known[:4] == stamp:
         return known[4], info.st_size
     content = hashlib.sha256()
@@ -105,16 +106,17 @@ def _content(root: Path, path: Path, info: os.stat_result) -> tuple[str, int]:
     found = content.hexdigest()
     # a file changed within the clock's last moments may change again with the same times
     if hashed == info.st_size and time.time_ns() - info.st_mtime_ns > RACY_NS:
-        digests().put(str(path), [*stamp, found])
+        digests(root).put(str(path), [*stamp, found])
     return found, hashed
 
 
 class Digests:
-    """The content hashes of files already read, by path, with the size, times and inode
-    they had: kept in a file of the user's cache between commands, so that a build with
-    nothing to do reads no unchanged file. A file whose size, modification or status-change
-    time or inode differs is read again (an edit that puts the modification time back still
-    changes the status-change time)."""
+    """The content hashes of one tree's files already read (a game folder, the engine), by
+    path, with the size, times and inode they had: kept in a file of the user's cache between
+    commands, one file a tree, so that a build with nothing to do reads no unchanged file,
+    and loads the hashes of its own trees only, however many games were built before. A
+    file whose size, modification or status-change time or inode differs is read again (an
+    edit that puts the modification time back still changes the status-change time)."""
 
     def __init__(self, path: Path | None):
         self.path = path
@@ -139,7 +141,8 @@ class Digests:
         self.changed = True
 
     def save(self) -> None:
-        """Write what was learnt (atomically; a failure only costs reading again)."""
+        """Write what was learnt (atomically; a failure only costs reading again), then
+        forget the trees saved least recently past ``MAX_DIGEST_FILES``."""
         if not self.changed or self.path is None:
             return
         data = json.dumps({"version": DIGESTS_VERSION, "files": self.known})
@@ -149,20 +152,38 @@ class Digests:
             temporary.write_text(data, encoding="utf-8")
             os.replace(temporary, self.path)
             self.changed = False
+            _forget_old(self.path.parent)
         except OSError:
             temporary.unlink(missing_ok=True)
 
 
-@cache
-def digests() -> Digests:
-    """This process's remembered content hashes (PNP_DIGESTS names their file; empty: none
-    kept)."""
-    named = os.environ.get("PNP_DIGESTS")
-    if named is not None:
-        return Digests(Path(named) if named else None)
-    import platformdirs  # only when a build checks its packs
+def _forget_old(folder: Path) -> None:
+    """Remove the digest files of ``folder`` saved least recently, past ``MAX_DIGEST_FILES``
+    (a tree built once, in a folder since deleted, is never asked for again)."""
+    with os.scandir(folder) as listing:
+        kept = [e for e in listing if e.name.endswith(".json") and e.is_file(follow_symlinks=False)]
+    if len(kept) > MAX_DIGEST_FILES:
+        kept.sort(key=lambda entry: entry.stat(follow_symlinks=False).st_mtime_ns)
+        for entry in kept[: len(kept) - MAX_DIGEST_FILES]:
+            Path(entry.path).unlink(missing_ok=True)
 
-    return Digests(platformdirs.user_cache_path("pnp") / "digests.json")
+
+@cache
+def digests(root: Path) -> Digests:
+    """This process's remembered content hashes of the files under ``root``: a file named
+    by a hash of the root's path, in the folder PNP_DIGESTS names (empty: none kept), else
+    in the user's cache."""
+    named = os.environ.get("PNP_DIGESTS")
+    if named is not None and not named:
+        return Digests(None)
+    if named is not None:
+        folder = Path(named)
+    else:
+        import platformdirs  # only when a build checks its packs
+
+        folder = platformdirs.user_cache_path("pnp") / "digests"
+    name = hashlib.sha256(os.fsencode(root)).hexdigest()[:24]
+    return Digests(folder / f"{name}.json")
 
 
 @cache
@@ -179,7 +200,8 @@ def pack_key(game_root: Path, settings: dict) -> str:
     digest = hashlib.sha256(engine_key().encode())
     _hash_tree(digest, game_root, skip=("__pycache__", OWN_OUTPUT))
     digest.update(json.dumps(settings, sort_keys=True).encode())
-    digests().save()
+    for root in (ENGINE, SHARED_TEMPLATES, game_root):
+        digests(root).save()
     return digest.hexdigest()
 
 
