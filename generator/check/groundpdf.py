@@ -34,6 +34,13 @@ def _plain(ops: Ops) -> bool:
     return True
 
 
+def page_size(drawings: Sequence[Drawer]) -> tuple[float, float]:
+    """The size in points of the page ``document`` gives these drawings, as its MediaBox
+    writes it (what pdfium renders, to the digit)."""
+    width, height = fp_str(drawings[0].width, drawings[0].height).split()
+    return float(width), float(height)
+
+
 def document(grounds: Sequence[Sequence[Drawer]]) -> bytes:
     """A PDF of plain grounds, one a page (each the size of its first drawing, the drawings
     one above the other, as ``Drawer.draw`` draws them on a canvas)."""

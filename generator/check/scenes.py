@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from generator.check import groundpdf
 from generator.svg.pdf import (
     FILL_ALPHA,
     PAINTING,
@@ -26,7 +27,6 @@ from generator.svg.pdf import (
     TRANSFORM,
     Drawer,
 )
-from generator.svg.rlfast import fp_str
 from generator.svg.values import IDENTITY, Matrix, apply, bbox_through, multiply
 
 MARGIN = 2  # pixels around a patch a path must keep out of to be left out of its scene
@@ -186,18 +186,15 @@ def _follow(ops: tuple, out: list[Painted]) -> bool:
     ctm: Matrix = IDENTITY
     stack: list[tuple[dict[str, object], tuple, Matrix]] = []
     for op in ops:
-        found = events(op) if op.__class__ is str else (op,)
+        found = events(op) if op.__class__ is str else (_event(op),)
         if found is None:
             return False
         for event in found:
             code = event[0]
             if code == "paint":
                 out.append(_painted(event[1], state, frozen, ctm))
-            elif code == "set" or code in (FILL_ALPHA, STROKE_ALPHA):
-                if code == "set":
-                    state[event[1]] = event[2]
-                else:
-                    state["ca" if code == FILL_ALPHA else "CA"] = float(event[1])
+            elif code == "set":
+                state[event[1]] = event[2]
                 frozen = tuple(sorted(state.items()))
             elif code in ("cm", TRANSFORM):
                 ctm = multiply(ctm, event[1])
@@ -208,6 +205,13 @@ def _follow(ops: tuple, out: list[Painted]) -> bool:
             else:
                 return False
     return True
+
+
+def _event(op: tuple) -> Event:
+    """An operation of the drawing as a literal's event: an opacity sets ``ca`` or ``CA``."""
+    if op[0] in (FILL_ALPHA, STROKE_ALPHA):
+        return ("set", "ca" if op[0] == FILL_ALPHA else "CA", float(op[1]))
+    return op
 
 
 def _painted(path: Path, state: dict[str, object], frozen: tuple, ctm: Matrix) -> Painted:
@@ -292,7 +296,7 @@ def firsts(
     items = painted(drawings)
     if items is None:
         return {box: (key, box) for box in boxes}
-    size = (float(fp_str(drawings[0].width)), float(fp_str(drawings[0].height)))
+    size = groundpdf.page_size(drawings)
     scale = dpi / 72  # as the patches are rendered
     pixels = (math.ceil(size[0] * scale), math.ceil(size[1] * scale))
     return {box: seen.setdefault(scene(items, size, pixels, box), (key, box)) for box in boxes}
