@@ -6,6 +6,8 @@ size and modification time back."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,15 @@ def test_the_trees_saved_least_recently_are_forgotten_past_the_limit(
     assert len(files) == 10
     newest = cache.digests(tmp_path / "other-19").path
     assert newest in files
+
+
+def test_the_engine_key_of_a_test_worker_is_the_one_a_new_process_takes(monkeypatch):
+    """The engine's key is kept for the process: a worker that took it while a test had a
+    limit of the hashing patched built every later pack with a key no command agreed with
+    (conftest takes it first). A patched limit does not reach the kept key."""
+    monkeypatch.setattr(cache, "MAX_HASHED_TOTAL", 10)
+    code = "from generator.plan import cache; print(cache.engine_key())"
+    fresh = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert fresh.stdout.strip() == cache.engine_key()
