@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tomllib
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,7 +82,10 @@ def load_profile(papers: tuple[str, ...]) -> Profile:
 
 def _read(path: Path) -> dict[str, Any]:
     """A TOML file's data, read through the gate (a regular file in its own folder, not a
-    link out of it); SpecError (with the line, where TOML tells it) if it is broken."""
+    link out of it); SpecError (with the line, where TOML tells it) if it is broken. tomllib
+    is imported here: most commands find no profile and never parse TOML."""
+    import tomllib
+
     try:
         return tomllib.loads(read_text(path.parent, path, "profile"))
     except tomllib.TOMLDecodeError as exc:
