@@ -45,6 +45,11 @@ def test_bench_cards_compares_with_the_floor():
         assert float(figures[f"{kind}_ratio"]) == pytest.approx(pnp / floor, rel=0.1, abs=0.05)
     # the whole process holds the build and the interpreter's start
     assert float(figures["pnp_cpu"]) > float(figures["pnp_build_cpu"])
+    # the bound: a process that only imports what the build loaded costs less than the build
+    imports = float(figures["pnp_import_cpu"])
+    assert 0 < imports < float(figures["pnp_cpu"])
+    ratio = imports / float(figures["floor_cpu"])
+    assert float(figures["import_ratio"]) == pytest.approx(ratio, rel=0.1, abs=0.05)
     size = int(figures["pnp_bytes"]) / int(figures["floor_bytes"])
     assert float(figures["size_ratio"]) == pytest.approx(size, abs=0.01)
     assert figures["load"].endswith("cores")
