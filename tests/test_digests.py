@@ -143,3 +143,22 @@ def test_the_engine_key_of_a_test_worker_is_the_one_a_new_process_takes(monkeypa
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert fresh.stdout.strip() == cache.engine_key()
+
+
+def test_the_shared_file_of_an_older_version_is_removed_from_the_users_cache(tmp_path, monkeypatch):
+    """Before one file per tree, every tree's hashes were one ``digests.json`` in the user's
+    cache, rewritten whole by every command: a command now removes it, and keeps its own."""
+    monkeypatch.delenv("PNP_DIGESTS")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    legacy = tmp_path / "cache" / "pnp" / cache.LEGACY_DIGESTS
+    legacy.parent.mkdir(parents=True)
+    legacy.write_text('{"version": 1, "files": {}}', encoding="utf-8")
+    cache.digests.cache_clear()
+    cache._drop_shared.cache_clear()
+    try:
+        cache.pack_key(_game(tmp_path / "g"), {})
+        assert not legacy.exists()
+        assert cache.digests(tmp_path / "g").path.parent == legacy.parent / "digests"
+        assert cache.digests(tmp_path / "g").path.is_file()
+    finally:
+        cache.digests.cache_clear()

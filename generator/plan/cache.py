@@ -9,6 +9,7 @@ to do. Output is byte-for-byte deterministic, so a skipped build and a rebuilt o
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -28,6 +29,7 @@ MAX_HASHED_TOTAL = 256_000_000  # bytes hashed in one tree: the files past it co
 MAX_DIGESTS = 50_000  # files of one tree whose hash is remembered (past it: forgotten)
 MAX_DIGEST_FILES = 256  # trees whose hashes are remembered; the least recently saved go first
 DIGESTS_VERSION = 2
+LEGACY_DIGESTS = "digests.json"  # the shared file of every tree's hashes, before version 2
 RACY_NS = 2_000_000_000  # a file changed this recently is read again next time
 
 
@@ -169,6 +171,14 @@ def _forget_old(folder: Path) -> None:
 
 
 @cache
+def _drop_shared(path: Path) -> None:
+    """Remove the one file of every tree's hashes that versions before DIGESTS_VERSION 2
+    kept in the user's cache (up to a few MB no command reads any more), once a process."""
+    with contextlib.suppress(OSError):  # a folder, no permission: it is left where it was
+        path.unlink(missing_ok=True)
+
+
+@cache
 def digests(root: Path) -> Digests:
     """This process's remembered content hashes of the files under ``root``: a file named
     by a hash of the root's path, in the folder PNP_DIGESTS names (empty: none kept), else
@@ -182,6 +192,7 @@ def digests(root: Path) -> Digests:
         import platformdirs  # only when a build checks its packs
 
         folder = platformdirs.user_cache_path("pnp") / "digests"
+        _drop_shared(folder.parent / LEGACY_DIGESTS)
     name = hashlib.sha256(os.fsencode(root)).hexdigest()[:24]
     return Digests(folder / f"{name}.json")
 
