@@ -362,7 +362,7 @@ def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_non
     """A deck in the stock fonts builds without importing fontTools (a game's own fonts are
     converted with it), svgwrite (boards are drawn with it), uniseg (a catalog written
     back is wrapped with its line-break tables), tomllib (a printer profile: there is none),
-    the plan steps of kinds it has none of or
+    HarfBuzz (text in scripts that need shaping), the plan steps of kinds it has none of or
     multiprocessing (one game is planned in this process), nor urllib.request (with
     http.client, email and ssl: xml.sax.saxutils imports it, for an ``escape`` the contents
     page needs): each costs every command a hundredth of a second or more; nor is reportlab's
@@ -374,7 +374,7 @@ def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_non
         "try:\n    main()\nexcept SystemExit as exit:\n"
         "    print(exit.code, sorted({m.split('.')[0] for m in sys.modules} & "
         "{'fontTools', 'svgwrite', 'uniseg', 'multiprocessing', 'reportlab', 'tomllib'}), "
-        "'urllib.request' in sys.modules, "
+        "'urllib.request' in sys.modules, 'uharfbuzz._harfbuzz' in sys.modules, "
         "sorted(m for m in sys.modules if m.startswith('generator.plan.steps.')), "
         "type(sys.modules['reportlab.platypus.paragraph'].uri_pat).__name__)\n"
     )
@@ -383,7 +383,7 @@ def test_a_card_game_builds_without_the_libraries_of_fonts_and_boards_it_has_non
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == (
-        "0 ['reportlab'] False ['generator.plan.steps.deck'] DeferredPattern"
+        "0 ['reportlab'] False False ['generator.plan.steps.deck'] DeferredPattern"
     ), run.stdout
 
 

@@ -257,3 +257,36 @@ def test_paragraphs_url_pattern_is_compiled_when_first_used_and_matches_as_compi
         assert (ours and (ours.span(), ours.groups())) == (
             theirs and (theirs.span(), theirs.groups())
         )
+
+
+def test_harfbuzz_is_loaded_when_a_text_first_needs_shaping():
+    """reportlab's font module imports uharfbuzz as it is imported (for a shaping of its own
+    that pnp never turns on): the engine puts a stand-in in its place first, so a process
+    that loads the renderer and the fonts, and draws Latin text, never loads HarfBuzz (a
+    fiftieth of a second); the first Hebrew text shapes as before, and reportlab's name for
+    the module then reads HarfBuzz's own classes."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import generator.plan.pipeline, generator.svg.shaping as shaping\n"
+        "from reportlab.pdfbase import ttfonts\n"
+        "from generator.svg.fonts import text_width\n"
+        "assert text_width('Chocolate Coin', 10) > 0\n"
+        "print('uharfbuzz._harfbuzz' in sys.modules, type(ttfonts.uharfbuzz).__name__)\n"
+        "font = open('generator/svg/dejavu/DejaVuSans.ttf', 'rb').read()\n"
+        "shaped = shaping.Shaper(font).shape('שלום עולם')\n"
+        "print(len(shaped.glyphs), round(shaped.width, 4))\n"
+        "import uharfbuzz\n"
+        "print(ttfonts.uharfbuzz.Blob is sys.modules['uharfbuzz'].Blob is uharfbuzz.Blob)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "False _Deferred" and lines[2] == "True", lines
+    from generator.svg.shaping import Shaper
+
+    shaped = Shaper((GENERATOR / "svg" / "dejavu" / "DejaVuSans.ttf").read_bytes())
+    expected = shaped.shape("שלום עולם")
+    assert lines[1] == f"{len(expected.glyphs)} {round(expected.width, 4)}"
