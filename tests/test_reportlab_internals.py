@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import random
 import re
+import subprocess
+import sys
 import tomllib
 from decimal import Decimal
 from pathlib import Path
@@ -213,6 +215,13 @@ def test_numbers_are_formatted_as_reportlabs_fp_str_formats_them():
     assert _outcome(rlfast.fp_str, signalling) == _outcome(rlfast._REPORTLAB_FP_STR, signalling)
 
 
+def _fresh_process(code: str) -> list[str]:
+    """The lines ``code`` prints, run in a new Python process in the checkout."""
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.splitlines()
+
+
 def test_paragraphs_url_pattern_is_compiled_when_first_used_and_matches_as_compiled():
     """The engine's layout stage puts a stand-in for reportlab's paragraph URL pattern in re's
     cache before platypus is imported: in a fresh process the paragraph module gets the
@@ -220,9 +229,6 @@ def test_paragraphs_url_pattern_is_compiled_when_first_used_and_matches_as_compi
     yet compiled; once used it matches, and splits a URL across lines, as the pattern
     compiled there and then does; a word without ``://`` (reportlab asks of every word too
     long for its line) is answered without compiling it."""
-    import subprocess
-    import sys
-
     code = (
         "import generator.plan.pipeline, generator.output.inventory\n"
         "from reportlab.platypus import paragraph\n"
@@ -231,9 +237,7 @@ def test_paragraphs_url_pattern_is_compiled_when_first_used_and_matches_as_compi
         "print(list(paragraph._uri_split_pairs('https://example.com/a/b/c')))\n"
         "print(type(paragraph.uri_pat.compiled).__name__)\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
+    lines = _fresh_process(code)
     assert lines[:2] == ["None DeferredPattern", "True"] and lines[3] == "Pattern", lines
     from reportlab.platypus import paragraph
 
@@ -265,9 +269,6 @@ def test_harfbuzz_is_loaded_when_a_text_first_needs_shaping():
     that loads the renderer and the fonts, and draws Latin text, never loads HarfBuzz (a
     fiftieth of a second); the first Hebrew text shapes as before, and reportlab's name for
     the module then reads HarfBuzz's own classes."""
-    import subprocess
-    import sys
-
     code = (
         "import sys\n"
         "import generator.plan.pipeline, generator.svg.shaping as shaping\n"
@@ -281,9 +282,7 @@ def test_harfbuzz_is_loaded_when_a_text_first_needs_shaping():
         "import uharfbuzz\n"
         "print(ttfonts.uharfbuzz.Blob is sys.modules['uharfbuzz'].Blob is uharfbuzz.Blob)\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
+    lines = _fresh_process(code)
     assert lines[0] == "False _Deferred" and lines[2] == "True", lines
     from generator.svg.shaping import Shaper
 
