@@ -11,7 +11,7 @@ from its own stage, an earlier one, or the shared basics at the top: ``errors`` 
 their lines), ``paths`` (the one gate for every file read), ``limits`` (every limit),
 ``options`` (how the user prints) and ``profile`` (the printer profile); ``__main__`` runs
 the command line as ``python -m generator``. Before any of them is imported, the libraries
-in ``DEFERRED`` are put in ``sys.modules`` as stand-ins that import them at their first use.
+named in DEFERRED are put in the module table as stand-ins that import them at first use.
 """
 
 import importlib.util
