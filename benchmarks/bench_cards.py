@@ -17,10 +17,11 @@ floor's, ``build_cpu_ratio`` the command alone (from its call, the engine's impo
 over the floor's drawing; each is the median of the pairs' ratios. ``import_ratio`` is a
 bound, not a goal: the CPU of a process that only imports the modules the build had loaded
 (the interpreter's start included) over the floor's whole process, the least cpu_ratio
-this design of the engine can reach. Prints one line:
-``cards=N cpu_ratio=… build_cpu_ratio=… size_ratio=… wall_ratio=… import_ratio=… pnp_cpu=…
-floor_cpu=… pnp_import_cpu=… pnp_build_cpu=… floor_build_cpu=… pnp_wall=… floor_wall=…
-pnp_bytes=… floor_bytes=… pages=… load=…``.
+this design of the engine can reach; ``work_ratio`` is pnp's CPU beyond those imports over
+the floor's drawing (its fonts registered, its pages drawn and saved). Prints one line:
+``cards=N cpu_ratio=… build_cpu_ratio=… size_ratio=… wall_ratio=… import_ratio=…
+work_ratio=… pnp_cpu=… floor_cpu=… pnp_import_cpu=… pnp_build_cpu=… floor_build_cpu=…
+pnp_wall=… floor_wall=… pnp_bytes=… floor_bytes=… pages=… load=…``.
 The targets: cpu_ratio and build_cpu_ratio <= 1.2, size_ratio <= 1.
 """
 
@@ -90,6 +91,11 @@ def pair(components: Path, root: Path, run: int, cards: int) -> dict[str, float]
     }
 
 
+def _work(pair: dict[str, float]) -> float:
+    """pnp's CPU beyond the interpreter's start and the imports of the modules it used."""
+    return pair["pnp_cpu"] - pair["pnp_import_cpu"]
+
+
 def _pages(pdf: Path) -> int:
     """The pages of a PDF (read outside the figures' processes)."""
     import pypdfium2
@@ -120,6 +126,7 @@ def main(argv: list[str] | None = None) -> None:
         f"build_cpu_ratio={ratio('build_cpu'):.2f} size_ratio={ratio('bytes'):.2f} "
         f"wall_ratio={ratio('wall'):.2f} "
         f"import_ratio={median([p['pnp_import_cpu'] / p['floor_cpu'] for p in pairs]):.2f} "
+        f"work_ratio={median([_work(p) / p['floor_build_cpu'] for p in pairs]):.2f} "
         + " ".join(
             # seconds to the millisecond: a small pack's floor draws in a hundredth of one
             f"{k}={v:.0f}" if k.endswith(("bytes", "pages")) else f"{k}={v:.3f}"

@@ -50,6 +50,8 @@ def test_bench_cards_compares_with_the_floor():
     assert 0 < imports < float(figures["pnp_cpu"])
     ratio = imports / float(figures["floor_cpu"])
     assert float(figures["import_ratio"]) == pytest.approx(ratio, rel=0.1, abs=0.05)
+    work = (float(figures["pnp_cpu"]) - imports) / float(figures["floor_build_cpu"])
+    assert float(figures["work_ratio"]) == pytest.approx(work, rel=0.15, abs=0.1)
     size = int(figures["pnp_bytes"]) / int(figures["floor_bytes"])
     assert float(figures["size_ratio"]) == pytest.approx(size, abs=0.01)
     assert figures["load"].endswith("cores")
