@@ -61,3 +61,25 @@ def test_the_group_run_for_a_caller_still_returns_and_raises(monkeypatch):
     monkeypatch.setattr(LazyGroup, "parse_args", _raise(KeyboardInterrupt()))
     with pytest.raises(click.Abort):
         cli.main(["schema"], prog_name="pnp", standalone_mode=False)
+
+
+def test_a_ctrl_c_ctypes_turned_into_an_argument_error_is_stopped(monkeypatch, capsys):
+    """A Ctrl-C while ctypes converts a pdfium call's argument (pypdfium2's
+    ``_as_parameter_`` is Python) reaches pnp as ``ctypes.ArgumentError``: 'stopped', exit
+    130, not 'internal error' (test_hostile_exits met it once in 12 random Ctrl-Cs)."""
+    import ctypes
+
+    class Interrupting:
+        @property
+        def _as_parameter_(self) -> int:
+            raise KeyboardInterrupt
+
+    libc = ctypes.CDLL(None)
+    with pytest.raises(ctypes.ArgumentError) as converted:
+        libc.abs(Interrupting())
+    monkeypatch.setattr(LazyGroup, "invoke", _raise(converted.value))
+    assert _ended(capsys, "schema") == (130, "stopped\n")
+    other = ctypes.ArgumentError("argument 1: TypeError: wrong type")
+    monkeypatch.setattr(LazyGroup, "invoke", _raise(other))
+    with pytest.raises(ctypes.ArgumentError):
+        cli.main(["schema"], prog_name="pnp")

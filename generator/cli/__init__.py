@@ -117,6 +117,10 @@ class LazyGroup(click.Group):
             stop()
         except KeyboardInterrupt:  # one that reached click only as it ended
             stop()
+        except Exception as exc:
+            if ctrl_c_in_ctypes(exc):
+                stop()
+            raise
         sys.exit(status if isinstance(status, int) else 0)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -177,6 +181,18 @@ def main() -> None:
         sys.exit(EXIT_INTERNAL)
     finally:
         _deaf_to_ctrl_c()
+
+
+def ctrl_c_in_ctypes(exc: BaseException) -> bool:
+    """A Ctrl-C that landed while ctypes converted a library call's argument (pypdfium2 reads
+    each object's ``_as_parameter_`` in Python): ctypes raises it as ``ArgumentError``,
+    'argument N: KeyboardInterrupt: ', which is a Ctrl-C all the same, not a bug."""
+    ctypes = sys.modules.get("ctypes")  # not loaded: no library call was made through it
+    return (
+        ctypes is not None
+        and isinstance(exc, ctypes.ArgumentError)
+        and ": KeyboardInterrupt:" in str(exc)
+    )
 
 
 def stop() -> NoReturn:
