@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -147,3 +151,24 @@ def said_once(errors: list[SpecError]) -> list[SpecError]:
         said = f"{item[2]} (the same for {len(pieces)} pieces: {named}{more})"
         out.append(SpecError(item[0], item[1], said))
     return out
+
+
+@contextlib.contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """A Ctrl-C pressed during the block is raised as the block ends, not inside it: pypdfium2
+    closes its pages in weakref finalizers, where an interrupt is printed ('Exception
+    ignored') and lost, and ctypes turns one that lands while it converts an argument into
+    an ``ArgumentError``. Only in the main thread (the one Python's signals reach) and where a
+    Ctrl-C raises ``KeyboardInterrupt``; an error raised in the block goes on as it is."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    pressed: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, _frame: pressed.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pressed:
+        raise KeyboardInterrupt

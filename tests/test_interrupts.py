@@ -83,3 +83,27 @@ def test_a_ctrl_c_ctypes_turned_into_an_argument_error_is_stopped(monkeypatch, c
     monkeypatch.setattr(LazyGroup, "invoke", _raise(other))
     with pytest.raises(ctypes.ArgumentError):
         cli.main(["schema"], prog_name="pnp")
+
+
+def test_a_ctrl_c_while_pdfium_works_is_raised_as_its_block_ends():
+    """pdfium's objects close in weakref finalizers, where a Ctrl-C would be printed as
+    'Exception ignored' and lost: the read-back and the contrast check hold one to the end
+    of their pdfium work, then raise it; the handler is Python's own again after."""
+    import os
+    import signal
+
+    from generator.errors import ctrl_c_held
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt), ctrl_c_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        reached.append("after the signal")
+        sum(range(100_000))  # bytecode runs: the signal's handler has been called
+        reached.append("the end of the block")
+    assert reached == ["after the signal", "the end of the block"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with ctrl_c_held():
+        pass  # no Ctrl-C: nothing is raised
+    with pytest.raises(ValueError), ctrl_c_held():
+        raise ValueError("an error in the block goes on as it is")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -38,6 +38,7 @@ from generator.art.inks import linear, relative_luminance
 from generator.art.layers import Layered
 from generator.check import groundpdf, scenes
 from generator.check.printed import PrintedText, Tally
+from generator.errors import ctrl_c_held
 from generator.layout.inksaver import outlined
 from generator.layout.pack import ComponentPlan, Pack
 from generator.layout.sheetflow import HEADING_INK, HEADING_SCALE
@@ -280,15 +281,17 @@ def _drawn_by_reportlab(grounds: Sequence[Sequence[Drawer]]) -> bytes:
 def _patches(
     data: bytes, pages: list[tuple[object, set[Pixels]]], dpi: float
 ) -> dict[tuple[object, Pixels], Image.Image]:
-    """The boxes of pixels of each page of the PDF ``data``, by its ground's key."""
+    """The boxes of pixels of each page of the PDF ``data``, by its ground's key (a Ctrl-C
+    while pdfium draws them held to the end: ``ctrl_c_held``)."""
     patches = {}
-    document = pdfium.PdfDocument(data)
-    try:
-        for page, (key, boxes) in zip(document, pages, strict=True):
-            for box in boxes:
-                patches[key, box] = _patch(page, box, dpi / 72)
-    finally:
-        document.close()
+    with ctrl_c_held():
+        document = pdfium.PdfDocument(data)
+        try:
+            for page, (key, boxes) in zip(document, pages, strict=True):
+                for box in boxes:
+                    patches[key, box] = _patch(page, box, dpi / 72)
+        finally:
+            document.close()
     return patches
 
 

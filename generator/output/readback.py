@@ -16,7 +16,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from generator.errors import SpecError, SpecFailure
+from generator.errors import SpecError, SpecFailure, ctrl_c_held
 from generator.layout.furniture import counted_as, label_text
 from generator.layout.pack import Pack
 from generator.output import inventory
@@ -166,8 +166,10 @@ def _bookmarks(pack: Pack, path: Path) -> list[str]:
 
 def check(pack: Pack, path: Path) -> None:
     """Raise ``SpecFailure`` (at the game's game.yaml) when the PDF at ``path`` disagrees
-    with its own pack: the pack is then not put in place."""
-    problems = read_back(pack, path)
+    with its own pack: the pack is then not put in place. A Ctrl-C while pdfium reads it is
+    held to the end of the reading (``ctrl_c_held``)."""
+    with ctrl_c_held():
+        problems = read_back(pack, path)
     if problems:
         shown = problems[:MAX_SAID]
         more = [f"... and {len(problems) - MAX_SAID} more"] if len(problems) > MAX_SAID else []
