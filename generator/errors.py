@@ -153,22 +153,38 @@ def said_once(errors: list[SpecError]) -> list[SpecError]:
     return out
 
 
+CTRL_C: list[int] = []  # the Ctrl-Cs the running command has had (their signal numbers)
+
+
+def note_ctrl_c(number: int, _frame: object) -> None:
+    """SIGINT's handler while a command runs: Python's own (``KeyboardInterrupt``), the
+    Ctrl-C noted first, so that an error a library made of the interrupt (pydantic's
+    ``SchemaError``, ctypes' ``ArgumentError``) ends the command as the Ctrl-C it is."""
+    CTRL_C.append(number)
+    raise KeyboardInterrupt
+
+
 @contextlib.contextmanager
 def ctrl_c_held() -> Iterator[None]:
     """A Ctrl-C pressed during the block is raised as the block ends, not inside it: pypdfium2
     closes its pages in weakref finalizers, where an interrupt is printed ('Exception
-    ignored') and lost, and ctypes turns one that lands while it converts an argument into
-    an ``ArgumentError``. Only in the main thread (the one Python's signals reach) and where a
+    ignored') and lost. Only in the main thread (the one Python's signals reach) and where a
     Ctrl-C raises ``KeyboardInterrupt``; an error raised in the block goes on as it is."""
+    previous = signal.getsignal(signal.SIGINT)
     main = threading.current_thread() is threading.main_thread()
-    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    if not main or previous not in (signal.default_int_handler, note_ctrl_c):
         yield
         return
     pressed: list[int] = []
-    signal.signal(signal.SIGINT, lambda number, _frame: pressed.append(number))
+
+    def hold(number: int, _frame: object) -> None:
+        pressed.append(number)
+        CTRL_C.append(number)
+
+    signal.signal(signal.SIGINT, hold)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, previous)
     if pressed:
         raise KeyboardInterrupt

@@ -63,25 +63,48 @@ def test_the_group_run_for_a_caller_still_returns_and_raises(monkeypatch):
         cli.main(["schema"], prog_name="pnp", standalone_mode=False)
 
 
-def test_a_ctrl_c_ctypes_turned_into_an_argument_error_is_stopped(monkeypatch, capsys):
-    """A Ctrl-C while ctypes converts a pdfium call's argument (pypdfium2's
-    ``_as_parameter_`` is Python) reaches pnp as ``ctypes.ArgumentError``: 'stopped', exit
-    130, not 'internal error' (test_hostile_exits met it once in 12 random Ctrl-Cs)."""
+def _interrupting_call() -> None:
+    """A ctypes call whose argument's conversion is interrupted by a real Ctrl-C (pypdfium2's
+    ``_as_parameter_`` is Python): ctypes raises ``ArgumentError``."""
     import ctypes
+    import os
+    import signal
 
     class Interrupting:
         @property
         def _as_parameter_(self) -> int:
-            raise KeyboardInterrupt
+            os.kill(os.getpid(), signal.SIGINT)
+            return sum(range(100_000))  # bytecode runs: the signal's handler is called
 
-    libc = ctypes.CDLL(None)
-    with pytest.raises(ctypes.ArgumentError) as converted:
-        libc.abs(Interrupting())
-    monkeypatch.setattr(LazyGroup, "invoke", _raise(converted.value))
+    ctypes.CDLL(None).abs(Interrupting())
+
+
+def _wrapping_library() -> None:
+    """A library that turns the Ctrl-C into an error of its own, as pydantic's schema
+    building does (``SchemaError``)."""
+    import os
+    import signal
+
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        sum(range(100_000))
+    except KeyboardInterrupt as exc:
+        raise RuntimeError(f"Error building validator: KeyboardInterrupt: {exc}") from None
+
+
+@pytest.mark.parametrize("made", [_interrupting_call, _wrapping_library])
+def test_an_error_a_library_made_of_a_ctrl_c_is_stopped(monkeypatch, capsys, made):
+    """A Ctrl-C that a library turns into an error of its own (ctypes' ``ArgumentError``
+    while it converts a pdfium call's argument; pydantic's ``SchemaError`` while it builds a
+    validator) ends the command 'stopped', exit 130, not 'internal error' (test_hostile_exits
+    met both among its random Ctrl-Cs); the same error with no Ctrl-C stays a bug."""
+    import signal
+
+    monkeypatch.setattr(LazyGroup, "invoke", lambda self, ctx: made())
     assert _ended(capsys, "schema") == (130, "stopped\n")
-    other = ctypes.ArgumentError("argument 1: TypeError: wrong type")
-    monkeypatch.setattr(LazyGroup, "invoke", _raise(other))
-    with pytest.raises(ctypes.ArgumentError):
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    monkeypatch.setattr(LazyGroup, "invoke", _raise(RuntimeError("a bug")))
+    with pytest.raises(RuntimeError):
         cli.main(["schema"], prog_name="pnp")
 
 

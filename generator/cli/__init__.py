@@ -15,13 +15,14 @@ import importlib
 import os
 import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 import click
 
-from generator.errors import SpecFailure, WorkerLost
+from generator.errors import CTRL_C, SpecFailure, WorkerLost, note_ctrl_c
 
 EXIT_SPEC_ERROR = 2
 EXIT_INTERNAL = 4
@@ -105,6 +106,17 @@ class LazyGroup(click.Group):
         collect_less()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        with _ctrl_c_noted():
+            return self._standalone(args, prog_name, complete_var, **extra)
+
+    def _standalone(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        **extra: Any,
+    ) -> NoReturn:
+        """Click's run in standalone mode, every end an exit with our status."""
         try:
             status = super().main(args, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:
@@ -117,8 +129,8 @@ class LazyGroup(click.Group):
             stop()
         except KeyboardInterrupt:  # one that reached click only as it ended
             stop()
-        except Exception as exc:
-            if ctrl_c_in_ctypes(exc):
+        except Exception:
+            if CTRL_C:  # an error a library made of the Ctrl-C (see errors.note_ctrl_c)
                 stop()
             raise
         sys.exit(status if isinstance(status, int) else 0)
@@ -183,16 +195,20 @@ def main() -> None:
         _deaf_to_ctrl_c()
 
 
-def ctrl_c_in_ctypes(exc: BaseException) -> bool:
-    """A Ctrl-C that landed while ctypes converted a library call's argument (pypdfium2 reads
-    each object's ``_as_parameter_`` in Python): ctypes raises it as ``ArgumentError``,
-    'argument N: KeyboardInterrupt: ', which is a Ctrl-C all the same, not a bug."""
-    ctypes = sys.modules.get("ctypes")  # not loaded: no library call was made through it
-    return (
-        ctypes is not None
-        and isinstance(exc, ctypes.ArgumentError)
-        and ": KeyboardInterrupt:" in str(exc)
-    )
+@contextlib.contextmanager
+def _ctrl_c_noted() -> Iterator[None]:
+    """Ctrl-C noted as it raises (``errors.note_ctrl_c``) while a command runs, in the main
+    thread where it was Python's own; Python's handler is put back after."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    CTRL_C.clear()
+    signal.signal(signal.SIGINT, note_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def stop() -> NoReturn:
