@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from generator.errors import ctrl_c_held
 from generator.model.choices import unknown_choices
 from generator.model.fielduse import disagreements, icon_names, template_use
 from generator.model.game import PER_PIECE, STYLE_VALUES, GameSpec, Style, StyleMap
@@ -163,7 +164,8 @@ def _bad_value(key: str, value: Any) -> str | None:
     """Why ``value`` cannot be style key ``key``, or None."""
     adapter = _adapter(key)
     try:
-        adapter.validate_python(value)
+        with ctrl_c_held():  # pydantic-core calls discriminators from native code
+            adapter.validate_python(value)
     except ValidationError as exc:
         message = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
         message = message[0].lower() + message[1:]

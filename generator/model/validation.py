@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator.errors import ErrorList
+from generator.errors import ErrorList, ctrl_c_held
 from generator.model.game import STYLE_TAGS, Style
 from generator.model.yamlsource import YamlDoc
 
@@ -24,7 +24,8 @@ def validate(model: type[BaseModel], doc: YamlDoc, errors: ErrorList) -> Any:
         errors.add(doc.path, doc.line_of(()), "expected a mapping of keys to values")
         return None
     try:
-        return model.model_validate(data)
+        with ctrl_c_held():  # pydantic-core calls discriminators from native code
+            return model.model_validate(data)
     except ValidationError as exc:
         found: list[dict[str, Any]] = [
             {**e, "loc": _plain_loc(tuple(e["loc"]))} for e in exc.errors()
