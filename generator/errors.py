@@ -168,8 +168,9 @@ def note_ctrl_c(number: int, _frame: object) -> None:
 def ctrl_c_held() -> Iterator[None]:
     """A Ctrl-C pressed during the block is raised as the block ends, not inside it: pypdfium2
     closes its pages in weakref finalizers and pydantic-core calls a discriminator from
-    native code, where an interrupt is printed ('Exception ignored') and lost. Only in the main thread (the one Python's signals reach) and where a
-    Ctrl-C raises ``KeyboardInterrupt``; an error raised in the block goes on as it is."""
+    native code, where an interrupt is printed ('Exception ignored') and lost. Only in the
+    main thread (the one Python's signals reach) and where a Ctrl-C raises
+    ``KeyboardInterrupt``; an error raised in the block goes on as it is."""
     previous = signal.getsignal(signal.SIGINT)
     main = threading.current_thread() is threading.main_thread()
     if not main or previous not in (signal.default_int_handler, note_ctrl_c):
