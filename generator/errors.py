@@ -7,10 +7,11 @@ import os
 import re
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 # characters that would move the cursor, clear the screen, start a line or turn text around
 # when printed to a terminal: C0 and C1 controls, DEL, line and paragraph separators, and the
@@ -165,27 +166,34 @@ def note_ctrl_c(number: int, _frame: object) -> None:
 
 
 @contextlib.contextmanager
+def sigint_handled(handler: Callable[[int, Any], None], over: tuple[object, ...]) -> Iterator[bool]:
+    """SIGINT's handler is ``handler`` during the block, in the main thread (the one Python's
+    signals reach) where the handler before is one of ``over``, and that one is put back
+    after; whether it was put in place."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous not in over:
+        yield False
+        return
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield True
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
 def ctrl_c_held() -> Iterator[None]:
     """A Ctrl-C pressed during the block is raised as the block ends, not inside it: pypdfium2
     closes its pages in weakref finalizers and pydantic-core calls a discriminator from
-    native code, where an interrupt is printed ('Exception ignored') and lost. Only in the
-    main thread (the one Python's signals reach) and where a Ctrl-C raises
-    ``KeyboardInterrupt``; an error raised in the block goes on as it is."""
-    previous = signal.getsignal(signal.SIGINT)
-    main = threading.current_thread() is threading.main_thread()
-    if not main or previous not in (signal.default_int_handler, note_ctrl_c):
-        yield
-        return
+    native code, where an interrupt is printed ('Exception ignored') and lost. Only where a
+    Ctrl-C raises ``KeyboardInterrupt``; an error raised in the block goes on as it is."""
     pressed: list[int] = []
 
     def hold(number: int, _frame: object) -> None:
         pressed.append(number)
         CTRL_C.append(number)
 
-    signal.signal(signal.SIGINT, hold)
-    try:
+    with sigint_handled(hold, (signal.default_int_handler, note_ctrl_c)):
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if pressed:
         raise KeyboardInterrupt

@@ -15,14 +15,13 @@ import importlib
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 import click
 
-from generator.errors import CTRL_C, SpecFailure, WorkerLost, note_ctrl_c
+from generator.errors import CTRL_C, SpecFailure, WorkerLost, note_ctrl_c, sigint_handled
 
 EXIT_SPEC_ERROR = 2
 EXIT_INTERNAL = 4
@@ -197,18 +196,12 @@ def main() -> None:
 
 @contextlib.contextmanager
 def _ctrl_c_noted() -> Iterator[None]:
-    """Ctrl-C noted as it raises (``errors.note_ctrl_c``) while a command runs, in the main
-    thread where it was Python's own; Python's handler is put back after."""
-    main = threading.current_thread() is threading.main_thread()
-    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    """Ctrl-C noted as it raises (``errors.note_ctrl_c``) while a command runs, where it was
+    Python's own; Python's handler is put back after."""
+    with sigint_handled(note_ctrl_c, (signal.default_int_handler,)) as noting:
+        if noting:
+            CTRL_C.clear()  # this command's Ctrl-Cs only
         yield
-        return
-    CTRL_C.clear()
-    signal.signal(signal.SIGINT, note_ctrl_c)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def stop() -> NoReturn:
