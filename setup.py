@@ -1,9 +1,9 @@
-"""The wheel ships the five example games and nothing else of components/ (pyproject.toml's
-package data names them): this build step also leaves out any file of theirs that git does
-not track (a designer's photo or licensed font dropped into an example), and says on standard
-error what it left out, game folders not listed included. The long description is the README
-with its links made absolute (the package index shows it away from the repository).
-Everything else is in pyproject.toml."""
+"""The wheel ships the five example games and nothing else of components/, and the docs' games
+of other shapes from docs/examples (pyproject.toml's package data names them): this build step
+also leaves out any file of theirs that git does not track (a designer's photo or licensed font
+dropped into an example), and says on standard error what it left out, game folders not listed
+included. The long description is the README with its links made absolute (the package index
+shows it away from the repository). Everything else is in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-EXAMPLES = "generator.examples"
+EXAMPLES = ("generator.examples", "generator.samples")  # packages of game folders
 
 
 def tracked(folder: Path) -> set[str] | None:
@@ -40,7 +40,7 @@ class BuildPy(build_py):
 
     def find_data_files(self, package: str, src_dir: str) -> list[str]:
         files = super().find_data_files(package, src_dir)
-        if package != EXAMPLES:
+        if package not in EXAMPLES:
             return files
         folder = Path(src_dir)
         known = tracked(folder)
@@ -57,7 +57,7 @@ class BuildPy(build_py):
         if left or others:
             said = [f"  {Path(f).relative_to(folder)} (not tracked by git)" for f in left]
             said += [f"  {name}/ (not one of the example games)" for name in others]
-            print("left out of the wheel from components/:\n" + "\n".join(said), file=sys.stderr)
+            print(f"left out of the wheel from {src_dir}/:\n" + "\n".join(said), file=sys.stderr)
         return kept
 
 

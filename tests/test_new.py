@@ -1,12 +1,18 @@
 """``pnp new`` and working inside a game folder: every starter builds and checks at once, a
-bundled game can be copied, nothing existing is touched, and build, check and list find the
-game they run in (its own output never makes it look changed)."""
+bundled game and each of the docs' games of other shapes can be copied, nothing existing is
+touched, and build, check and list find the game they run in (its own output never makes it
+look changed)."""
 
 from __future__ import annotations
 
+import tomllib
+from fnmatch import fnmatch
+from pathlib import Path
+
 import pytest
 
-from generator.cli.new import STARTERS
+from generator.cli.new import SAMPLES, SNIPPET, STARTERS
+from generator.model.gamefolders import SAMPLE_GAMES
 
 
 @pytest.fixture
@@ -44,12 +50,51 @@ def test_a_bundled_game_is_copied_and_builds(pnp, inside, tmp_path):
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("sample", list(SAMPLES))
+def test_a_game_of_another_shape_is_copied_from_the_docs_and_checks_strictly(
+    pnp, inside, tmp_path, sample
+):
+    """A designer starting a wargame, a roll-and-write or a board game copies the docs' game of
+    that shape: it builds and passes the strict check at once, without the docs' quote marks."""
+    result = pnp("new", "mine", "--from", sample)
+    assert result.exit_code == 0, result.output
+    game = tmp_path / "components" / "mine"
+    copied = sorted(p.relative_to(game) for p in game.rglob("*") if p.is_file())
+    shipped = sorted(
+        p.relative_to(SAMPLE_GAMES / sample)
+        for p in (SAMPLE_GAMES / sample).rglob("*")
+        if p.is_file() and "output" not in p.parts and "__pycache__" not in p.parts
+    )
+    assert copied == shipped and copied
+    specs = "".join(p.read_text(encoding="utf-8") for p in game.glob("*.yaml"))
+    assert not SNIPPET.search(specs) and "--8<--" not in specs
+    result = pnp("check", "mine", "--strict")
+    assert result.exit_code == 0, result.output
+    assert pnp("build", "mine").exit_code == 0
+    assert (tmp_path / "output" / "mine" / "mine.pdf").is_file()
+
+
+def test_every_shape_offered_is_a_docs_game_and_ships_in_the_wheel():
+    """SAMPLES names docs/examples folders, each of whose files the wheel's package data
+    takes (pyproject.toml), and no more."""
+    repo = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    patterns = config["setuptools"]["package-data"]["generator.samples"]
+    assert config["setuptools"]["package-dir"]["generator.samples"] == "docs/examples"
+    assert {pattern.split("/")[0] for pattern in patterns} == set(SAMPLES)
+    for sample in SAMPLES:
+        folder = repo / "docs" / "examples" / sample
+        files = [p.relative_to(folder.parent).as_posix() for p in folder.rglob("*") if p.is_file()]
+        files = [f for f in files if "/output/" not in f and "__pycache__" not in f]
+        assert files and all(any(fnmatch(f, p) for p in patterns) for f in files), files
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (("new", "Bad Name"), "cannot name a game folder"),
         (("new", "../escape"), "cannot name a game folder"),
-        (("new", "x", "--from", "no-such-game"), "no bundled game named 'no-such-game'"),
+        (("new", "x", "--from", "no-such-game"), "no example game named 'no-such-game'"),
     ],
 )
 def test_a_bad_name_is_refused_and_nothing_is_left(pnp, inside, tmp_path, args, message):

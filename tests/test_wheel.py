@@ -22,6 +22,8 @@ import pytest
 from pypdf import PdfReader
 from test_engine_words import own_engine_words
 
+from generator.cli.new import SAMPLES
+
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = (
     "pyproject.toml",
@@ -31,6 +33,7 @@ SOURCES = (
     "generator",
     "templates",
     "components",
+    "docs/examples",
 )
 
 
@@ -51,7 +54,8 @@ def source(tmp_path_factory) -> Path:
     for name in SOURCES:
         path = REPO / name
         if path.is_dir():
-            litter = ("__pycache__", "output") if name == "components" else ("__pycache__",)
+            engine = name in ("generator", "templates")
+            litter = ("__pycache__",) if engine else ("__pycache__", "output")
             shutil.copytree(path, source / name, ignore=shutil.ignore_patterns(*litter))
         else:
             shutil.copy2(path, source / name)
@@ -143,6 +147,8 @@ def test_the_wheel_ships_the_templates_examples_fonts_and_catalogs(installed):
     assert package.is_dir() and not (package.parent / "templates").exists()
     assert (package / "stock" / "card.svg.j2").is_file()
     assert (package / "examples" / "schokoly" / "game.yaml").is_file()
+    assert sorted(p.name for p in (package / "samples").iterdir() if p.is_dir()) == sorted(SAMPLES)
+    assert (package / "samples" / "harbour" / "templates" / "sailor.svg.j2").is_file()
     assert (package / "i18n" / "locale" / "de.po").is_file()
     assert (package / "svg" / "dejavu" / "DejaVuSans.ttf").is_file()
     assert (package / "svg" / "noto" / "NotoSansDevanagari-Regular.ttf").is_file()
@@ -168,6 +174,10 @@ def test_from_an_empty_folder_a_copied_example_builds_in_german(installed, tmp_p
     result = _pnp(bin_dir, work, "new", "quick")  # a stock template, from the package
     assert result.returncode == 0, result.stderr
     result = _pnp(bin_dir, work / "components" / "quick", "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = _pnp(bin_dir, work, "new", "war", "--from", "ridge")  # a docs game, from the package
+    assert result.returncode == 0, result.stderr
+    result = _pnp(bin_dir, work, "check", "war", "--strict")
     assert result.returncode == 0, result.stdout + result.stderr
     result = _pnp(bin_dir, work, "export", "mine", "--shop", "--tts")  # press profile, PDF/X
     assert result.returncode == 0, result.stdout + result.stderr

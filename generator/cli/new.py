@@ -1,5 +1,7 @@
 """``pnp new``: a game folder that builds at once, from a stock template and a spreadsheet of
-three sample cards, or a copy of a bundled example game.
+three sample cards, or a copy of an example game: a bundled one, or one of the docs' small
+games of other shapes (a wargame, a roll-and-write, a board game), to start a game of that
+shape from data that already builds.
 
 The folder is written in full under a temporary name and renamed into place, so an
 interrupted ``pnp new`` leaves nothing half-made, and an existing folder is never touched.
@@ -18,7 +20,13 @@ import click
 from generator.cli import Failed
 from generator.cli.common import EXIT_CANNOT_WRITE, EXIT_SPEC_ERROR, components_option
 from generator.errors import clean, display_path
-from generator.model.gamefolders import BUNDLED_GAMES, DEFAULT_COMPONENTS, OWN_OUTPUT, find_games
+from generator.model.gamefolders import (
+    BUNDLED_GAMES,
+    DEFAULT_COMPONENTS,
+    OWN_OUTPUT,
+    SAMPLE_GAMES,
+    find_games,
+)
 
 # the deck a starter builds with, its columns and three sample rows
 STARTERS: dict[str, tuple[str, str]] = {
@@ -44,6 +52,14 @@ STARTERS: dict[str, tuple[str, str]] = {
         "Tell us,What is the best meal you ever had?,,1\n",
     ),
 }
+# the docs' games of other shapes a new game may start from (docs/examples, shipped)
+# (its shape, what it holds)
+SAMPLES: dict[str, tuple[str, str]] = {
+    "ridge": ("a hex-and-counter wargame", "a hex map, counters from a spreadsheet, markers"),
+    "orchard": ("a roll-and-write", "a score pad printed as often as needed, paper dice"),
+    "harbour": ("a board game", "tracks, cards, coins, tokens per player colour, two languages"),
+}
+SNIPPET = re.compile(r"^# --8<-- \[(?:start|end):[\w-]+\]\n", re.MULTILINE)  # docs' quote marks
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
@@ -61,12 +77,13 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
     "--from",
     "example",
     metavar="GAME",
-    help="Copy a bundled example game instead (e.g. schokoly).",
+    help="Copy an example game instead: a bundled one (e.g. schokoly) or a game of another "
+    "shape: " + ", ".join(f"{name} ({shape})" for name, (shape, _) in SAMPLES.items()) + ".",
 )
 def command(name: str, components_dir: Path, template: str, example: str | None) -> None:
     """Start a new game in <components>/NAME: a game.yaml, a deck read from cards.csv (three
-    sample rows) drawn by a stock template, and a README of next steps. It builds at once:
-    pnp build NAME."""
+    sample rows) drawn by a stock template, and a README of next steps; or, with --from, a
+    copy of an example game. It builds at once: pnp build NAME."""
     if not NAME.fullmatch(name):
         _fail(
             f"'{clean(name)}' cannot name a game folder; use lower-case letters, digits, "
@@ -127,20 +144,26 @@ def _starter(folder: Path, name: str, template: str) -> None:
 
 
 def _copy_example(folder: Path, example: str) -> None:
-    """The files of a bundled example game (not its built output)."""
+    """The files of an example game (not its built output); the docs' quoting marks are
+    left out of a sample's specs."""
     games = {p.name: p for p in find_games(BUNDLED_GAMES)}
-    if example not in games:
+    if example not in games and example not in SAMPLES:
+        shapes = "; ".join(f"{name}, {shape}: {holds}" for name, (shape, holds) in SAMPLES.items())
         _fail(
-            f"no bundled game named '{clean(example)}'; they are: {', '.join(games)}",
+            f"no example game named '{clean(example)}'; the bundled games are "
+            f"{', '.join(games)}; games of other shapes: {shapes}",
             EXIT_SPEC_ERROR,
         )
     shutil.copytree(
-        games[example],
+        games.get(example, SAMPLE_GAMES / example),
         folder,
         dirs_exist_ok=True,
         symlinks=False,
         ignore=shutil.ignore_patterns(OWN_OUTPUT, "__pycache__"),
     )
+    if example in SAMPLES:
+        for spec in folder.glob("*.yaml"):
+            spec.write_text(SNIPPET.sub("", spec.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 GAME = """\

@@ -18,6 +18,8 @@ from generator.paths import PathRefused, within
 
 SHARED_TEMPLATES = STOCK_TEMPLATES  # the stock template library (messages: stock/…)
 BUNDLED_GAMES = shipped("examples", "components")  # the example games pnp new --from copies
+# the docs' small games of other shapes pnp new --from copies too (pnp new's SAMPLES names them)
+SAMPLE_GAMES = shipped("samples", "docs/examples")
 DEFAULT_COMPONENTS = Path("components")
 OWN_OUTPUT = "output"  # where pnp run inside a game folder writes; never part of the game
 READY_MS = 500  # a watch that has heard nothing this long says it is watching
