@@ -362,3 +362,19 @@ def test_a_column_a_sheet_prints_is_text_and_a_field_nothing_uses_is_left_alone(
     assert "field 'spare'" not in result.stderr and "'alpha'" not in result.stderr, result.stderr
     assert "warning: column 'spare' is used by no field of face.svg.j2" in result.stderr
     assert "not translated into de: 'Who'" in result.stderr  # the header is text too
+
+
+def test_the_check_counts_a_missing_string_once_as_its_catalog_has_it(pnp, tmp_path, monkeypatch):
+    """A string a spreadsheet uses on two rows is one catalog entry: the check names both
+    places and counts it once, so its count is the one ``i18n init`` gave to translate."""
+    monkeypatch.chdir(tmp_path)
+    assert pnp("new", "war", "--from", "ridge").exit_code == 0
+    spec = tmp_path / "components" / "war" / "game.yaml"
+    spec.write_text(spec.read_text().replace("languages: [en]", "languages: [en, de]"))
+    result = pnp("i18n", "init", "war", "de")
+    (given,) = re.findall(r"(\d+) strings to translate", result.output)
+    result = pnp("check", "war", "--lang", "de")
+    assert result.exit_code == 1, result.output
+    hq = [ln for ln in result.stderr.splitlines() if ln.endswith("not translated into de: 'HQ'")]
+    assert len(hq) == 2, result.stderr
+    assert f"war [de]: {given} string(s) not translated" in result.output, result.output

@@ -327,6 +327,7 @@ class Report:
 
     language: str
     missing: list[tuple[str, str]] = field(default_factory=list)  # (where, msgid)
+    missing_keys: set[Key] = field(default_factory=set)  # their catalog entries
     fuzzy: list[tuple[str, str]] = field(default_factory=list)
     broken: list[tuple[str, str, str]] = field(default_factory=list)  # (where, msgid, what)
     obsolete: list[str] = field(default_factory=list)
@@ -345,8 +346,9 @@ class Report:
 
     @property
     def problems(self) -> int:
-        """How many strings the translation lacks or breaks, or cannot tell."""
-        return len(self.missing) + len(self.fuzzy) + len(self.broken) + len(self.undeclared)
+        """How many strings the translation lacks or breaks, or cannot tell: a missing one
+        counted once however many places use it, as its catalog has it once."""
+        return len(self.missing_keys) + len(self.fuzzy) + len(self.broken) + len(self.undeclared)
 
 
 def where(path: Path, line: int | None) -> str:
@@ -445,6 +447,7 @@ def translate(
         if translated is None:
             if place not in flawed:  # a fuzzy or broken one is reported at its catalog line
                 report.missing.append((where(path, line), item.text))
+                report.missing_keys.add((item.context, item.text))
             continue
         forms = translated if isinstance(translated, tuple) else (translated,)
         key = (item.context, item.text)
