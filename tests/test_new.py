@@ -5,6 +5,7 @@ look changed)."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
@@ -130,3 +131,19 @@ def test_commands_run_inside_a_game_folder(pnp, inside, tmp_path):
     assert result.exit_code == 0 and result.output.startswith("here: Here"), result.output
     result = pnp("build", "sibling")  # a named game is found beside it
     assert result.exit_code == 0, result.output
+
+
+def test_a_solo_game_of_one_card_is_listed_and_checked_in_the_singular(pnp, inside, tmp_path):
+    """One player, one piece, and a count of one everywhere the list and the check say it."""
+    assert pnp("new", "solo").exit_code == 0
+    game = tmp_path / "components" / "solo"
+    spec = game / "game.yaml"
+    spec.write_text(spec.read_text().replace("players: 2-4", "players: 1"))
+    (game / "cards.csv").write_text("title,type,text,count\nAlone,Action,Win.,1\n")
+    listed = pnp("list", "solo")
+    assert listed.exit_code == 0, listed.output
+    assert "(1 player, a4, 2 sheets of paper double-sided, 4 pages)" in listed.output
+    assert "deck 'Cards', 1 piece, " in listed.output and ", 1 piece, fill" in listed.output
+    assert not re.search(r"\b1 (players|pieces|sheets|pages)\b", listed.output), listed.output
+    checked = pnp("check", "solo")
+    assert "printing: 2 sheets of paper (4 pages)" in checked.output, checked.output

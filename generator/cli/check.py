@@ -23,6 +23,7 @@ from generator.cli.common import (
     lang_option,
     load_games,
     make_options,
+    number_of,
     paper_option,
     plan_on_all_cores,
     print_options,
@@ -351,7 +352,8 @@ def describe_printing(printing: PrintReport) -> None:
         f"the margin, no text under {floor}, every text in contrast with its ground"
     )
     click.echo(
-        f"  printing: {printing.sheets} sheets of paper ({printing.pages} pages), "
+        f"  printing: {number_of(printing.sheets, 'sheet', 'sheets')} of paper "
+        f"({number_of(printing.pages, 'page')}), "
         f"{printing.sides}" + ("" if printing.failures else f": {fine}")
     )
 

@@ -43,6 +43,12 @@ components_option = click.option(
 )
 
 
+def number_of(count: int, noun: str, nouns: str = "") -> str:
+    """A count with its noun as English says it: '1 piece', '2 pieces' (``nouns``: the
+    plural, when it is not the noun with an s)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
 def in_game_folder(func: Callable) -> Callable:
     """Let a command run inside a game folder (a game.yaml here, no components/ folder): its
     game is that folder, found in the folder above, unless games are named."""

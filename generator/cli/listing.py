@@ -14,6 +14,7 @@ from generator.cli.common import (
     in_game_folder,
     load_games,
     make_options,
+    number_of,
     paper_option,
     plan_games,
     print_options,
@@ -31,16 +32,18 @@ def describe(pack: Pack) -> None:
     pieces with how full they are."""
     spec = pack.game.spec
     sides = "double-sided" if pack.duplex else "single-sided"
+    players = "player" if spec.players == "1" else "players"
     click.echo(
-        f"{clean(pack.game.name)}: {clean(spec.title)} ({spec.players} players, {pack.paper_name}, "
-        f"{pack.sheet_count} sheets of paper {sides}, {pack.page_count} pages)"
+        f"{clean(pack.game.name)}: {clean(spec.title)} ({spec.players} {players}, "
+        f"{pack.paper_name}, {number_of(pack.sheet_count, 'sheet')} of paper {sides}, "
+        f"{number_of(pack.page_count, 'page')})"
     )
     for plan in pack.components:
         component = plan.component
         size = f", {plan.shape.label(pack.words)}" if plan.shape else ""
         click.echo(
             f"  {component.id}: {component.spec.kind} '{clean(component.spec.title)}', "
-            f"{plan.count} pieces{size}, pages {page_ranges(plan.pages)}"
+            f"{number_of(plan.count, 'piece')}{size}, pages {page_ranges(plan.pages)}"
         )
         click.echo("    " + ", ".join(f"{d.name} {d.count}" for d in plan.designs))
         if component.parked:
@@ -60,7 +63,7 @@ def describe(pack: Pack) -> None:
         pages = "–".join(str(n) for n in dict.fromkeys([record["pages"][0], record["pages"][-1]]))
         what = "; ".join(record["holds"])
         if record["pieces"]:
-            what += f", {record['pieces']} pieces, fill {record['fill']:.0%}"
+            what += f", {number_of(record['pieces'], 'piece')}, fill {record['fill']:.0%}"
         if record["blank_back"]:
             what += ", back blank"
         click.echo(f"  sheet {record['sheet']}, page {pages} ({record['paper']}): {clean(what)}")
