@@ -147,3 +147,19 @@ def test_a_solo_game_of_one_card_is_listed_and_checked_in_the_singular(pnp, insi
     assert not re.search(r"\b1 (players|pieces|sheets|pages)\b", listed.output), listed.output
     checked = pnp("check", "solo")
     assert "printing: 2 sheets of paper (4 pages)" in checked.output, checked.output
+
+
+def test_a_new_game_started_inside_a_game_folder_goes_beside_it(pnp, inside, tmp_path):
+    """Not into a components/ inside the game, which its builds would take for the games
+    from then on (building the new game instead of the one the designer is in)."""
+    assert pnp("new", "first").exit_code == 0
+    components = tmp_path / "components"
+    inside(components / "first")
+    result = pnp("new", "second", "--from", "orchard")
+    assert result.exit_code == 0, result.output
+    assert "created ../second/ beside this game" in result.output, result.output
+    assert "cd ../second; pnp build" in result.output
+    assert sorted(p.name for p in components.iterdir()) == ["first", "second"]
+    assert not (components / "first" / "components").exists()
+    result = pnp("build")
+    assert result.exit_code == 0 and "first: output/first/first.pdf" in result.output, result.output

@@ -26,6 +26,7 @@ from generator.model.gamefolders import (
     OWN_OUTPUT,
     SAMPLE_GAMES,
     find_games,
+    here_game,
 )
 
 # the deck a starter builds with, its columns and three sample rows
@@ -83,7 +84,11 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 def command(name: str, components_dir: Path, template: str, example: str | None) -> None:
     """Start a new game in <components>/NAME: a game.yaml, a deck read from cards.csv (three
     sample rows) drawn by a stock template, and a README of next steps; or, with --from, a
-    copy of an example game. It builds at once: pnp build NAME."""
+    copy of an example game. It builds at once: pnp build NAME. Run inside a game folder, it
+    makes the new game beside that one."""
+    beside = here_game(components_dir) is not None
+    if beside:  # a components/ inside a game would be taken for the games from then on
+        components_dir = Path("..")
     if not NAME.fullmatch(name):
         _fail(
             f"'{clean(name)}' cannot name a game folder; use lower-case letters, digits, "
@@ -107,7 +112,7 @@ def command(name: str, components_dir: Path, template: str, example: str | None)
             shutil.rmtree(staging, ignore_errors=True)
     except OSError as exc:
         _fail(f"cannot write {display_path(target)}: {exc.strerror}", EXIT_CANNOT_WRITE)
-    click.echo(f"created {display_path(target)}/")
+    click.echo(f"created {display_path(target)}/" + (" beside this game" if beside else ""))
     where = "" if components_dir == DEFAULT_COMPONENTS else f" --components {components_dir}"
     click.echo(f"next: pnp build {name}{where}   (or: cd {display_path(target)}; pnp build)")
 
