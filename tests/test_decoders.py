@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from generator.svg import imageguard
+
 REPO = Path(__file__).resolve().parent.parent
 MEMORY = 1_000_000_000  # bytes of address space a child may have (the issue's 1 GB)
 CPU = 20  # seconds of CPU a child may spend (a hang ends as SIGXCPU, a failure here)
@@ -217,6 +219,28 @@ def test_a_picture_bomb_loop_or_damage_is_the_files_error_in_bounded_work(case: 
         assert result["said"] == expected, result
     assert result["cpu"] < 5, result
     assert result["kb"] < 400_000, result
+
+
+FOREIGN = {  # a file of a kind pnp does not read, as designers bring them: what pnp says
+    "an iPhone's HEIC photo": (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC photo"),
+    "a HEIF whose major brand is mif1": (b"\x00\x00\x00\x14ftypmif1\x00\x00\x00\x00heic", "HEIC"),
+    "an AVIF picture": (b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf", "AVIF"),
+    "a PDF": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "is a PDF"),
+    "a Photoshop file": (b"8BPS\x00\x01" + bytes(20), "Photoshop file (PSD)"),
+    "an MP4 video": (b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00isom", "none of PNG, JPEG"),
+    "text": (b"hello, this is not a picture\n", "none of PNG, JPEG, WebP, GIF and TIFF"),
+}
+
+
+@pytest.mark.parametrize("case", list(FOREIGN))
+def test_a_file_of_a_kind_pnp_does_not_read_is_named_by_what_it_is(case: str):
+    """Named, with what to export instead, not as Pillow's UnidentifiedImageError."""
+    raw, said = FOREIGN[case]
+    for read in (imageguard.header, imageguard.verify):
+        with pytest.raises(imageguard.ImageProblem) as caught:
+            read(raw)
+        assert said in str(caught.value) and "export it as" in str(caught.value), caught.value
+        assert "Error" not in str(caught.value)
 
 
 # --- spreadsheets: zipfile, openpyxl and lxml, behind generator/model/spreadsheets.py --------

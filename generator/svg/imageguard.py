@@ -25,12 +25,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from PIL import Image, ImageFile
+from PIL import Image, ImageFile, UnidentifiedImageError
 
 FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")  # what Pillow may decode: docs/safety.md's list
 MAX_PIXELS = 250_000_000  # a picture's pixels, by its header: past any camera, a bomb
 MAX_DECODED_PIXELS = 100_000_000  # the frame decoded (a JPEG's after draft): ~400 MB as RGBA
 MAX_FRAMES = 1  # frames of an animation or a multi-page TIFF ever decoded: the first
+HEIF = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"}  # ftyp brands
+AVIF = {b"avif", b"avis"}
+MAGIC = {b"%PDF": "a PDF", b"8BPS": "a Photoshop file (PSD)", b"BM": "a BMP picture"}
+EXPORT = "export it as PNG or JPEG"
 ORIENTATION = 0x0112  # the EXIF tag of a photo's orientation (1: upright as stored)
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow's own last line; ours says the size first
 ImageFile.LOAD_TRUNCATED_IMAGES = False
@@ -93,8 +97,31 @@ def pillow_said() -> Iterator[list[str]]:
 
 def open_image(raw: bytes) -> Image.Image:
     """The picture in ``raw``, opened (its header read, nothing decoded) by one of the
-    plugins of ``FORMATS`` alone."""
-    return Image.open(io.BytesIO(raw), formats=FORMATS)
+    plugins of ``FORMATS`` alone; a file of none of them is named by what it is."""
+    try:
+        return Image.open(io.BytesIO(raw), formats=FORMATS)
+    except UnidentifiedImageError:
+        raise ImageProblem(not_ours(raw)) from None
+
+
+def not_ours(raw: bytes) -> str:
+    """What to say of a file that is none of ``FORMATS``: the kinds designers bring most
+    (an iPhone's HEIC photo, AVIF, a PDF, a Photoshop file, a BMP) by their name, each with
+    what to export instead."""
+    kind = None
+    if raw[4:8] == b"ftyp":  # an ISO media file: its brands say HEIF or AVIF
+        brands = {raw[at : at + 4] for at in range(8, min(len(raw), 64), 4)}
+        kind = "an AVIF picture" if brands & AVIF else "a HEIC photo" if brands & HEIF else None
+    else:
+        kind = next((name for magic, name in MAGIC.items() if raw.startswith(magic)), None)
+    if kind is None:
+        return "cannot be read as an image: it is none of PNG, JPEG, WebP, GIF and TIFF; " + EXPORT
+    if kind == "a HEIC photo":
+        return (
+            "is a HEIC photo (an iPhone's own format), which pnp does not read; export it as "
+            "JPEG (an iPhone takes JPEGs with Settings > Camera > Formats > Most Compatible)"
+        )
+    return f"is {kind}, which pnp does not read; {EXPORT}"
 
 
 def header(raw: bytes) -> Header:
@@ -145,7 +172,7 @@ def within_pixels(width: int, height: int, limit: int) -> None:
 def unreadable(exc: BaseException) -> ImageProblem:
     """A picture Pillow cannot open, or not as one of the kinds it may be."""
     kind = exc.__class__.__name__
-    return ImageProblem(f"cannot be read as an image ({kind}); export it as PNG or JPEG")
+    return ImageProblem(f"cannot be read as an image ({kind}); {EXPORT}")
 
 
 def decode_upright(raw: bytes, target: tuple[int, int] | None) -> tuple[Image.Image, bool]:
