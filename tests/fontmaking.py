@@ -1,5 +1,6 @@
 """Fonts in the forms designers buy them, made in the test from the stock DejaVu Sans Mono
-(its ASCII letters): TrueType, OpenType with CFF outlines, a collection, WOFF and WOFF2."""
+(its ASCII letters): TrueType, OpenType with CFF outlines, a collection, WOFF and WOFF2, and
+a variable font."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import string
 from fontTools import subset
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.t2CharStringPen import T2CharStringPen
-from fontTools.ttLib import TTCollection, TTFont
+from fontTools.ttLib import TTCollection, TTFont, newTable
+from fontTools.ttLib.tables._f_v_a_r import Axis
+from fontTools.ttLib.tables.TupleVariation import TupleVariation
 
 from generator.svg.fonts import FONT_DIR
 
@@ -68,6 +71,42 @@ def cff(family: str = "Quill") -> TTFont:
     )
     builder.setupPost()
     return builder.font
+
+
+VARIED = {"wght": 500, "ital": 200}  # font units a glyph of the variable font widens at each max
+
+
+def variable(family: str = "Quill") -> TTFont:
+    """The TrueType letters made a variable font, as Google Fonts ships them: a weight axis
+    (100 to 900, default 400) and an italic axis (0 to 1, default 0), each widening every
+    glyph's advance by ``VARIED`` at its maximum, so that each instance is told by its
+    widths (the mono font's 1233 units at the default)."""
+    font = truetype(family)
+    fvar = font["fvar"] = newTable("fvar")
+    for tag, low, default, high in (("wght", 100, 400, 900), ("ital", 0, 0, 1)):
+        axis = Axis()
+        axis.axisTag = tag
+        axis.minValue, axis.defaultValue, axis.maxValue = low, default, high
+        axis.axisNameID = font["name"].addMultilingualName({"en": tag}, minNameID=256)
+        fvar.axes.append(axis)
+    fvar.instances = []
+    gvar = font["gvar"] = newTable("gvar")
+    gvar.version, gvar.reserved, gvar.variations = 1, 0, {}
+    glyf, metrics = font["glyf"], font["hmtx"].metrics
+    for name in font.getGlyphOrder():
+        points = len(glyf._getCoordinatesAndControls(name, metrics)[0])
+        gvar.variations[name] = [
+            TupleVariation({tag: (0, 1.0, 1.0)}, _advance_moved(points, units))
+            for tag, units in VARIED.items()
+        ]
+    return font
+
+
+def _advance_moved(points: int, units: int) -> list[tuple[int, int]]:
+    """Deltas that move only a glyph's advance (its second phantom point, of the last 4)."""
+    deltas = [(0, 0)] * points
+    deltas[points - 3] = (units, 0)
+    return deltas
 
 
 def saved(font: TTFont, flavor: str | None = None) -> bytes:

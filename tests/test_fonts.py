@@ -6,6 +6,7 @@ game.yaml line; a character the font lacks names the font's file and the card.""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -152,22 +153,68 @@ def test_a_bold_that_kept_its_regulars_name_prints_in_its_own_glyphs(tmp_path, p
     components = _game(tmp_path, fontmaking.saved(fontmaking.truetype()), "fonts/Quill.ttf")
     root = components / "mine"
     (root / "fonts" / "QuillBold.ttf").write_bytes(fontmaking.saved(bold))
+    pdf, page = _built_with_bold(pnp, components, "fonts/QuillBold.ttf")
+    fonts, spans = fonts_and_spans(str(pdf), page)
+    set_in = {span["text"]: span["font"] for span in spans}
+    assert "Quill-Regular" in set_in["Quartermaster"], set_in
+    assert "Quill-Regular" in set_in["Boldly"] and set_in["Boldly"] != set_in["Quartermaster"]
+    assert len([name for name in fonts if "Quill" in name]) == 2, fonts
+
+
+def _built_with_bold(pnp, components: Path, file: str) -> tuple[Path, int]:
+    """The game of ``_game`` with ``file`` as Quill's bold and a bold word, "Boldly", below
+    the title, built: its PDF and the page of the card's front."""
+    root = components / "mine"
     with (root / "game.yaml").open("a") as game:
-        game.write("  - {family: Quill, file: fonts/QuillBold.ttf, weight: bold}\n")
+        game.write(f"  - {{family: Quill, file: {file}, weight: bold}}\n")
     face = (root / "templates" / "face.svg.j2").read_text()
     bold_line = (
         '<text x="4" y="40" font-family="Quill" font-weight="bold" font-size="6">Boldly</text>'
     )
     (root / "templates" / "face.svg.j2").write_text(face.replace("</svg>", bold_line + "</svg>"))
-    result = pnp("build", "--components", components, "--out", tmp_path / "out")
+    out = components.parent / "out"
+    result = pnp("build", "--components", components, "--out", out)
     assert result.exit_code == 0, result.output
-    manifest = json.loads((tmp_path / "out" / "mine" / "manifest.json").read_text())
+    manifest = json.loads((out / "mine" / "manifest.json").read_text())
     item = next(i for i in manifest["items"] if i["side"] == "front")
-    fonts, spans = fonts_and_spans(str(tmp_path / "out" / "mine" / "mine.pdf"), item["page"])
-    set_in = {span["text"]: span["font"] for span in spans}
-    assert "Quill-Regular" in set_in["Quartermaster"], set_in
-    assert "Quill-Regular" in set_in["Boldly"] and set_in["Boldly"] != set_in["Quartermaster"]
-    assert len([name for name in fonts if "Quill" in name]) == 2, fonts
+    return out / "mine" / "mine.pdf", item["page"]
+
+
+@pytest.mark.parametrize(
+    ("weight", "style", "advance"),
+    [("normal", "normal", 1233), ("bold", "normal", 1533), ("normal", "italic", 1433)],
+)
+def test_a_variable_font_is_made_the_instance_its_entry_names(weight, style, advance):
+    """Static, its weight axis at 400 or 700 (of 100 to 900: 0.6 of the way to the widest)
+    and its italic axis at 1 for an italic: reportlab would embed the default instance."""
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    from generator.model.fontforms import as_truetype
+
+    made = TTFont(
+        io.BytesIO(as_truetype(fontmaking.saved(fontmaking.variable()), None, weight, style))
+    )
+    assert "fvar" not in made and "gvar" not in made
+    assert made["hmtx"]["A"][0] == advance
+
+
+def test_a_bold_of_a_variable_font_prints_bold(tmp_path, pnp):
+    """One variable file named for the regular and the bold of a family (a Google Fonts
+    download): the bold text prints in the bold instance, not in the default regular."""
+    import pdfplumber
+
+    components = _game(tmp_path, fontmaking.saved(fontmaking.variable()), "fonts/Quill.ttf")
+    pdf, page = _built_with_bold(pnp, components, "fonts/Quill.ttf")
+    with pdfplumber.open(pdf) as opened:
+        chars = opened.pages[page - 1].chars
+    step = {}  # a word's advance from its first letter to its second (a mono font: every one)
+    for first, second in zip(chars, chars[1:], strict=False):  # the card may lie turned
+        if first["text"] + second["text"] in ("Qu", "Bo"):
+            moved = (second["x0"] - first["x0"], second["top"] - first["top"])
+            step[first["text"]] = math.hypot(*moved)
+    assert step["B"] / step["Q"] == pytest.approx(1533 / 1233, rel=0.01), step
 
 
 def test_a_woff2_font_without_brotli_says_how_to_install_it(tmp_path):

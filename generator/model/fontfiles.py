@@ -21,21 +21,24 @@ from generator.svg.scripts import PRINTED, script_of
 __all__ = ["FontFileError", "coverage", "missing_glyphs", "truetype"]
 
 _COVERAGE: dict[str, frozenset[int]] = {}  # a font's code points, by the hash of its bytes
-_CONVERTED: dict[tuple[str, str | None], FontFile] = {}  # fonts made TrueType, by source
+_CONVERTED: dict[tuple[str, str | None, str, str], FontFile] = {}  # made TrueType, by source
 CONVERTED_KEPT = 16  # fonts kept converted for the next loading (pnp serve, --watch)
 
 
-def truetype(font: FontFile, face: str | None = None) -> FontFile:
+def truetype(
+    font: FontFile, face: str | None = None, weight: str = "normal", style: str = "normal"
+) -> FontFile:
     """The font as reportlab embeds it: TrueType outlines, one face (``face`` of a
-    collection), its licence letting a PDF embed a subset; a TrueType file is itself.
+    collection), one instance of a variable font (``weight``, ``style``), its licence
+    letting a PDF embed a subset; a static TrueType file is itself.
     Each file converted once a process, named by the hash of what it became, and keeping
     its own path (another game's file of the same bytes may have been converted first)."""
-    key = (font.digest, face)
+    key = (font.digest, face, weight, style)
     done = _CONVERTED.get(key)
     if done is None:
         from generator.model.fontforms import as_truetype  # fontTools: for a game's own fonts
 
-        data = as_truetype(font.data, face)
+        data = as_truetype(font.data, face, weight, style)
         digest = font.digest if data is font.data else hashlib.sha1(data).hexdigest()
         done = FontFile(font.name, digest, data)
         if len(_CONVERTED) >= CONVERTED_KEPT:

@@ -4,8 +4,10 @@ reportlab embeds and subsets TrueType outlines only, so an OpenType font with Po
 (CFF) outlines, a WOFF or WOFF2 web font and a face of a TrueType/OpenType collection (.ttc,
 .otc) are rewritten once, at loading, with fontTools (the font library the type industry
 keeps): collections unpacked, web fonts decompressed, cubic CFF curves approximated by
-quadratic ones within a hundredth of a point at 100 pt (``MAX_ERROR`` font units). A plain
-TrueType file is passed through untouched, byte for byte.
+quadratic ones within a hundredth of a point at 100 pt (``MAX_ERROR`` font units), and a
+variable font made the static instance of the weight (and italic) its entry names: reportlab
+would embed its default instance, a Regular, for every weight. A plain static TrueType file is
+passed through untouched, byte for byte.
 """
 
 from __future__ import annotations
@@ -24,20 +26,24 @@ from generator.model.fontguard import BROTLI_MISSING, guard
 __all__ = ["FontFileError", "as_truetype", "embedding_problem", "face_names"]
 
 MAX_ERROR = 1.0  # font units (of 1000 or 2048 an em) a quadratic curve may stray from a cubic
-MAX_CONVERTED_GLYPHS = 20_000  # CFF glyphs converted at most (a CJK font has 65,535: ~1 min)
+MAX_CONVERTED_GLYPHS = 20_000  # glyphs of a CFF font converted or of a variable font instanced
+WEIGHTS = {"normal": 400.0, "bold": 700.0}  # a font entry's weight on a variable wght axis
 TRUETYPE = (b"\x00\x01\x00\x00", b"true")  # the sfnt versions of TrueType outlines
 EMBED_FORBIDDEN = 0x0002  # OS/2 fsType: restricted licence, no embedding at all
 EMBED_BITMAP_ONLY = 0x0200  # fsType: only bitmaps may be embedded (no outlines)
 
 
-def as_truetype(data: bytes, face: str | None = None) -> bytes:
-    """The TrueType form of the font in ``data`` (a TrueType file unchanged); ``face`` picks
-    a font of a collection by its name. ``FontFileError`` says what cannot be used: the font
+def as_truetype(
+    data: bytes, face: str | None = None, weight: str = "normal", style: str = "normal"
+) -> bytes:
+    """The TrueType form of the font in ``data`` (a static TrueType file unchanged); ``face``
+    picks a font of a collection by its name, ``weight`` and ``style`` the instance of a
+    variable font. ``FontFileError`` says what cannot be used: the font
     guard's bounds first (before any library reads the file), then whatever fontTools raises
     on a damaged file, said as the file's error."""
     guard(data)
     try:
-        return _converted(data, face)
+        return _converted(data, face, weight, style)
     except FontFileError:
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged table raises anything in fontTools
@@ -47,9 +53,9 @@ def as_truetype(data: bytes, face: str | None = None) -> bytes:
         ) from None
 
 
-def _converted(data: bytes, face: str | None) -> bytes:
+def _converted(data: bytes, face: str | None, weight: str, style: str) -> bytes:
     """``as_truetype`` on a file the guard let through."""
-    if data[:4] in TRUETYPE and face is None:
+    if data[:4] in TRUETYPE and face is None and b"fvar" not in _tables(data):
         _licence(data)
         return data
     font = _opened(data, face)
@@ -59,6 +65,8 @@ def _converted(data: bytes, face: str | None) -> bytes:
             "is a variable font with CFF2 outlines, which cannot be embedded; use a static "
             "instance of it (.otf or .ttf of one weight)"
         )
+    if "fvar" in font:
+        _instance(font, weight, style)
     if kind == "CFF ":
         _cff_to_glyf(font)
     elif kind is None:
@@ -68,6 +76,36 @@ def _converted(data: bytes, face: str | None) -> bytes:
     font.save(out)
     _licence(out.getvalue())
     return out.getvalue()
+
+
+def _tables(data: bytes) -> set[bytes]:
+    """The tags of an sfnt font's tables, from its table directory (the guard bounded it)."""
+    count = int.from_bytes(data[4:6], "big")
+    return {data[12 + 16 * i : 16 + 16 * i] for i in range(count)}
+
+
+def _instance(font: OpenTypeFont, weight: str, style: str) -> None:
+    """A variable TrueType font made static, in place: its weight axis at the entry's
+    weight (within the axis), italic where an ital or slnt axis has it, every other axis at
+    its default."""
+    glyphs = len(font.getGlyphOrder())
+    if glyphs > MAX_CONVERTED_GLYPHS:
+        raise FontFileError(
+            f"is a variable font of {glyphs:,} glyphs, more than the {MAX_CONVERTED_GLYPHS:,} "
+            "made static for printing; use a static instance of it (.ttf of one weight)"
+        )
+    from fontTools.varLib import instancer  # only a variable font needs it
+
+    axes = {axis.axisTag: axis for axis in font["fvar"].axes}
+    at: dict[str, float | None] = dict.fromkeys(axes)
+    if "wght" in axes:
+        axis = axes["wght"]
+        at["wght"] = min(max(WEIGHTS[weight], axis.minValue), axis.maxValue)
+    if style == "italic" and "ital" in axes:
+        at["ital"] = axes["ital"].maxValue
+    elif style == "italic" and "slnt" in axes:
+        at["slnt"] = axes["slnt"].minValue  # slant is negative: clockwise, as italics lean
+    instancer.instantiateVariableFont(font, at, inplace=True)
 
 
 def embedding_problem(fs_type: int) -> str | None:

@@ -391,7 +391,7 @@ def _check_fonts(
     for index, font in enumerate(spec.fonts):
         line = doc.line_of(("fonts", index, "file"))
         try:
-            read = truetype(read_font(root, root / font.file), font.face)
+            read = truetype(read_font(root, root / font.file), font.face, font.weight, font.style)
             coverage(read)
         except (PathRefused, FontFileError) as exc:
             fix = ""
