@@ -778,3 +778,30 @@ def test_a_board_label_icon_with_no_icons_template_is_drawn_not_printed_as_text(
     words = " ".join(page.extract_text() for page in pages)
     assert "The tide" in words and "rises each round" in words, words
     assert ":drop:" not in words
+
+
+def test_a_spec_pnp_does_not_read_is_a_warning_naming_how_to_have_it_read(pnp, tmp_path):
+    """A spec saved as .yml or .YAML, or kept in a sub-folder, was skipped without a word:
+    the pack came out without it and the check passed. A YAML card list a spec names (in a
+    sub-folder) is read, and nothing is said of it."""
+    pnp("new", "mine", "--components", tmp_path)
+    game = tmp_path / "mine"
+    (game / "cards.yaml").rename(game / "cards.yml")
+    (game / "specs").mkdir()
+    (game / "specs" / "tokens.yaml").write_text("kind: tokens\ntitle: T\n")
+    (game / "Dice.YAML").write_text("kind: dice\n")
+    (game / "data").mkdir()
+    (game / "data" / "list.yaml").write_text("- {title: Listed, type: Action, count: 1}\n")
+    (game / "deck.yaml").write_text(
+        "kind: deck\ntitle: D\nsize: poker\nface: card.svg.j2\ncards: {from: data/list.yaml}\n"
+    )
+    result = pnp("check", "--components", tmp_path, "--strict")
+    assert result.exit_code == 1, result.output
+    said = {line.split(": warning: ")[0]: line for line in result.stderr.splitlines()}
+    assert "rename it cards.yaml" in said[f"{tmp_path}/mine/cards.yml"], result.stderr
+    assert "rename it Dice.yaml" in said[f"{tmp_path}/mine/Dice.YAML"], result.stderr
+    assert "beside game.yaml only" in said[f"{tmp_path}/mine/specs/tokens.yaml"], result.stderr
+    assert not [line for line in said if "list.yaml" in line], result.stderr
+    (game / "game.yaml").rename(game / "game.yml")
+    result = pnp("check", "--components", tmp_path)
+    assert result.exit_code == 2 and "game.yml is not read: rename it game.yaml" in result.stderr

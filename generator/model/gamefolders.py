@@ -37,7 +37,8 @@ def here_game(components_dir: Path) -> Path | None:
     folder (the default ``components_dir`` not found)."""
     if components_dir != DEFAULT_COMPONENTS or components_dir.is_dir():
         return None
-    return Path.cwd() if Path("game.yaml").is_file() else None
+    named = Path("game.yaml").is_file() or Path("game.yml").is_file()  # .yml: to say so
+    return Path.cwd() if named else None
 
 
 def game_files(root: Path) -> list[Path]:
@@ -121,14 +122,45 @@ def template_dirs(root: Path) -> list[Path]:
 
 
 def find_games(components_dir: Path) -> list[Path]:
-    """Game folders under ``components_dir``: every sub-folder holding YAML files."""
+    """Game folders under ``components_dir``: every sub-folder holding YAML files (or a
+    game.yml, so that loading says it is not read, instead of no game being found)."""
     if not components_dir.is_dir():
         return []
     return sorted(
         p
         for p in components_dir.iterdir()
-        if p.is_dir() and not p.name.startswith((".", "_")) and any(p.glob("*.yaml"))
+        if p.is_dir()
+        and not p.name.startswith((".", "_"))
+        and (any(p.glob("*.yaml")) or (p / "game.yml").is_file())
     )
+
+
+def unread_yaml(root: Path, read: set[Path]) -> list[tuple[Path, str]]:
+    """The YAML files of a game folder (and two levels down) that pnp does not read, each
+    with how to have it read: one beside game.yaml not named .yaml (.yml, .YAML), one in a
+    sub-folder that no spec names as a table (``read``): a spec there is never loaded."""
+    found = [*root.glob("*"), *root.glob("*/*"), *root.glob("*/*/*")][:MAX_NEAR_FILES]
+    taken = {p.resolve() for p in read}
+    out: list[tuple[Path, str]] = []
+    for path in found:
+        parts = path.relative_to(root).parts
+        if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+            continue
+        if parts[0] == OWN_OUTPUT or any(part.startswith(".") for part in parts):
+            continue
+        if len(parts) == 1:
+            if path.suffix != ".yaml":
+                rename = f"not read: pnp reads the specs named .yaml; rename it {path.stem}.yaml"
+                out.append((path, rename))
+        elif path.resolve() not in taken:
+            out.append(
+                (
+                    path,
+                    "not read: pnp reads component specs beside game.yaml only; move it there, "
+                    "or name it in a spec's from: if it is a card list",
+                )
+            )
+    return out
 
 
 def select_games(components_dir: Path, names: tuple[str, ...]) -> list[Path]:

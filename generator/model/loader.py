@@ -25,7 +25,7 @@ from generator.model.fontfiles import (
     truetype,
 )
 from generator.model.game import GameSpec
-from generator.model.gamefolders import near_file, slugify, template_dirs
+from generator.model.gamefolders import near_file, slugify, template_dirs, unread_yaml
 from generator.model.griddata import grid_names, read_grid_tables
 from generator.model.kinds import COMPONENT_KINDS, ENTRY_LISTS, ComponentSpec
 from generator.model.places import stand_problems
@@ -81,7 +81,11 @@ def load_game(
     before = len(errors.errors)
     game_file = root / "game.yaml"
     if not game_file.is_file():
-        errors.add(root, None, "no game.yaml; every game folder needs one (title, players, expect)")
+        named = (
+            " (game.yml is not read: rename it game.yaml)" if (root / "game.yml").is_file() else ""
+        )
+        message = f"no game.yaml{named}; every game folder needs one (title, players, expect)"
+        errors.add(root, None, message)
         return None
     files = [game_file, *(p for p in sorted(root.glob("*.yaml")) if p.name != "game.yaml")]
     readable = []
@@ -116,6 +120,7 @@ def load_game(
                 errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
     components = [c for d in docs if (c := _load_component(d, errors))]
     notices += _check_components(root, spec, components, parked, tables, errors)
+    notices += [(path, None, message) for path, message in unread_yaml(root, data_files)]
     words = _engine_words(root, language or spec.languages[0], errors) if spec else None
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
         return None
