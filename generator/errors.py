@@ -117,7 +117,8 @@ class WorkerLost(Exception):
     """A worker process ended without finishing its work (killed, or out of memory)."""
 
 
-DRAWING = re.compile(r"^(?P<head>.*) \((?:while drawing )?(?P<where>[^()]*)\)$", re.DOTALL)
+DRAWING = re.compile(r"^(?P<head>.*) \((?P<where>[^()]*)\)$", re.DOTALL)
+WHILE = "while drawing "  # how a message names the piece it was drawing
 MAX_PIECES_NAMED = 3  # pieces named when one template mistake stops many
 
 
@@ -142,10 +143,10 @@ def said_once(errors: list[SpecError]) -> list[SpecError]:
             out.append(item)
             continue
         pieces = groups[item]
-        if len(pieces) == 1:
-            out.append(SpecError(item[0], item[1], f"{item[2]} (while drawing {pieces[0]})"))
+        if len(pieces) == 1:  # as it was said
+            out.append(SpecError(item[0], item[1], f"{item[2]} ({pieces[0]})"))
             continue
-        named = "; ".join(pieces[:MAX_PIECES_NAMED])
+        named = "; ".join(piece.removeprefix(WHILE) for piece in pieces[:MAX_PIECES_NAMED])
         more = (
             f"; and {len(pieces) - MAX_PIECES_NAMED} more" if len(pieces) > MAX_PIECES_NAMED else ""
         )

@@ -59,8 +59,16 @@ def relative_problem(name: str) -> str | None:
     parts = name.replace("\\", "/").split("/")
     if not name.strip():
         return "is empty"
+    if "://" in name:
+        return (
+            "is a web address; pnp reads no file from the web: save it in the game folder "
+            "(e.g. art/) and name it by its path there"
+        )
     if name.startswith("/") or ":" in parts[0]:
-        return "is absolute or a URL; give a path relative to the folder"
+        return (
+            "is a path outside the game folder; copy the file into it (e.g. art/) and name "
+            "it by its path there"
+        )
     if ".." in parts:
         return "uses '..'; files must stay inside the folder"
     if any(ord(c) < 32 for c in name):

@@ -369,6 +369,22 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         2,
         ("cards.csv:2: asset 'art\\dragon.png' not found", "did you mean 'art/dragon.png'?"),
     ),
+    "a web address for a picture": (
+        {"cards.csv": csv(rows=row(0, art="https://example.com/dragon.png"))},
+        ("check",),
+        2,
+        (
+            "cards.csv:2: asset 'https://example.com/dragon.png' is a web address",
+            "save it in the game folder (e.g. art/) and name it by its path there "
+            "(drawn by template card.svg.j2)",
+        ),
+    ),
+    "a picture named by its place on the designer's disk": (
+        {"cards.csv": csv(rows=row(0, art="C:\\Users\\me\\dragon.png"))},
+        ("check",),
+        2,
+        ("cards.csv:2: asset 'C:\\Users\\me\\dragon.png' is a path outside the game folder",),
+    ),
     "a picture outside the game folder": (
         {"cards.csv": csv(rows=row(0, art="../dragon.png"))},
         ("check",),
