@@ -821,3 +821,21 @@ def test_a_spec_pnp_does_not_read_is_a_warning_naming_how_to_have_it_read(pnp, t
     (game / "game.yaml").rename(game / "game.yml")
     result = pnp("check", "--components", tmp_path)
     assert result.exit_code == 2 and "game.yml is not read: rename it game.yaml" in result.stderr
+
+
+def test_a_board_with_errors_is_not_also_said_to_be_missing(pnp, tmp_path):
+    """A mistake in the map's terrain table stops the map loading; the counters that stand
+    on it were also told 'no board map in this game (its boards: none)', which was false.
+    A board that is truly not there (a typo) is still said."""
+    pnp("new", "war", "--from", "ridge", "--components", tmp_path)
+    game = tmp_path / "war"
+    with (game / "terrain.csv").open("a") as table:
+        table.write("1510,woods,\n")
+    result = pnp("check", "--components", tmp_path)
+    assert result.exit_code == 2, result.output
+    assert "terrain.csv:14: cell '1510' is outside the grid" in result.stderr, result.stderr
+    assert "stands_on" not in result.stderr and "1 error in the specs" in result.stderr
+    units = game / "units.yaml"
+    units.write_text(units.read_text().replace("board: map", "board: mapp"))
+    result = pnp("check", "--components", tmp_path)
+    assert "stands_on: no board 'mapp' in this game" in result.stderr, result.stderr

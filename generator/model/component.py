@@ -139,10 +139,11 @@ class ComponentBase(StrictModel):
         return []
 
     def problems_among(
-        self, specs: Mapping[str, ComponentBase]
+        self, specs: Mapping[str, ComponentBase], unloaded: frozenset[str] = frozenset()
     ) -> list[tuple[tuple[str | int, ...], str]]:
         """Mistakes in what it says of the game's other components (``specs``: every
-        component's spec by its id), each with where it is in the spec."""
+        component's spec by its id; ``unloaded``: the ids of specs whose own errors are said,
+        not missing), each with where it is in the spec."""
         return []
 
     @property

@@ -97,6 +97,7 @@ def load_game(
             errors.add(path, None, f"{exc}; a spec is a YAML file inside the game folder")
     doc = _parse(root, game_file, errors) if game_file in readable else None
     docs = [d for p in readable if p != game_file and (d := _parse(root, p, errors)) is not None]
+    parsed = list(docs)
     data_files: set[Path] = set()
     tables: dict[Path, Table] = {}
     docs = [d for d in docs if _read_data(root, d, errors, data_files, tables)]
@@ -119,7 +120,8 @@ def load_game(
             for loc, message in recipe.problems():
                 errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
     components = [c for d in docs if (c := _load_component(d, errors))]
-    notices += _check_components(root, spec, components, parked, tables, errors)
+    unloaded = _unloaded(files[1:], parsed, data_files, components)
+    notices += _check_components(root, spec, components, parked, tables, errors, unloaded)
     notices += [(path, None, message) for path, message in unread_yaml(root, data_files)]
     words = _engine_words(root, language or spec.languages[0], errors) if spec else None
     if doc is None or spec is None or (len(errors.errors) > before and not partial):
@@ -140,16 +142,18 @@ def _check_components(
     parked: dict[Path, list[tuple[str, Path, int]]],
     tables: dict[Path, Table],
     errors: ErrorList,
+    unloaded: frozenset[str],
 ) -> list[Notice]:
     """The rules across components (ids, where pieces stand, what one asks of another), each
-    one's templates, grid names and columns; the notices the columns' review gives."""
+    one's templates, grid names and columns; the notices the columns' review gives. What one
+    says of an ``unloaded`` component (its own errors said) is no mistake of its own."""
     notices: list[Notice] = []
     _check_unique_ids(components, errors)
-    for stood, loc, message in stand_problems(components):
+    for stood, loc, message in stand_problems(components, unloaded):
         errors.add(stood.doc.path, stood.doc.line_of(loc), message)
     specs = {c.id: c.spec for c in components}
     for component in components:
-        for loc, message in component.spec.problems_among(specs):
+        for loc, message in component.spec.problems_among(specs, unloaded):
             errors.add(component.path, component.doc.line_of(loc), message)
     for component in components:
         component.parked = parked.get(component.path, [])
@@ -473,6 +477,16 @@ def _load_component(doc: YamlDoc, errors: ErrorList) -> Component | None:
     if problems:
         return None
     return Component(spec.id or slugify(path.stem), spec, doc)
+
+
+def _unloaded(
+    specs: list[Path], parsed: list[YamlDoc], data: set[Path], components: list[Component]
+) -> frozenset[str]:
+    """The ids of the component specs that did not load (their own errors are said): each
+    file's name, and the id a parsed one gives itself."""
+    ids = {slugify(p.stem) for p in specs if p not in data}
+    ids |= {str(d.data["id"]) for d in parsed if isinstance(d.data, dict) and "id" in d.data}
+    return frozenset(ids - {c.id for c in components})
 
 
 def _check_unique_ids(components: list[Component], errors: ErrorList) -> None:

@@ -32,8 +32,11 @@ def _listed(names: Sequence[str]) -> str:
     return shown + (f" and {len(names) - SHOWN} more" if len(names) > SHOWN else "") or "none"
 
 
-def stand_problems(components: Sequence[Loaded]) -> list[tuple[Loaded, tuple, str]]:
-    """Every mistake in the components' ``stands_on``: (component, where in its spec, what)."""
+def stand_problems(
+    components: Sequence[Loaded], unloaded: frozenset[str] = frozenset()
+) -> list[tuple[Loaded, tuple, str]]:
+    """Every mistake in the components' ``stands_on``: (component, where in its spec, what);
+    a board among ``unloaded`` (a spec whose own errors are said) is not missing."""
     boards = {c.id: c.spec for c in components if isinstance(c.spec, BoardSpec)}
     out: list[tuple[Loaded, tuple, str]] = []
     for component in components:
@@ -42,6 +45,8 @@ def stand_problems(components: Sequence[Loaded]) -> list[tuple[Loaded, tuple, st
         for index, stand in enumerate(spec.stands_on):
             loc = ("stands_on", index)
             board = boards.get(stand.board)
+            if board is None and stand.board in unloaded:
+                continue
             if board is None:
                 message = (
                     f"stands_on: no board '{stand.board}' in this game (its boards: "

@@ -96,14 +96,14 @@ class BoxSpec(ComponentBase):
         return rows
 
     def problems_among(
-        self, specs: Mapping[str, ComponentBase]
+        self, specs: Mapping[str, ComponentBase], unloaded: frozenset[str] = frozenset()
     ) -> list[tuple[tuple[str | int, ...], str]]:
-        """A box for a deck the game does not have (``specs``: every component's by id), with
-        the decks it does have."""
+        """A box for a deck the game does not have (``specs``: every component's by id;
+        ``unloaded``: those whose own errors are said), with the decks it does have."""
         decks = [name for name, spec in specs.items() if isinstance(spec, DeckSpec)]
         out: list[tuple[tuple[str | int, ...], str]] = []
         for index, entry in enumerate(self.boxes):
-            if entry.deck in decks:
+            if entry.deck in decks or entry.deck in unloaded:
                 continue
             near = difflib.get_close_matches(entry.deck, decks, n=1)
             hint = f"; did you mean '{near[0]}'?" if near else ""
