@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -839,3 +840,19 @@ def test_a_board_with_errors_is_not_also_said_to_be_missing(pnp, tmp_path):
     units.write_text(units.read_text().replace("board: map", "board: mapp"))
     result = pnp("check", "--components", tmp_path)
     assert "stands_on: no board 'mapp' in this game" in result.stderr, result.stderr
+
+
+def test_a_deck_with_errors_is_not_also_said_to_be_missing_from_a_sheets_table(pnp, tmp_path):
+    """Harbour's reference sheet shows a table of its cargo deck: a wrong card size stopped
+    the deck, and the sheet was also told its table was from 'cargo', 'not a deck of this
+    game' (false). A table from a deck that truly is not there is still said."""
+    pnp("new", "port", "--from", "harbour", "--components", tmp_path)
+    cargo = tmp_path / "port" / "cargo.yaml"
+    cargo.write_text(re.sub(r"(?m)^size: .*$", "size: giant", cargo.read_text()))
+    result = pnp("check", "--components", tmp_path)
+    assert result.exit_code == 2 and "cargo.yaml:3: size: unknown card size" in result.stderr
+    assert "not a deck" not in result.stderr and "1 error in the specs" in result.stderr
+    reference = tmp_path / "port" / "reference.yaml"
+    reference.write_text(reference.read_text().replace("from: cargo", "from: cargos"))
+    result = pnp("check", "--components", tmp_path)
+    assert "a table is 'from' 'cargos', which is not a deck of this game" in result.stderr

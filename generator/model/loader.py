@@ -66,6 +66,7 @@ class Game:
     fonts: dict[int, FontFile] = field(default_factory=dict)  # the own fonts that can be used
     words: Words = field(default_factory=lambda: Words("en"))  # the engine's, in its language
     warnings: list[Notice] = field(default_factory=list)  # what loading found doubtful
+    unloaded: frozenset[str] = frozenset()  # specs that did not load (a partial game's)
 
     def template_dirs(self) -> list[Path]:
         """Where templates are looked up: the game's own first, then the shared ones."""
@@ -132,6 +133,7 @@ def load_game(
     game.language = language or spec.languages[0]
     game.report = report
     game.words = words or Words(game.language)
+    game.unloaded = unloaded
     return game
 
 

@@ -136,6 +136,8 @@ def _rows_from(
 ) -> list[list[str]]:
     """Rows of a table taken from a deck: one per card design, its fields as cells."""
     deck = next((c for c in planner.game.components if c.id == table.from_), None)
+    if deck is None and table.from_ in planner.game.unloaded:
+        return []  # the deck's own errors are said: nothing to add of it
     if deck is None or not isinstance(deck.spec, DeckSpec):
         raise SpecError(
             component.path,
