@@ -66,8 +66,8 @@ def relative_problem(name: str) -> str | None:
         )
     if name.startswith("/") or ":" in parts[0]:
         return (
-            "is a path outside the game folder; copy the file into it (e.g. art/) and name "
-            "it by its path there"
+            "is an absolute path; name the file by its path inside the game folder (e.g. "
+            "art/dragon.png), copying it there first if it is elsewhere"
         )
     if ".." in parts:
         return "uses '..'; files must stay inside the folder"

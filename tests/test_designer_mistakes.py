@@ -384,7 +384,7 @@ CASES: dict[str, tuple[dict[str, Edit], tuple[str, ...], int, tuple[str, ...]]] 
         {"cards.csv": csv(rows=row(0, art="C:\\Users\\me\\dragon.png"))},
         ("check",),
         2,
-        ("cards.csv:2: asset 'C:\\Users\\me\\dragon.png' is a path outside the game folder",),
+        ("cards.csv:2: asset 'C:\\Users\\me\\dragon.png' is an absolute path",),
     ),
     "a picture outside the game folder": (
         {"cards.csv": csv(rows=row(0, art="../dragon.png"))},

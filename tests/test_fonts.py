@@ -184,20 +184,26 @@ def _built_with_bold(pnp, components: Path, file: str) -> tuple[Path, int]:
     ("weight", "style", "advance"),
     [("normal", "normal", 1233), ("bold", "normal", 1533), ("normal", "italic", 1433)],
 )
-def test_a_variable_font_is_made_the_instance_its_entry_names(weight, style, advance):
+def test_a_variable_font_is_made_the_instance_its_entry_names(monkeypatch, weight, style, advance):
     """Static, its weight axis at 400 or 700 (of 100 to 900: 0.6 of the way to the widest)
-    and its italic axis at 1 for an italic: reportlab would embed the default instance."""
+    and its italic axis at 1 for an italic: reportlab would embed the default instance. The
+    same bytes whenever it is made (a pack that embeds it is the same build to build)."""
     import io
 
     from fontTools.ttLib import TTFont
+    from fontTools.ttLib.tables import _h_e_a_d
 
     from generator.model.fontforms import as_truetype
 
-    made = TTFont(
-        io.BytesIO(as_truetype(fontmaking.saved(fontmaking.variable()), None, weight, style))
-    )
-    assert "fvar" not in made and "gvar" not in made
-    assert made["hmtx"]["A"][0] == advance
+    data = fontmaking.saved(fontmaking.variable())
+    made = []
+    for now in (3_000_000_000, 3_031_536_000):  # seconds since 1904, a year apart
+        monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda now=now: now)
+        made.append(as_truetype(data, None, weight, style))
+    assert made[0] == made[1]
+    font = TTFont(io.BytesIO(made[0]))
+    assert "fvar" not in font and "gvar" not in font
+    assert font["hmtx"]["A"][0] == advance
 
 
 def test_a_bold_of_a_variable_font_prints_bold(tmp_path, pnp):

@@ -108,7 +108,6 @@ def not_ours(raw: bytes) -> str:
     """What to say of a file that is none of ``FORMATS``: the kinds designers bring most
     (an iPhone's HEIC photo, AVIF, a PDF, a Photoshop file, a BMP) by their name, each with
     what to export instead."""
-    kind = None
     if raw[4:8] == b"ftyp":  # an ISO media file: its brands say HEIF or AVIF
         brands = {raw[at : at + 4] for at in range(8, min(len(raw), 64), 4)}
         kind = "an AVIF picture" if brands & AVIF else "a HEIC photo" if brands & HEIF else None
