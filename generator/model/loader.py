@@ -82,11 +82,7 @@ def load_game(
     before = len(errors.errors)
     game_file = root / "game.yaml"
     if not game_file.is_file():
-        named = (
-            " (game.yml is not read: rename it game.yaml)" if (root / "game.yml").is_file() else ""
-        )
-        message = f"no game.yaml{named}; every game folder needs one (title, players, expect)"
-        errors.add(root, None, message)
+        _no_game_file(root, errors)
         return None
     files = [game_file, *(p for p in sorted(root.glob("*.yaml")) if p.name != "game.yaml")]
     readable = []
@@ -135,6 +131,14 @@ def load_game(
     game.words = words or Words(game.language)
     game.unloaded = unloaded
     return game
+
+
+def _no_game_file(root: Path, errors: ErrorList) -> None:
+    """The error of a game folder without game.yaml (a game.yml in it is named)."""
+    named = " (game.yml is not read: rename it game.yaml)" if (root / "game.yml").is_file() else ""
+    errors.add(
+        root, None, f"no game.yaml{named}; every game folder needs one (title, players, expect)"
+    )
 
 
 def _check_components(
