@@ -36,6 +36,8 @@ def test_every_starter_builds_and_checks_at_once(pnp, inside, tmp_path, template
         "art",
         "README.md",
     }
+    readme = (game / "README.md").read_text(encoding="utf-8")
+    assert all(f"--from {sample}" in readme for sample in SAMPLES), readme  # other shapes
     assert pnp("check").exit_code == 0
     result = pnp("build")
     assert result.exit_code == 0, result.output

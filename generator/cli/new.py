@@ -221,5 +221,7 @@ and print `output/{name}/{name}.pdf` (in the folder you ran it from) double-side
    compares your counts with `expect:` in `game.yaml`.
 5. **More.** Tokens, boards, dice, standees and reference sheets: see pnp-generator's
    documentation (docs/ in its repository, one page per kind). Write your own SVG templates
-   in `templates/` when the stock ones are not enough.
+   in `templates/` when the stock ones are not enough. To see a game of another shape made
+   of data alone, start one beside this: `pnp new my-war --from ridge` (a hex-and-counter
+   wargame), `--from orchard` (a roll-and-write) or `--from harbour` (a board game).
 """
