@@ -13,6 +13,7 @@ passed through untouched, byte for byte.
 from __future__ import annotations
 
 import io
+import struct
 from typing import Any
 
 from fontTools.pens.cu2quPen import Cu2QuPen
@@ -27,6 +28,7 @@ __all__ = ["FontFileError", "as_truetype", "embedding_problem", "face_names"]
 
 MAX_ERROR = 1.0  # font units (of 1000 or 2048 an em) a quadratic curve may stray from a cubic
 MAX_CONVERTED_GLYPHS = 20_000  # glyphs of a CFF font converted or of a variable font instanced
+MAX_VARIATION_DELTAS = 5_000_000  # point moves a variable font's instancing works through
 WEIGHTS = {"normal": 400.0, "bold": 700.0}  # a font entry's weight on a variable wght axis
 TRUETYPE = (b"\x00\x01\x00\x00", b"true")  # the sfnt versions of TrueType outlines
 EMBED_FORBIDDEN = 0x0002  # OS/2 fsType: restricted licence, no embedding at all
@@ -94,6 +96,13 @@ def _instance(font: OpenTypeFont, weight: str, style: str) -> None:
             f"is a variable font of {glyphs:,} glyphs, more than the {MAX_CONVERTED_GLYPHS:,} "
             "made static for printing; use a static instance of it (.ttf of one weight)"
         )
+    deltas = _variation_deltas(font) if "gvar" in font.reader else 0
+    if deltas > MAX_VARIATION_DELTAS:
+        raise FontFileError(
+            f"is a variable font whose variations move {deltas:,} points, more than the "
+            f"{MAX_VARIATION_DELTAS:,} made static for printing; use a static instance of it "
+            "(.ttf of one weight)"
+        )
     from fontTools.varLib import instancer  # only a variable font needs it
 
     axes = {axis.axisTag: axis for axis in font["fvar"].axes}
@@ -106,6 +115,43 @@ def _instance(font: OpenTypeFont, weight: str, style: str) -> None:
     elif style == "italic" and "slnt" in axes:
         at["slnt"] = axes["slnt"].minValue  # slant is negative: clockwise, as italics lean
     instancer.instantiateVariableFont(font, at, inplace=True)
+
+
+def _variation_deltas(font: OpenTypeFont) -> int:
+    """The point moves instancing works through: each glyph's variation tuples times its
+    points and 4 phantom points, read from the raw gvar and glyf tables before fontTools
+    decodes them (a few bytes can declare a glyph of thousands of points)."""
+    gvar, glyf, loca = font.reader["gvar"], font.reader["glyf"], font["loca"]
+    glyphs, flags, start = struct.unpack_from(">HHI", gvar, 12)
+    size, unit = ("I", 1) if flags & 1 else ("H", 2)
+    offsets = struct.unpack_from(f">{glyphs + 1}{size}", gvar, 20)
+    total = 0
+    for glyph in range(min(glyphs, len(loca) - 1)):
+        at = start + offsets[glyph] * unit
+        if start + offsets[glyph + 1] * unit - at >= 4:
+            tuples = struct.unpack_from(">H", gvar, at)[0] & 0x0FFF
+            total += tuples * (_points(glyf, loca[glyph], loca[glyph + 1]) + 4)
+    return total
+
+
+def _points(glyf: bytes, start: int, end: int) -> int:
+    """A glyph's points as its variations count them, from its raw data: a simple glyph's
+    last contour end plus one, a composite's components."""
+    if end - start < 10:
+        return 0
+    contours = struct.unpack_from(">h", glyf, start)[0]
+    if contours >= 0:
+        last = start + 10 + 2 * (contours - 1)
+        return struct.unpack_from(">H", glyf, last)[0] + 1 if contours else 0
+    count, at = 0, start + 10
+    while at + 4 <= end:
+        flags = struct.unpack_from(">H", glyf, at)[0]
+        count += 1
+        at += 4 + (4 if flags & 0x0001 else 2)  # flags, glyph, offsets as words or bytes
+        at += 8 if flags & 0x0080 else 4 if flags & 0x0040 else 2 if flags & 0x0008 else 0
+        if not flags & 0x0020:  # no more components
+            break
+    return count
 
 
 def embedding_problem(fs_type: int) -> str | None:
