@@ -28,7 +28,8 @@ __all__ = ["FontFileError", "as_truetype", "embedding_problem", "face_names"]
 
 MAX_ERROR = 1.0  # font units (of 1000 or 2048 an em) a quadratic curve may stray from a cubic
 MAX_CONVERTED_GLYPHS = 20_000  # glyphs of a CFF font converted or of a variable font instanced
-MAX_VARIATION_DELTAS = 5_000_000  # point moves a variable font's instancing works through
+MAX_VARIATION_DELTAS = 5_000_000  # values a variable font's instancing works through
+VARIED_TABLES = ("HVAR", "VVAR", "MVAR", "GDEF", "GPOS", "GSUB", "avar")  # their deltas stored
 WEIGHTS = {"normal": 400.0, "bold": 700.0}  # a font entry's weight on a variable wght axis
 TRUETYPE = (b"\x00\x01\x00\x00", b"true")  # the sfnt versions of TrueType outlines
 EMBED_FORBIDDEN = 0x0002  # OS/2 fsType: restricted licence, no embedding at all
@@ -96,10 +97,10 @@ def _instance(font: OpenTypeFont, weight: str, style: str) -> None:
             f"is a variable font of {glyphs:,} glyphs, more than the {MAX_CONVERTED_GLYPHS:,} "
             "made static for printing; use a static instance of it (.ttf of one weight)"
         )
-    deltas = _variation_deltas(font) if "gvar" in font.reader else 0
+    deltas = _variation_work(font)
     if deltas > MAX_VARIATION_DELTAS:
         raise FontFileError(
-            f"is a variable font whose variations move {deltas:,} points, more than the "
+            f"is a variable font whose variations move {deltas:,} values, more than the "
             f"{MAX_VARIATION_DELTAS:,} made static for printing; use a static instance of it "
             "(.ttf of one weight)"
         )
@@ -115,6 +116,19 @@ def _instance(font: OpenTypeFont, weight: str, style: str) -> None:
     elif style == "italic" and "slnt" in axes:
         at["slnt"] = axes["slnt"].minValue  # slant is negative: clockwise, as italics lean
     instancer.instantiateVariableFont(font, at, inplace=True)
+
+
+def _variation_work(font: OpenTypeFont) -> int:
+    """The values instancing a variable font works through, counted before fontTools
+    decodes any: the glyphs' point moves (gvar), the hinting values' (cvar: each of its
+    tuples moves every value of cvt), and a value for every two bytes of the tables whose
+    deltas are stored one by one."""
+    reader = font.reader
+    work = _variation_deltas(font) if "gvar" in reader else 0
+    if "cvar" in reader:
+        tuples = struct.unpack_from(">H", reader["cvar"], 4)[0] & 0x0FFF
+        work += tuples * (len(reader["cvt "]) // 2 if "cvt " in reader else 0)
+    return work + sum(len(reader[tag]) // 2 for tag in VARIED_TABLES if tag in reader)
 
 
 def _variation_deltas(font: OpenTypeFont) -> int:
