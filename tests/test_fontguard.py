@@ -513,6 +513,12 @@ def _collection_cases(rng: random.Random) -> bytes:
     return mutated(rng, font, 0, 12 + 8 + 2 * (12 + 16 * 20) if rng.random() < 0.6 else len(font))
 
 
+def _variable_cases(rng: random.Random) -> bytes:
+    font = fontmaking.saved(fontmaking.variable())
+    offset, length = _tables(font)[rng.choice([b"gvar", b"fvar", b"glyf", b"loca"])]
+    return mutated(rng, font, offset, offset + length)
+
+
 def _outcome(data: bytes) -> str:
     """How a damaged font ended: loaded (converted and parsed) or refused."""
     try:
@@ -550,6 +556,7 @@ def _fuzz_in_child(make: Callable[[random.Random], bytes], seed: int, pipe: Conn
         ("WOFF", _woff_cases),
         ("WOFF2", _woff2_cases),
         ("collection", _collection_cases),
+        ("variable", _variable_cases),
     ],
 )
 def test_a_damaged_font_of_every_form_loads_or_is_refused_in_bounds(form: str, make):
