@@ -60,6 +60,8 @@ SAMPLES: dict[str, tuple[str, str]] = {
     "orchard": ("a roll-and-write", "a score pad printed as often as needed, paper dice"),
     "harbour": ("a board game", "tracks, cards, coins, tokens per player colour, two languages"),
 }
+DOCS = "https://github.com/pnp-generator/pnp-generator/blob/main/docs/"  # pyproject's, online
+PAGES = {"ridge": "wargame.md", "orchard": "roll-and-write.md", "harbour": "game.md"}
 SNIPPET = re.compile(r"^# --8<-- \[(?:start|end):[\w-]+\]\n", re.MULTILINE)  # docs' quote marks
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
@@ -169,8 +171,27 @@ def _copy_example(folder: Path, example: str) -> None:
     if example in SAMPLES:
         for spec in folder.glob("*.yaml"):
             spec.write_text(SNIPPET.sub("", spec.read_text(encoding="utf-8")), encoding="utf-8")
+        shape, holds = SAMPLES[example]
+        readme = SAMPLE_README.format(
+            name=_title(example), shape=shape, holds=holds, page=DOCS + PAGES[example]
+        )
+        (folder / "README.md").write_text(readme, encoding="utf-8")
 
 
+SAMPLE_README = """\
+# Made from pnp-generator's {name}
+
+A copy of {name}, {shape} made of data alone ({holds}), to make your own game from.
+Every file is explained, key by key, on its page of pnp-generator's documentation:
+{page}
+
+    pnp check      # counts, text fit, how it prints: run it after each change
+    pnp build      # the print pack: output/<game>/<game>.pdf
+    pnp serve      # a page in your browser that redraws as you save
+
+(run inside this folder, or name the game in the folder above it). Change the title,
+`designer:` and `authored:` in `game.yaml` to your own.
+"""
 GAME = """\
 # Your game. Change the title and the players; add `designer:`; every key is in pnp-generator's
 # documentation (docs/reference.md).
