@@ -82,14 +82,7 @@ def variable(family: str = "Quill") -> TTFont:
     glyph's advance by ``VARIED`` at its maximum, so that each instance is told by its
     widths (the mono font's 1233 units at the default)."""
     font = truetype(family)
-    fvar = font["fvar"] = newTable("fvar")
-    for tag, low, default, high in (("wght", 100, 400, 900), ("ital", 0, 0, 1)):
-        axis = Axis()
-        axis.axisTag = tag
-        axis.minValue, axis.defaultValue, axis.maxValue = low, default, high
-        axis.axisNameID = font["name"].addMultilingualName({"en": tag}, minNameID=256)
-        fvar.axes.append(axis)
-    fvar.instances = []
+    add_axes(font, {"wght": (100, 400, 900), "ital": (0, 0, 1)})
     gvar = font["gvar"] = newTable("gvar")
     gvar.version, gvar.reserved, gvar.variations = 1, 0, {}
     glyf, metrics = font["glyf"], font["hmtx"].metrics
@@ -100,6 +93,18 @@ def variable(family: str = "Quill") -> TTFont:
             for tag, units in VARIED.items()
         ]
     return font
+
+
+def add_axes(font: TTFont, axes: dict[str, tuple[float, float, float]]) -> None:
+    """An fvar table of ``axes`` (tag: least, default, most value), no named instances."""
+    fvar = font["fvar"] = newTable("fvar")
+    for tag, (low, default, high) in axes.items():
+        axis = Axis()
+        axis.axisTag = tag
+        axis.minValue, axis.defaultValue, axis.maxValue = low, default, high
+        axis.axisNameID = font["name"].addMultilingualName({"en": tag}, minNameID=256)
+        fvar.axes.append(axis)
+    fvar.instances = []
 
 
 def _advance_moved(points: int, units: int) -> list[tuple[int, int]]:

@@ -29,7 +29,7 @@ import pytest
 from conftest import CARD_FACE
 from fontTools.fontBuilder import FontBuilder
 from fontTools.misc.psCharStrings import T2CharString
-from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables.DefaultTable import DefaultTable
 from fuzzing import call_within
 
@@ -213,12 +213,21 @@ def name_bomb() -> bytes:
     return many_faces(MAX_FACES, fontmaking.saved(font))
 
 
+def _zero_tuples(moved: int, tuples: int, sets: int) -> tuple[bytes, bytes]:
+    """``tuples`` variation headers (peak 1.0 on one axis, all points their own) and their
+    data: ``sets`` runs (x and y, or cvt's one) of ``moved`` zero deltas, 64 to a byte."""
+    zeros = bytes([0x80 | 63]) * (moved // 64)
+    zeros += bytes([0x80 | (moved % 64 - 1)]) if moved % 64 else b""
+    body = b"\x00" + zeros * sets  # 0: every point
+    headers = struct.pack(">HHh", len(body), 0x8000 | 0x2000, 0x4000) * tuples
+    return headers, body * tuples
+
+
 def variation_bomb(points: int = 60_000, tuples: int = 90) -> bytes:
     """A variable font of one glyph of ``points`` points moved by ``tuples`` variations of
     zeros (a run of 64 in a byte): 231 KB for fontTools' instancer to work through 5.4
     million point moves (3.5 s of CPU; ten times the tuples in 2 MB, 35 s)."""
     from fontTools.pens.ttGlyphPen import TTGlyphPen  # noqa: PLC0415
-    from fontTools.ttLib.tables._f_v_a_r import Axis  # noqa: PLC0415
 
     builder = _one_glyph("Var")
     pen = TTGlyphPen(None)
@@ -227,23 +236,12 @@ def variation_bomb(points: int = 60_000, tuples: int = 90) -> bytes:
         pen.lineTo((i % 500, i // 500))
     pen.closePath()
     builder.font["glyf"]["A"] = pen.glyph()
-    axis = Axis()
-    axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue = "wght", 100, 400, 900
-    axis.axisNameID = builder.font["name"].addMultilingualName({"en": "Weight"}, minNameID=256)
-    builder.font["fvar"] = newTable("fvar")
-    builder.font["fvar"].axes, builder.font["fvar"].instances = [axis], []
-    moved = points + 4  # and the phantom points
-    zeros = bytes([0x80 | 63]) * (moved // 64) + (
-        bytes([0x80 | (moved % 64 - 1)]) if moved % 64 else b""
-    )
-    body = b"\x00" + zeros * 2  # all points; x then y
-    headers = struct.pack(">HHh", len(body), 0x8000 | 0x2000, 0x4000) * tuples  # peak 1.0
-    glyph = struct.pack(">HH", tuples, 4 + len(headers)) + headers + body * tuples
+    fontmaking.add_axes(builder.font, {"wght": (100, 400, 900)})
+    headers, data = _zero_tuples(points + 4, tuples, 2)  # and the 4 phantom points
+    glyph = struct.pack(">HH", tuples, 4 + len(headers)) + headers + data
     raw = DefaultTable("gvar")
-    raw.data = struct.pack(">HHHHIHHI", 1, 0, 1, 0, 0, 2, 1, 32) + struct.pack(
-        ">3I", 0, 0, len(glyph)
-    )
-    raw.data += glyph
+    raw.data = struct.pack(">HHHHIHHI", 1, 0, 1, 0, 0, 2, 1, 32)
+    raw.data += struct.pack(">3I", 0, 0, len(glyph)) + glyph
     builder.font["gvar"] = raw
     return fontmaking.saved(builder.font)
 
@@ -257,11 +255,9 @@ def hinting_bomb(values: int = 100_000, tuples: int = 60) -> bytes:
     cvt = DefaultTable("cvt ")
     cvt.data = bytes(2 * values)
     font["cvt "] = cvt
-    zeros = bytes([0x80 | 63]) * (values // 64) + bytes([0x80 | (values % 64 - 1)])
-    body = b"\x00" + zeros  # all values
-    headers = struct.pack(">HHh", len(body), 0x8000 | 0x2000, 0x4000) * tuples
+    headers, data = _zero_tuples(values, tuples, 1)
     raw = DefaultTable("cvar")
-    raw.data = struct.pack(">HHHH", 1, 0, tuples, 8 + len(headers)) + headers + body * tuples
+    raw.data = struct.pack(">HHHH", 1, 0, tuples, 8 + len(headers)) + headers + data
     font["cvar"] = raw
     return fontmaking.saved(font)
 

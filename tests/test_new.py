@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli.new import DOCS, PAGES, SAMPLES, SNIPPET, STARTERS
+from generator.cli.new import DOCS, SAMPLES, SNIPPET, STARTERS
 from generator.model.gamefolders import SAMPLE_GAMES
 
 
@@ -70,7 +70,8 @@ def test_a_game_of_another_shape_is_copied_from_the_docs_and_checks_strictly(
     )
     assert copied == sorted([*shipped, Path("README.md")]) and shipped
     readme = (game / "README.md").read_text(encoding="utf-8")
-    assert DOCS + PAGES[sample] in readme and SAMPLES[sample][0] in readme, readme
+    shape, _, page = SAMPLES[sample]
+    assert DOCS + page in readme and shape in readme, readme
     specs = "".join(p.read_text(encoding="utf-8") for p in game.glob("*.yaml"))
     assert not SNIPPET.search(specs) and "--8<--" not in specs
     result = pnp("check", "mine", "--strict")
@@ -89,7 +90,7 @@ def test_every_shape_offered_is_a_docs_game_and_ships_in_the_wheel():
     assert {pattern.split("/")[0] for pattern in patterns} == set(SAMPLES)
     documentation = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))
     assert documentation["project"]["urls"]["Documentation"] == DOCS + "index.md"
-    assert set(PAGES) == set(SAMPLES) and all((repo / "docs" / p).is_file() for p in PAGES.values())
+    assert all((repo / "docs" / page).is_file() for _, _, page in SAMPLES.values())
     for sample in SAMPLES:
         folder = repo / "docs" / "examples" / sample
         files = [p.relative_to(folder.parent).as_posix() for p in folder.rglob("*") if p.is_file()]

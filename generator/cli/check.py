@@ -352,7 +352,7 @@ def describe_printing(printing: PrintReport) -> None:
         f"the margin, no text under {floor}, every text in contrast with its ground"
     )
     click.echo(
-        f"  printing: {number_of(printing.sheets, 'sheet', 'sheets')} of paper "
+        f"  printing: {number_of(printing.sheets, 'sheet')} of paper "
         f"({number_of(printing.pages, 'page')}), "
         f"{printing.sides}" + ("" if printing.failures else f": {fine}")
     )

@@ -54,14 +54,25 @@ STARTERS: dict[str, tuple[str, str]] = {
     ),
 }
 # the docs' games of other shapes a new game may start from (docs/examples, shipped)
-# (its shape, what it holds)
-SAMPLES: dict[str, tuple[str, str]] = {
-    "ridge": ("a hex-and-counter wargame", "a hex map, counters from a spreadsheet, markers"),
-    "orchard": ("a roll-and-write", "a score pad printed as often as needed, paper dice"),
-    "harbour": ("a board game", "tracks, cards, coins, tokens per player colour, two languages"),
+# (its shape, what it holds, the docs page that explains it)
+SAMPLES: dict[str, tuple[str, str, str]] = {
+    "ridge": (
+        "a hex-and-counter wargame",
+        "a hex map, counters from a spreadsheet, markers",
+        "wargame.md",
+    ),
+    "orchard": (
+        "a roll-and-write",
+        "a score pad printed as often as needed, paper dice",
+        "roll-and-write.md",
+    ),
+    "harbour": (
+        "a board game",
+        "tracks, cards, coins, tokens per player colour, two languages",
+        "game.md",
+    ),
 }
 DOCS = "https://github.com/pnp-generator/pnp-generator/blob/main/docs/"  # pyproject's, online
-PAGES = {"ridge": "wargame.md", "orchard": "roll-and-write.md", "harbour": "game.md"}
 SNIPPET = re.compile(r"^# --8<-- \[(?:start|end):[\w-]+\]\n", re.MULTILINE)  # docs' quote marks
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
@@ -81,7 +92,7 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
     "example",
     metavar="GAME",
     help="Copy an example game instead: a bundled one (e.g. schokoly) or a game of another "
-    "shape: " + ", ".join(f"{name} ({shape})" for name, (shape, _) in SAMPLES.items()) + ".",
+    "shape: " + ", ".join(f"{name} ({shape})" for name, (shape, *_) in SAMPLES.items()) + ".",
 )
 def command(name: str, components_dir: Path, template: str, example: str | None) -> None:
     """Start a new game in <components>/NAME: a game.yaml, a deck read from cards.csv (three
@@ -155,7 +166,9 @@ def _copy_example(folder: Path, example: str) -> None:
     left out of a sample's specs."""
     games = {p.name: p for p in find_games(BUNDLED_GAMES)}
     if example not in games and example not in SAMPLES:
-        shapes = "; ".join(f"{name}, {shape}: {holds}" for name, (shape, holds) in SAMPLES.items())
+        shapes = "; ".join(
+            f"{name}, {shape}: {holds}" for name, (shape, holds, _) in SAMPLES.items()
+        )
         _fail(
             f"no example game named '{clean(example)}'; the bundled games are "
             f"{', '.join(games)}; games of other shapes: {shapes}",
@@ -171,9 +184,9 @@ def _copy_example(folder: Path, example: str) -> None:
     if example in SAMPLES:
         for spec in folder.glob("*.yaml"):
             spec.write_text(SNIPPET.sub("", spec.read_text(encoding="utf-8")), encoding="utf-8")
-        shape, holds = SAMPLES[example]
+        shape, holds, page = SAMPLES[example]
         readme = SAMPLE_README.format(
-            name=_title(example), shape=shape, holds=holds, page=DOCS + PAGES[example]
+            name=_title(example), shape=shape, holds=holds, page=DOCS + page
         )
         (folder / "README.md").write_text(readme, encoding="utf-8")
 

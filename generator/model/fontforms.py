@@ -22,7 +22,7 @@ from fontTools.ttLib import TTCollection, TTLibError, newTable
 from fontTools.ttLib import TTFont as OpenTypeFont
 
 from generator.model.fonterrors import FontFileError
-from generator.model.fontguard import BROTLI_MISSING, guard
+from generator.model.fontguard import BROTLI_MISSING, guard, sfnt_tags
 
 __all__ = ["FontFileError", "as_truetype", "embedding_problem", "face_names"]
 
@@ -58,7 +58,7 @@ def as_truetype(
 
 def _converted(data: bytes, face: str | None, weight: str, style: str) -> bytes:
     """``as_truetype`` on a file the guard let through."""
-    if data[:4] in TRUETYPE and face is None and b"fvar" not in _tables(data):
+    if data[:4] in TRUETYPE and face is None and "fvar" not in sfnt_tags(data):
         _licence(data)
         return data
     font = _opened(data, face)
@@ -79,12 +79,6 @@ def _converted(data: bytes, face: str | None, weight: str, style: str) -> bytes:
     font.save(out)
     _licence(out.getvalue())
     return out.getvalue()
-
-
-def _tables(data: bytes) -> set[bytes]:
-    """The tags of an sfnt font's tables, from its table directory (the guard bounded it)."""
-    count = int.from_bytes(data[4:6], "big")
-    return {data[12 + 16 * i : 16 + 16 * i] for i in range(count)}
 
 
 def _instance(font: OpenTypeFont, weight: str, style: str) -> None:

@@ -62,6 +62,11 @@ def guard(data: bytes) -> None:
             _check_names(table)
 
 
+def sfnt_tags(data: bytes) -> set[str]:
+    """The tags of the tables of a plain TrueType or OpenType font that ``guard`` passed."""
+    return {tag for tag, _ in _sfnt(memoryview(data), 0, set())}
+
+
 def _tables(data: bytes) -> Iterator[Table]:
     """The tables a library would expand, each once, whatever the container."""
     view = memoryview(data)

@@ -139,7 +139,7 @@ def unread_yaml(root: Path, read: set[Path]) -> list[tuple[Path, str]]:
     """The YAML files of a game folder (and two levels down) that pnp does not read, each
     with how to have it read: one beside game.yaml not named .yaml (.yml, .YAML), one in a
     sub-folder that no spec names as a table (``read``): a spec there is never loaded."""
-    found = [*root.glob("*"), *root.glob("*/*"), *root.glob("*/*/*")][:MAX_NEAR_FILES]
+    found = _near_paths(root)
     taken = {p.resolve() for p in read}
     out: list[tuple[Path, str]] = []
     for path in found:
@@ -188,6 +188,11 @@ class SpecFailureFor(Exception):
 MAX_NEAR_FILES = 2000  # files of a game folder looked at for a "did you mean"
 
 
+def _near_paths(root: Path) -> list[Path]:
+    """The paths of a game folder and two levels down, at most ``MAX_NEAR_FILES``."""
+    return [*root.glob("*"), *root.glob("*/*"), *root.glob("*/*/*")][:MAX_NEAR_FILES]
+
+
 def near_file(root: Path, name: str, suffixes: set[str] | None = None) -> str | None:
     """The file of the game folder ``root`` a missing ``name`` most likely meant: the same
     path written with Windows' ``\\``, in another case, or the closest name (in the folder
@@ -195,7 +200,7 @@ def near_file(root: Path, name: str, suffixes: set[str] | None = None) -> str | 
     import difflib
 
     wanted = name.replace("\\", "/").strip()
-    found = [*root.glob("*"), *root.glob("*/*"), *root.glob("*/*/*")][:MAX_NEAR_FILES]
+    found = _near_paths(root)
     files = [
         p.relative_to(root).as_posix()
         for p in found

@@ -117,7 +117,8 @@ def load_game(
             for loc, message in recipe.problems():
                 errors.add(game_file, doc.line_of(("recipes", deck, *loc)), message)
     components = [c for d in docs if (c := _load_component(d, errors))]
-    unloaded = _unloaded(files[1:], parsed, data_files, components)
+    specs = [p for p in files if p != game_file]
+    unloaded = _unloaded(specs, parsed, data_files, components)
     notices += _check_components(root, spec, components, parked, tables, errors, unloaded)
     notices += [(path, None, message) for path, message in unread_yaml(root, data_files)]
     words = _engine_words(root, language or spec.languages[0], errors) if spec else None
